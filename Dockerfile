@@ -1,0 +1,14 @@
+# Karata bot image: `docker build -t karata .` then
+# `docker run -e BOT_TOKEN=... -v karata-data:/data karata`
+FROM python:3.11-slim
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY bot ./bot
+COPY handlers ./handlers
+RUN pip install --no-cache-dir .
+ENV KARATA_DB=/data/karata.db
+RUN mkdir -p /data && chown nobody /data
+VOLUME ["/data"]
+USER nobody
+CMD ["karata", "run"]

@@ -1,0 +1,65 @@
+"""The `karata` command: `karata run` starts the bot, `karata demo [GAME]` plays offline.
+
+Plain `karata` runs the bot when BOT_TOKEN is set; otherwise it explains how to get a token
+and runs the demo, so a fresh install always shows something.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from bot.settings import SettingsError, load_settings
+
+NO_TOKEN_HELP = """\
+BOT_TOKEN is not set, so here is the offline demo instead.
+To run Karata for real:
+  1. In Telegram, talk to @BotFather, send /newbot, and copy the token it gives you.
+  2. export BOT_TOKEN='123456:ABC...'   (never commit it or paste it in a chat)
+  3. karata run
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="karata", description="Karata: card games in Telegram groups.")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("run", help="start the bot (needs BOT_TOKEN)")
+    demo = commands.add_parser("demo", help="play a game offline against a fake Telegram, with random players")
+    demo.add_argument("game", nargs="?", default="kadi", help="lopti, kadi, pitch, euchre3 or three_thirteen")
+    demo.add_argument("--players", type=int, default=3, help="how many simulated players (default 3)")
+    demo.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
+    demo.add_argument("--language", choices=("sw", "en"), default="en", help="language of the demo chats")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    command = args.command
+    if command is None:
+        if os.environ.get("BOT_TOKEN"):
+            command = "run"
+        else:
+            print(NO_TOKEN_HELP)
+            args = _parser().parse_args(["demo"])
+            command = "demo"
+    if command == "run":
+        try:
+            settings = load_settings()
+        except SettingsError as error:
+            print(error, file=sys.stderr)
+            return 2
+        from bot.app import run
+        from bot.logs import setup_logging
+
+        setup_logging(settings.log_level, settings.token)
+        run(settings)
+        return 0
+    from bot.demo import run_demo
+
+    return run_demo(args.game, args.players, args.seed, args.language)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""`karata demo [GAME]`: the real bot against the in-repo fake Bot API, with simulated players.
+
+Everything runs on this machine: the fake Telegram server on 127.0.0.1, the real Application
+talking to it over HTTP, and simulated users who open a table, join by deep link and press
+random buttons of their own hands. What the group and each player are shown is printed in
+order, until the first round ends. The same `Simulation` drives the end-to-end tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.fakeapi import FakeBotAPI, FakeUser, MessageRecord
+from bot.settings import Settings
+
+DEMO_TOKEN = "123456789:karata-offline-demo-token"
+PLAYER_NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
+GROUP_ID = -1001234567890
+
+
+def demo_settings(api: FakeBotAPI, db_path: str, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "BOT_TOKEN": DEMO_TOKEN,
+        "TELEGRAM_API_BASE_URL": api.base_url,
+        "KARATA_DB": db_path,
+        "KARATA_TURN_SECONDS": 0,
+        "KARATA_NUDGE_SECONDS": 0,
+        # The fake server has no flood limit; a real group does (see Settings).
+        "KARATA_GROUP_RATE": 6000,
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+class Simulation:
+    """Simulated users at one group table, pressing what a real client would show them."""
+
+    def __init__(self, api: FakeBotAPI, users: list[FakeUser], group_id: int, rng: random.Random):
+        self.api = api
+        self.users = users
+        self.group_id = group_id
+        self.rng = rng
+
+    @classmethod
+    def create(cls, api: FakeBotAPI, count: int, seed: int, language: str = "en", group_id: int = GROUP_ID) -> Simulation:
+        users = [api.add_user(1001 + index, PLAYER_NAMES[index], language_code=language) for index in range(count)]
+        members = {user.id: ("creator" if index == 0 else "member") for index, user in enumerate(users)}
+        api.add_group(group_id, "Karata demo", members=members)
+        return cls(api, users, group_id, random.Random(seed))
+
+    def table_message(self) -> MessageRecord | None:
+        for message in reversed(self.api.bot_messages(self.group_id)):
+            if any(data and data.startswith(("L:", "A:")) or (data or "").startswith("https://t.me/")
+                   for row in message.buttons for _, data in row):
+                return message
+        return None
+
+    def hand_message(self, user: FakeUser) -> MessageRecord | None:
+        for message in reversed(self.api.bot_messages(user.id)):
+            if any((data or "").startswith("T:") for row in message.buttons for _, data in row):
+                return message
+        return None
+
+    async def open_table(self, game: str, options: str = "") -> MessageRecord:
+        creator = self.users[0]
+        await self.api.send_text(creator, self.group_id, f"/newgame {game} {options}".strip())
+        await self.api.settle(quiet=0.05)
+        lobby = self.table_message()
+        if lobby is None:
+            raise RuntimeError("no lobby message was posted: " + str([m.plain for m in self.api.bot_messages(self.group_id)]))
+        join_url = next(data for row in lobby.buttons for _, data in row if (data or "").startswith("https://"))
+        for user in self.users:
+            await self.api.open_link(user, join_url)
+            await self.api.settle(quiet=0.05)
+        start = next(data for row in lobby.buttons for _, data in row if (data or "").endswith(":start"))
+        query = await self.api.press(creator, self.group_id, lobby.message_id, start)
+        await self.api.wait_for_answer(query)
+        await self.api.settle(quiet=0.05)
+        return lobby
+
+    async def step(self) -> bool:
+        """One simulated user presses one button of their hand; False when nobody has any."""
+        choices = []
+        for user in self.users:
+            message = self.hand_message(user)
+            if message is None:
+                continue
+            buttons = [data for row in message.buttons for label, data in row if data and data.startswith("T:") and label != "↩"]
+            if buttons:
+                choices.append((user, message, buttons))
+        if not choices:
+            return False
+        user, message, buttons = self.rng.choice(choices)
+        query = await self.api.press(user, user.id, message.message_id, self.rng.choice(buttons))
+        await self.api.wait_for_answer(query, timeout=10)
+        return True
+
+    async def play_until(self, done: Callable[[], object], max_steps: int = 5000) -> int:
+        for number in range(max_steps):
+            if await _maybe_await(done()):
+                return number
+            if not await self.step():
+                await self.api.settle(quiet=0.05)
+                if await _maybe_await(done()):
+                    return number
+                raise RuntimeError("nobody has a button to press, but the round is not over")
+        raise RuntimeError(f"round not over after {max_steps} presses")
+
+
+async def _maybe_await(value: object) -> object:
+    if asyncio.iscoroutine(value):
+        return await value
+    return value
+
+
+class Transcript:
+    """Prints each new version of every message, labelled with who sees it."""
+
+    def __init__(self, api: FakeBotAPI, chats: dict[int, str]):
+        self.api = api
+        self.chats = chats
+        self.seen: dict[tuple[int, int], int] = {}
+
+    def flush(self) -> None:
+        for chat_id, label in self.chats.items():
+            for message in self.api.bot_messages(chat_id, include_deleted=True):
+                key = (chat_id, message.message_id)
+                versions = message.plain_history
+                for plain in versions[self.seen.get(key, 0):]:
+                    buttons = " ".join(f"[{text}]" for row in message.buttons for text, _ in row)
+                    print(f"── {label} ──")
+                    print(plain or "")
+                    if buttons and plain == versions[-1]:
+                        print(buttons)
+                self.seen[key] = len(versions)
+
+
+async def _demo(game: str, players: int, seed: int, language: str) -> int:
+    from engine.registry import available_games, get_game
+    from bot.runner import running_application
+
+    if game not in available_games():
+        print(f"unknown game {game!r}; games: {', '.join(available_games())}")
+        return 2
+    engine = get_game(game)
+    players = max(engine.min_players, min(players, engine.max_players))
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeBotAPI() as api:
+            simulation = Simulation.create(api, players, seed, language)
+            chats = {simulation.group_id: "group"} | {user.id: f"{user.first_name} (private)" for user in simulation.users}
+            transcript = Transcript(api, chats)
+            settings = demo_settings(api, str(Path(folder) / "demo.db"))
+            async with running_application(settings) as application:
+                await api.settle(quiet=0.05)
+                await simulation.open_table(game)
+                transcript.flush()
+                service = application.bot_data["karata"].service
+                table = await service.store.live_table(simulation.group_id, 0)
+                assert table is not None
+
+                async def round_over() -> bool:
+                    loaded = await service.load(table.table_id)
+                    if loaded is None or loaded.state is None:
+                        return True
+                    return loaded.table.status != "playing" or engine.round_number(loaded.state) > 1
+
+                while not await round_over():
+                    if not await simulation.step():
+                        break
+                    transcript.flush()
+                await api.settle(quiet=0.05)
+                transcript.flush()
+    print("── the round is over ──")
+    return 0
+
+
+def run_demo(game: str, players: int = 3, seed: int = 1, language: str = "en") -> int:
+    return asyncio.run(_demo(game, players, seed, language))

@@ -1,0 +1,65 @@
+"""Swahili and English catalogs (gettext .po files read with Babel) and the translator objects.
+
+English is the source language (msgids). Catalogs are compiled in memory at start-up, so an
+installed package needs no build step. Named placeholders are filled with `str.format` after
+translation, so translators may move them freely.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+DOMAIN = "karata"
+LANGUAGES = ("sw", "en")
+DEFAULT_LANGUAGE = "sw"
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction without translating it here (translated where shown)."""
+    return message
+
+
+@functools.cache
+def _translations(language: str) -> gettext.NullTranslations:
+    po_path = LOCALES_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not po_path.exists():
+        return gettext.NullTranslations()
+    with po_path.open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def normalize_language(code: str | None) -> str:
+    """Telegram's language_code (`sw`, `en-GB`, None) to one of our catalogs."""
+    if not code:
+        return DEFAULT_LANGUAGE
+    base = code.split("-")[0].lower()
+    return base if base in LANGUAGES else "en"
+
+
+@dataclass(frozen=True)
+class Translator:
+    language: str
+
+    def __call__(self, message: str, **values: object) -> str:
+        text = _translations(self.language).gettext(message)
+        return text.format(**values) if values else text
+
+    def plural(self, singular: str, plural: str, count: int, **values: object) -> str:
+        text = _translations(self.language).ngettext(singular, plural, count)
+        return text.format(count=count, **values)
+
+
+def translator(language: str | None) -> Translator:
+    return Translator(normalize_language(language))

@@ -1,0 +1,34 @@
+"""Run the Application inside an existing event loop (the demo and end-to-end tests do this).
+
+`Application.run_polling` owns the loop and calls `post_init` itself; starting by hand must do
+the same steps in the same order, and undo them in reverse.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.settings import Settings
+
+
+@contextlib.asynccontextmanager
+async def running_application(settings: Settings) -> AsyncIterator[Application]:
+    application = build_application(settings)
+    await application.initialize()
+    if application.post_init:
+        await application.post_init(application)
+    assert application.updater is not None
+    await application.updater.start_polling(poll_interval=0.0, timeout=1)
+    await application.start()
+    try:
+        yield application
+    finally:
+        await application.updater.stop()
+        await application.stop()
+        if application.post_shutdown:
+            await application.post_shutdown(application)
+        await application.shutdown()

@@ -1,0 +1,111 @@
+"""Settings from the environment. A missing or bad setting stops start-up with one clear line."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TELEGRAM_API = "https://api.telegram.org/bot"
+
+
+class Mode(str, Enum):
+    polling = "polling"
+    webhook = "webhook"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
+
+    bot_token: SecretStr = Field(validation_alias=AliasChoices("BOT_TOKEN"))
+    telegram_api_base_url: str = Field(TELEGRAM_API, validation_alias=AliasChoices("TELEGRAM_API_BASE_URL"))
+    db_path: str = Field("karata.db", validation_alias=AliasChoices("KARATA_DB"))
+    mode: Mode = Field(Mode.polling, validation_alias=AliasChoices("KARATA_MODE"))
+    webhook_url: str | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_URL"))
+    webhook_listen: str = Field("0.0.0.0", validation_alias=AliasChoices("KARATA_WEBHOOK_LISTEN"))
+    webhook_port: int = Field(8443, ge=1, le=65535, validation_alias=AliasChoices("KARATA_WEBHOOK_PORT"))
+    webhook_secret: SecretStr | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_SECRET"))
+    log_level: str = Field("INFO", validation_alias=AliasChoices("KARATA_LOG_LEVEL"))
+    # How long a player has for a decision unless the table chose otherwise (0: no timer).
+    turn_seconds: int = Field(90, ge=0, le=3600, validation_alias=AliasChoices("KARATA_TURN_SECONDS"))
+    # Seconds before a timeout at which the table warns.
+    warn_seconds: int = Field(20, ge=0, le=600, validation_alias=AliasChoices("KARATA_WARN_SECONDS"))
+    # Telegram allows a bot about 20 messages a minute in one group; edits count too.
+    group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
+    # Seconds a player may be idle on their turn before a private "your turn" nudge.
+    nudge_seconds: float = Field(8, ge=0, le=600, validation_alias=AliasChoices("KARATA_NUDGE_SECONDS"))
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        token = value.get_secret_value().strip()
+        bot_id, _, secret = token.partition(":")
+        if not bot_id.isdigit() or len(secret) < 8:
+            raise ValueError("BOT_TOKEN does not look like a token from @BotFather (digits:letters)")
+        return SecretStr(token)
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError("KARATA_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return level
+
+    @field_validator("telegram_api_base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("TELEGRAM_API_BASE_URL must start with http:// or https://")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_needs_url(self) -> Settings:
+        if self.mode is Mode.webhook and not self.webhook_url:
+            raise ValueError("KARATA_MODE=webhook needs KARATA_WEBHOOK_URL")
+        return self
+
+    @property
+    def token(self) -> str:
+        return self.bot_token.get_secret_value()
+
+    @property
+    def base_file_url(self) -> str:
+        base = self.telegram_api_base_url
+        return base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base
+
+
+_ENV_NAMES = {
+    "bot_token": "BOT_TOKEN",
+    "telegram_api_base_url": "TELEGRAM_API_BASE_URL",
+    "db_path": "KARATA_DB",
+    "mode": "KARATA_MODE",
+    "webhook_url": "KARATA_WEBHOOK_URL",
+    "webhook_listen": "KARATA_WEBHOOK_LISTEN",
+    "webhook_port": "KARATA_WEBHOOK_PORT",
+    "webhook_secret": "KARATA_WEBHOOK_SECRET",
+    "log_level": "KARATA_LOG_LEVEL",
+    "turn_seconds": "KARATA_TURN_SECONDS",
+    "warn_seconds": "KARATA_WARN_SECONDS",
+    "nudge_seconds": "KARATA_NUDGE_SECONDS",
+    "group_messages_per_minute": "KARATA_GROUP_RATE",
+}
+
+
+class SettingsError(SystemExit):
+    """Raised with one human line; never a traceback, never a secret value."""
+
+
+def load_settings(**overrides: object) -> Settings:
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        name = _ENV_NAMES.get(field, field.upper() or "settings")
+        if first["type"] == "missing":
+            raise SettingsError(f"karata: {name} is not set") from None
+        # The message is pydantic's description, never the input value (it may be the token).
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise SettingsError(f"karata: bad setting {name}: {message}") from None

@@ -1,0 +1,58 @@
+"""Turn timers on PTB's JobQueue (APScheduler): the timeout, the warning before it, the nudge.
+
+Each job carries the table version it was scheduled for; a job that fires after the table has
+moved on does nothing, so a stale timer can never act twice or act on a new turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from telegram.ext import ContextTypes, JobQueue
+
+from bot.storage import TableRow
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+
+
+class Timers:
+    def __init__(self, job_queue: JobQueue, service: TableService, warn_seconds: int, nudge_seconds: float):
+        self.job_queue = job_queue
+        self.service = service
+        self.warn_seconds = warn_seconds
+        self.nudge_seconds = nudge_seconds
+
+    @staticmethod
+    def _names(table_id: int) -> tuple[str, str, str]:
+        return (f"timeout:{table_id}", f"warn:{table_id}", f"nudge:{table_id}")
+
+    def cancel(self, table_id: int) -> None:
+        for name in self._names(table_id):
+            for job in self.job_queue.get_jobs_by_name(name):
+                job.schedule_removal()
+
+    def schedule(self, table: TableRow, now: float) -> None:
+        self.cancel(table.table_id)
+        data = (table.table_id, table.version)
+        timeout_name, warn_name, nudge_name = self._names(table.table_id)
+        if self.nudge_seconds > 0:
+            self.job_queue.run_once(self._on_nudge, self.nudge_seconds, data=data, name=nudge_name)
+        if table.deadline is None:
+            return
+        remaining = max(0.0, table.deadline - now)
+        self.job_queue.run_once(self._on_timeout, remaining, data=data, name=timeout_name)
+        if self.warn_seconds and remaining > self.warn_seconds and not table.warned:
+            self.job_queue.run_once(self._on_warn, remaining - self.warn_seconds, data=data, name=warn_name)
+
+    async def _on_timeout(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        table_id, version = context.job.data  # type: ignore[union-attr, misc]
+        await self.service.timeout(table_id, version)
+
+    async def _on_warn(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        table_id, version = context.job.data  # type: ignore[union-attr, misc]
+        await self.service.warn(table_id, version)
+
+    async def _on_nudge(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        table_id, version = context.job.data  # type: ignore[union-attr, misc]
+        await self.service.nudge(table_id, version)

@@ -1,0 +1,50 @@
+"""The shared game protocol, cards, options and serialization used by every game engine."""
+
+from engine.core.cards import (
+    Card,
+    JOKER,
+    RANKS,
+    SUITS,
+    deck_24,
+    deck_32,
+    deck_52,
+    deck_54,
+    deck_104,
+    format_card,
+    parse_card,
+    card_label,
+)
+from engine.core.protocol import (
+    CLOCK,
+    Applied,
+    Event,
+    Game,
+    MalformedAction,
+    Refused,
+    Result,
+)
+from engine.core.rng import rng_for, shuffled
+
+__all__ = [
+    "CLOCK",
+    "JOKER",
+    "RANKS",
+    "SUITS",
+    "Applied",
+    "Card",
+    "Event",
+    "Game",
+    "MalformedAction",
+    "Refused",
+    "Result",
+    "card_label",
+    "deck_104",
+    "deck_24",
+    "deck_32",
+    "deck_52",
+    "deck_54",
+    "format_card",
+    "parse_card",
+    "rng_for",
+    "shuffled",
+]

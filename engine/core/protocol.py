@@ -1,0 +1,164 @@
+"""The one protocol every game implements, after boardgame.io and OpenSpiel.
+
+A game is a stateless object (`Game`) whose methods are pure functions of a state. States are
+immutable from the caller's point of view: `apply` returns a new state, or a `Refused` with a
+stable reason code and leaves the old one untouched. Hidden information lives only in the
+state; everything that leaves the engine goes through `view` (per player or for spectators)
+or through an event's per-recipient view.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from engine.core.cards import Card
+
+# The pseudo-player whose only action is {"type": "timeout"}: the turn timer ran out.
+CLOCK = "@clock"
+
+Action = dict[str, Any]
+State = Any
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, with what everyone may know and what only some players may.
+
+    `public` is shown to everyone (spectators included). `private` maps a player to extra
+    fields only that player sees, e.g. the card they drew. A renderer only ever calls `view`.
+    """
+
+    kind: str
+    public: Mapping[str, Any] = field(default_factory=dict)
+    private: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        seen = {"kind": self.kind, **self.public}
+        if player is not None and player in self.private:
+            seen.update(self.private[player])
+        return seen
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "public": dict(self.public), "private": {p: dict(v) for p, v in self.private.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        return cls(data["kind"], data.get("public", {}), data.get("private", {}))
+
+
+@dataclass(frozen=True)
+class Applied:
+    state: State
+    events: list[Event]
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A well-formed action the rules do not allow now. `code` is stable; renderers localize it."""
+
+    code: str
+    message: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+    ok: ClassVar[bool] = False
+
+
+Result = Applied | Refused
+
+
+class MalformedAction(ValueError):
+    """An action that is not of the game's vocabulary (unknown type, bad card code, wrong field)."""
+
+
+class Game(ABC):
+    """What a game module provides. One instance per game (`GAME`), holding no table data."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[BaseModel]]
+    # Bumped whenever the shape of `dump` changes; `load` may upgrade older shapes.
+    schema_version: ClassVar[int] = 1
+    # action type -> {field: kind}; kinds in engine.core.shapes; a leading "?" marks optional.
+    action_fields: ClassVar[Mapping[str, Mapping[str, str]]]
+
+    # ----- set-up -------------------------------------------------------------------------
+    def player_count_problem(self, players: Sequence[str], options: BaseModel) -> str | None:
+        """Why this many players cannot play with these options, or None."""
+        if not self.min_players <= len(players) <= self.max_players:
+            return f"{self.name} needs {self.min_players}-{self.max_players} players"
+        return None
+
+    @abstractmethod
+    def deck(self, options: BaseModel, players: Sequence[str]) -> list[Card]:
+        """The cards of one deal, in a canonical order (an explicit deck must be a permutation)."""
+
+    @abstractmethod
+    def new(
+        self,
+        players: Sequence[str],
+        options: BaseModel,
+        seed: int | str,
+        dealer: str | None = None,
+        decks: Sequence[Sequence[Card]] = (),
+    ) -> State:
+        """A new match, dealt. `decks[i]` orders deal i+1; later deals and reshuffles use `seed`."""
+
+    def check_action(self, player: str, action: Any, players: Sequence[str]) -> Action:
+        """The action in canonical form, or MalformedAction if it is not of this game's vocabulary.
+
+        Games with nested fields (a Jack's command, a house rule) extend this.
+        """
+        from engine.core.shapes import check_action
+
+        return check_action(self.action_fields, player, action, players)
+
+    # ----- play ---------------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: State) -> list[str]:
+        """Who the game waits for now (empty when finished)."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, player: str) -> list[Action]:
+        """Every action `player` may take now, in canonical form; `apply` accepts each of them."""
+
+    @abstractmethod
+    def apply(self, state: State, player: str, action: Action) -> Result:
+        """Apply `action` by `player` (or by CLOCK for a timeout). Never mutates `state`."""
+
+    # ----- what may be seen ---------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        """What `player` may see (None: a spectator). JSON-ready."""
+
+    @abstractmethod
+    def replay_hands(self, state: State) -> dict[str, Any]:
+        """Everyone's cards for a replay's `hands` (a post-game record shows everything)."""
+
+    # ----- outcome ------------------------------------------------------------------------
+    @abstractmethod
+    def scores(self, state: State) -> dict[str, int]:
+        """Match totals so far, by player (by team where the game scores teams, per member)."""
+
+    @abstractmethod
+    def is_finished(self, state: State) -> bool: ...
+
+    @abstractmethod
+    def winners(self, state: State) -> list[str]: ...
+
+    @abstractmethod
+    def round_number(self, state: State) -> int:
+        """1-based number of the current round, deal or hand."""
+
+    # ----- persistence --------------------------------------------------------------------
+    @abstractmethod
+    def dump(self, state: State) -> dict[str, Any]:
+        """The state as JSON-ready data, without loss."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, Any]) -> State: ...

@@ -1,0 +1,40 @@
+"""Cards and suits as players read them: 10♥, Q♠, 🃏, and the Swahili suit names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.i18n import N_, Translator
+from engine.core.cards import JOKER, RANK_VALUE, SUIT_SYMBOLS, format_card
+
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}  # alternate colours: ♠ ♥ ♣ ♦
+
+
+def card(code: str) -> str:
+    return format_card(code)
+
+
+def cards(codes: Iterable[str]) -> str:
+    return " ".join(format_card(code) for code in codes)
+
+
+def suit_label(suit: str, _: Translator) -> str:
+    """A suit on a button: symbol first, then the name in the reader's language."""
+    return f"{SUIT_SYMBOLS[suit]} {_(SUIT_NAMES[suit])}"
+
+
+def by_suit_then_rank(code: str) -> tuple[int, int]:
+    if code == JOKER:
+        return (9, 0)
+    return (SUIT_ORDER[code[-1]], RANK_VALUE[code[:-1]])
+
+
+def by_rank(code: str) -> tuple[int, int]:
+    if code == JOKER:
+        return (99, 0)
+    return (RANK_VALUE[code[:-1]], SUIT_ORDER[code[-1]])
+
+
+def sort_hand(codes: Iterable[str], key=by_suit_then_rank) -> list[str]:
+    return sorted(codes, key=key)

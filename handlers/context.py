@@ -1,0 +1,66 @@
+"""The services a handler reaches through `context.bot_data`, and small helpers shared by handlers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.i18n import Translator, translator
+from bot.service import TableService
+from bot.storage import Seat, Store
+from handlers.publisher import DEFAULT_GROUP_LANGUAGE, Publisher
+
+MAX_NAME = 32
+
+
+@dataclass
+class Services:
+    store: Store
+    service: TableService
+    publisher: Publisher
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
+    return context.bot_data["karata"]
+
+
+def seat_for(user: User) -> Seat:
+    name = (user.first_name or user.username or str(user.id)).strip()[:MAX_NAME]
+    return Seat(user.id, name)
+
+
+async def remember(context: ContextTypes.DEFAULT_TYPE, user: User) -> Translator:
+    """Record the user and return a translator in their language."""
+    row = await services(context).store.remember_user(user.id, seat_for(user).name, user.language_code)
+    return translator(row.language)
+
+
+async def chat_translator(context: ContextTypes.DEFAULT_TYPE, chat: Chat, user: User | None) -> Translator:
+    """Private chats speak the user's language; groups speak the group's."""
+    if chat.type == Chat.PRIVATE and user is not None:
+        return await remember(context, user)
+    language = await services(context).store.chat_language(chat.id)
+    return translator(language or DEFAULT_GROUP_LANGUAGE)
+
+
+def thread_of(message: Message | None) -> int:
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def effective(update: Update) -> tuple[Chat, User, Message]:
+    assert update.effective_chat and update.effective_user and update.effective_message
+    return update.effective_chat, update.effective_user, update.effective_message

@@ -1,0 +1,99 @@
+"""What a game's renderer provides, with plain defaults that make any engine playable.
+
+A renderer turns views and events (never raw states) into localized text, and each legal action
+into a path of button labels (see handlers/action_tree.py). Adding a game is an engine module
+plus a subclass of this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from bot.i18n import N_, Translator
+from handlers import cards as show
+
+CONFIRM = "✔"
+
+ACTION_LABELS: dict[str, str] = {
+    "draw": N_("Draw"),
+    "pass": N_("Pass"),
+    "take": N_("Take the pile"),
+    "ready": N_("Ready"),
+    "call": N_("Kadi Moja!"),
+    "accept": N_("Accept"),
+    "leave": N_("Leave it"),
+    "alone": N_("Go alone"),
+    "with_dummy": N_("Take the dummy"),
+    "no_rule": N_("No rule"),
+    "unhide": N_("Unhide"),
+    "timeout": N_("Time out"),
+}
+
+
+class GameRenderer:
+    game: str = ""
+    title: str = ""
+    # Localized answers to this game's refusal codes (code -> N_ message).
+    refusal_texts: dict[str, str] = {}
+    # Cards in a hand are shown sorted by this key.
+    hand_sort_key = staticmethod(show.by_suit_then_rank)
+
+    # ----- the private hand message -------------------------------------------------------
+    def hand_cards(self, view: Mapping[str, Any]) -> list[str]:
+        hand = view.get("hand")
+        if isinstance(hand, list):
+            return show.sort_hand(hand, self.hand_sort_key)
+        return []
+
+    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
+        hand = self.hand_cards(view)
+        if not hand:
+            return [_("Your hand is empty.")]
+        return [_("Your hand: {cards}", cards=show.cards(hand))]
+
+    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+        if your_turn:
+            return _("Your turn: choose below.")
+        if legal:
+            return _("You may act now.")
+        return _("Wait for your turn.")
+
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+        kind = action["type"]
+        if "cards" in action:
+            labels = [show.card(code) for code in action["cards"]]
+            return labels if len(labels) == 1 else [*labels, CONFIRM]
+        if "card" in action:
+            return [show.card(action["card"])]
+        label = _(ACTION_LABELS[kind]) if kind in ACTION_LABELS else kind
+        extras = [f"{value}" for key, value in action.items() if key != "type"]
+        return [" ".join([label, *extras])]
+
+    # ----- the group table message --------------------------------------------------------
+    def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        counts = view.get("hand_counts") or {}
+        if player in counts:
+            return _.plural("{count} card", "{count} cards", counts[player])
+        return ""
+
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        return []
+
+    def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        return None
+
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        return self.event_line(event, _, names)
+
+    def result_lines(self, view: Mapping[str, Any], scores: Mapping[str, int], winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> list[str]:
+        lines = []
+        for player, score in sorted(scores.items(), key=lambda item: -item[1]):
+            crown = "🏆 " if player in winners else ""
+            lines.append(f"{crown}{escape(names.get(player, player))}: {score}")
+        return lines
+
+
+def name(names: Mapping[str, str], player: str) -> str:
+    return escape(names.get(player, player))

@@ -1,0 +1,101 @@
+"""In play: button presses in the private hand message, /hand and /table."""
+
+from __future__ import annotations
+
+from telegram import Chat, Update
+from telegram.ext import ContextTypes
+
+from handlers import telegram_io
+from handlers.callback_data import TreeNode
+from handlers.context import chat_translator, effective, remember, services, thread_of
+from handlers.games import renderer_for
+from handlers.refusals import refusal_text
+
+
+async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data: TreeNode) -> None:
+    """A button of the action tree: open a branch, or apply the action it stands for."""
+    query = update.callback_query
+    chat, user, _message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    loaded = await found.service.load(data.table_id)
+    if loaded is None or loaded.state is None or loaded.table.status != "playing":
+        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+        return
+    table, game, state = loaded.table, loaded.game, loaded.state
+    if table.seat_of(user.id) is None:
+        await telegram_io.answer(query, refusal_text("not_seated", None, {}, _))
+        return
+    player = str(user.id)
+    # Answers come last, so that when a player sees the toast the screen is already current.
+    if data.version != table.version:
+        await found.publisher.send_hand(table, game, state, user.id)
+        await telegram_io.answer(query, refusal_text("stale", None, {}, _))
+        return
+    tree = found.publisher.player_tree(renderer_for(table.game), game, state, player, _)
+    node = tree.node(abs(data.node))
+    if node is None or node.number == 0:
+        await found.publisher.send_hand(table, game, state, user.id)
+        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
+        return
+    if data.node > 0 and node.children:
+        await found.publisher.send_hand(table, game, state, user.id, node_number=node.number)
+        await telegram_io.answer(query)
+        return
+    if node.action is None:
+        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
+        return
+    outcome = await found.service.act(table.table_id, player, data.version, node.action)
+    if outcome.ok:
+        await telegram_io.answer(query)
+        return
+    await telegram_io.answer(
+        query, refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for(table.game).refusal_texts)
+    )
+
+
+async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/hand: send my cards again (in the private chat), for this group's table or all of mine."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    if chat.type == Chat.PRIVATE:
+        tables = await found.store.live_tables_of_user(user.id)
+    else:
+        table = await found.store.live_table(chat.id, thread_of(message))
+        tables = [table] if table and table.seat_of(user.id) else []
+    playing = [table for table in tables if table.status == "playing"]
+    if not playing:
+        await message.reply_text(_("You are not in a game right now."))
+        return
+    await resend_hands(context, user.id, [table.table_id for table in playing])
+
+
+async def resend_hands(context: ContextTypes.DEFAULT_TYPE, user_id: int, table_ids: list[int]) -> None:
+    found = services(context)
+    for table_id in table_ids:
+        loaded = await found.service.load(table_id)
+        if loaded is None or loaded.state is None:
+            continue
+        found.publisher.dm_restored(table_id, user_id)
+        await found.publisher.send_hand(loaded.table, loaded.game, loaded.state, user_id, fresh=True)
+
+
+async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/table in a group: post the table message again at the bottom of the chat."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    table = await found.store.live_table(chat.id, thread_of(message))
+    if table is None:
+        await message.reply_text(_("There is no table here. Start one with /newgame."))
+        return
+    async with found.service.lock(table.table_id):
+        loaded = await found.service.load(table.table_id)
+        if loaded is None:
+            return
+        if loaded.state is None:
+            loaded.table.table_message_id = None
+            await found.publisher.lobby_changed(loaded.table)
+        else:
+            await found.publisher.post_table(loaded.table, loaded.game, loaded.state, new_message=True)

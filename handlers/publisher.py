@@ -1,0 +1,353 @@
+"""Renders tables, hands and notices into Telegram messages, editing in place.
+
+The group sees one table message per table; each player sees one private hand message. Both are
+rendered from engine views only (spectator view for the group, the player's own view for their
+hand), so no path exists by which a card reaches someone who may not see it. An edit that would
+not change a message is not sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import N_, Translator, translator
+from bot.storage import Store, TableRow
+from engine.core.options import parse_options
+from engine.core.protocol import Event, Game, State
+from engine.registry import get_game
+from handlers import telegram_io
+from handlers.action_tree import ActionTree, Node, build_tree
+from handlers.callback_data import LobbyOp, PlayAgain, TreeNode
+from handlers.games import renderer_for
+from handlers.games.base import GameRenderer
+from handlers.telegram_io import Unreachable
+
+log = logging.getLogger(__name__)
+
+GAME_TITLES = {
+    "lopti": N_("Lopti"),
+    "kadi": N_("Kadi"),
+    "pitch": N_("Pitch"),
+    "euchre3": N_("Euchre for three"),
+    "three_thirteen": N_("Three Thirteen"),
+}
+BUTTONS_PER_ROW = 4
+DEFAULT_GROUP_LANGUAGE = "sw"
+
+
+def game_title(game: str, _: Translator) -> str:
+    return _(GAME_TITLES[game]) if game in GAME_TITLES else game
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def rows(buttons: Sequence[InlineKeyboardButton], width: int = BUTTONS_PER_ROW) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+class Publisher:
+    def __init__(self, bot: Bot, store: Store, bot_username: Callable[[], str], clock: Callable[[], float] = time.time):
+        self.bot = bot
+        self.store = store
+        self.bot_username = bot_username
+        self.clock = clock
+        # What each private message shows now, so identical edits are never sent.
+        self._shown: dict[tuple[int, int], tuple[str, Any]] = {}
+        self._nudges: dict[tuple[int, int], int] = {}
+        self._dm_failure_told: set[tuple[int, int]] = set()
+
+    # ----- languages ----------------------------------------------------------------------
+    async def group_translator(self, chat_id: int) -> Translator:
+        return translator(await self.store.chat_language(chat_id) or DEFAULT_GROUP_LANGUAGE)
+
+    async def user_translator(self, user_id: int) -> Translator:
+        user = await self.store.get_user(user_id)
+        return translator(user.language if user else None)
+
+    def deep_link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username()}?start={payload}"
+
+    # ----- the lobby ----------------------------------------------------------------------
+    def lobby_text(self, table: TableRow, game: Game, _: Translator) -> str:
+        lines = [
+            f"<b>🃏 {escape(game_title(table.game, _))}</b>",
+            _("A new table is open: {low}-{high} players.", low=game.min_players, high=game.max_players),
+            "",
+            _("Players:"),
+        ]
+        for seat in table.seats:
+            crown = " 👑" if seat.user_id == table.creator_id else ""
+            lines.append(f"• {escape(seat.name)}{crown}")
+        lines.append("")
+        lines.append(self.options_line(table, game, _))
+        lines.append(_("Press Join: the bot opens a private chat where your cards will arrive."))
+        return "\n".join(lines)
+
+    def options_line(self, table: TableRow, game: Game, _: Translator) -> str:
+        defaults = parse_options(game.Options, {}).model_dump(mode="json")
+        changed = [f"{key}={value}" for key, value in table.options.items() if defaults.get(key) != value]
+        timer = (
+            _("Turn timer: {seconds} s", seconds=table.turn_seconds) if table.turn_seconds else _("Turn timer: off")
+        )
+        options = _("Options: {options}", options=escape(", ".join(changed))) if changed else _("Options: standard rules")
+        return f"{options}\n{timer}"
+
+    def lobby_markup(self, table: TableRow, _: Translator) -> InlineKeyboardMarkup:
+        join = InlineKeyboardButton(_("Join"), url=self.deep_link(f"j{table.table_id}"))
+        leave = InlineKeyboardButton(_("Leave"), callback_data=LobbyOp(table.table_id, "leave").encode())
+        start = InlineKeyboardButton(_("Start"), callback_data=LobbyOp(table.table_id, "start").encode())
+        cancel = InlineKeyboardButton(_("Cancel"), callback_data=LobbyOp(table.table_id, "cancel").encode())
+        return InlineKeyboardMarkup([[join, leave], [start, cancel]])
+
+    async def lobby_changed(self, table: TableRow) -> None:
+        _ = await self.group_translator(table.chat_id)
+        game = get_game(table.game)
+        table.table_message_id = await telegram_io.edit_or_send(
+            self.bot,
+            table.chat_id,
+            table.table_message_id,
+            self.lobby_text(table, game, _),
+            self.lobby_markup(table, _),
+            table.thread_id,
+        )
+        await self.store.save_table(table)
+
+    async def lobby_closed(self, table: TableRow, reason: str) -> None:
+        _ = await self.group_translator(table.chat_id)
+        text = f"<b>🃏 {escape(game_title(table.game, _))}</b>\n" + (
+            _("The table was cancelled.") if reason == "cancelled" else _("Everyone left; the table is closed.")
+        )
+        if table.table_message_id is not None:
+            await telegram_io.edit_or_send(self.bot, table.chat_id, table.table_message_id, text, None, table.thread_id)
+        for seat in table.seats:
+            await self._clear_hand(table, seat.user_id)
+
+    # ----- the table message --------------------------------------------------------------
+    def table_text(
+        self, table: TableRow, game: Game, state: State, _: Translator, warning: bool = False
+    ) -> str:
+        renderer = renderer_for(table.game)
+        view = game.view(state, None)
+        names = {seat.player: seat.name for seat in table.seats}
+        waiting = set(game.to_act(state))
+        lines = [
+            f"<b>🃏 {escape(game_title(table.game, _))}</b> · "
+            + _("Round {number}", number=game.round_number(state))
+        ]
+        scores = game.scores(state)
+        for seat in table.seats:
+            marker = "▶️" if seat.player in waiting else "▫️"
+            detail = renderer.seat_detail(view, seat.player, _)
+            score = _("{points} pts", points=scores.get(seat.player, 0))
+            parts = [f"{marker} <b>{escape(seat.name)}</b>", detail, score]
+            lines.append(" · ".join(part for part in parts if part))
+        centre = renderer.centre_lines(view, _, names)
+        if centre:
+            lines.append("")
+            lines.extend(centre)
+        events = [renderer.event_line(event, _, names) for event in table.recent_events]
+        events = [line for line in events if line]
+        if events:
+            lines.append("")
+            lines.extend(f"<i>{line}</i>" for line in events[-3:])
+        lines.append("")
+        if game.is_finished(state):
+            lines.append("<b>" + _("Match over.") + "</b>")
+            lines.extend(renderer.result_lines(view, scores, game.winners(state), _, names))
+        elif table.deadline is not None:
+            left = clock_text(table.deadline - self.clock())
+            who = ", ".join(escape(names.get(p, p)) for p in game.to_act(state))
+            if warning:
+                lines.append("⏰ " + _("Hurry, {who}: {left} left!", who=who, left=left))
+            else:
+                lines.append("⏳ " + _("Waiting for {who} ({left})", who=who, left=left))
+        else:
+            who = ", ".join(escape(names.get(p, p)) for p in game.to_act(state))
+            lines.append("⏳ " + _("Waiting for {who}", who=who))
+        return "\n".join(lines)
+
+    def table_markup(self, table: TableRow, game: Game, state: State, _: Translator) -> InlineKeyboardMarkup:
+        if game.is_finished(state):
+            again = InlineKeyboardButton(_("Play again"), callback_data=PlayAgain(table.table_id).encode())
+            return InlineKeyboardMarkup([[again]])
+        hand = InlineKeyboardButton(_("My cards"), url=self.deep_link(f"h{table.table_id}"))
+        return InlineKeyboardMarkup([[hand]])
+
+    async def post_table(self, table: TableRow, game: Game, state: State, warning: bool = False, new_message: bool = False) -> None:
+        _ = await self.group_translator(table.chat_id)
+        text = self.table_text(table, game, state, _, warning)
+        markup = self.table_markup(table, game, state, _)
+        message_id = None if new_message else table.table_message_id
+        new_id = await telegram_io.edit_or_send(self.bot, table.chat_id, message_id, text, markup, table.thread_id)
+        if new_id != table.table_message_id:
+            if new_message and table.table_message_id is not None:
+                await telegram_io.delete_quietly(self.bot, table.chat_id, table.table_message_id)
+            table.table_message_id = new_id
+            await self.store.save_table(table)
+
+    async def table_changed(
+        self, table: TableRow, game: Game, state: State, events: list[Event], actor: str | None
+    ) -> None:
+        await self.post_table(table, game, state)
+        for seat in table.seats:
+            await self.send_hand(table, game, state, seat.user_id, events)
+        if actor is not None and actor.isdigit():
+            await self._drop_nudge(table.table_id, int(actor))
+
+    async def deadline_warning(self, table: TableRow, game: Game, state: State) -> None:
+        await self.post_table(table, game, state, warning=True)
+
+    async def nudge(self, table: TableRow, game: Game, state: State) -> None:
+        for player in game.to_act(state):
+            if not player.isdigit() or (table.table_id, int(player)) in self._nudges:
+                continue
+            user_id = int(player)
+            _ = await self.user_translator(user_id)
+            text = "🔔 " + _("Your turn at {game}.", game=escape(game_title(table.game, _)))
+            try:
+                message = await telegram_io.send(self.bot, user_id, text)
+            except Unreachable:
+                continue
+            self._nudges[(table.table_id, user_id)] = message.message_id
+
+    async def _drop_nudge(self, table_id: int, user_id: int) -> None:
+        message_id = self._nudges.pop((table_id, user_id), None)
+        if message_id is not None:
+            await telegram_io.delete_quietly(self.bot, user_id, message_id)
+
+    # ----- the private hand ---------------------------------------------------------------
+    def player_tree(self, renderer: GameRenderer, game: Game, state: State, player: str, _: Translator) -> ActionTree:
+        view = game.view(state, player)
+        legal = game.legal_actions(state, player) if not game.is_finished(state) else []
+        return build_tree(legal, lambda action: renderer.action_path(action, view, _))
+
+    def hand_text(
+        self,
+        table: TableRow,
+        game: Game,
+        state: State,
+        player: str,
+        _: Translator,
+        events: Sequence[Event] = (),
+        node: Node | None = None,
+    ) -> str:
+        renderer = renderer_for(table.game)
+        view = game.view(state, player)
+        names = {seat.player: seat.name for seat in table.seats}
+        legal = game.legal_actions(state, player) if not game.is_finished(state) else []
+        lines = [f"<b>🃏 {escape(game_title(table.game, _))}</b> · " + _("Round {number}", number=game.round_number(state))]
+        lines.extend(renderer.hand_lines(view, _))
+        private_lines = []
+        for event in events:
+            if player in event.private:
+                line = renderer.private_event_line(event.view(player), _, names)
+                if line:
+                    private_lines.append(line)
+        if private_lines:
+            lines.append("")
+            lines.extend(f"<i>{line}</i>" for line in private_lines)
+        lines.append("")
+        if game.is_finished(state):
+            lines.append(_("Match over."))
+        else:
+            lines.append("<b>" + renderer.prompt(view, legal, player in game.to_act(state), _) + "</b>")
+        if node is not None and node.number > 0:
+            path = []
+            current: Node | None = node
+            while current is not None and current.number > 0:
+                path.append(current.label)
+                current = current.parent
+            lines.append(_("Chosen: {choice}", choice=escape(" ".join(reversed(path)))))
+        return "\n".join(lines)
+
+    def hand_markup(self, table: TableRow, tree: ActionTree, node: Node) -> InlineKeyboardMarkup | None:
+        _ = None  # labels are already localized by the renderer
+        buttons = [
+            InlineKeyboardButton(child.label, callback_data=TreeNode(table.table_id, table.version, child.number).encode())
+            for child in node.children
+        ]
+        keyboard = rows(buttons)
+        extra = []
+        if node.number > 0 and node.action is not None:
+            extra.append(
+                InlineKeyboardButton("✔", callback_data=TreeNode(table.table_id, table.version, -node.number).encode())
+            )
+        if node.parent is not None:
+            extra.append(
+                InlineKeyboardButton("↩", callback_data=TreeNode(table.table_id, table.version, node.parent.number).encode())
+            )
+        if extra:
+            keyboard.append(extra)
+        return InlineKeyboardMarkup(keyboard) if keyboard else None
+
+    async def send_hand(
+        self,
+        table: TableRow,
+        game: Game,
+        state: State,
+        user_id: int,
+        events: Sequence[Event] = (),
+        node_number: int = 0,
+        fresh: bool = False,
+    ) -> None:
+        player = str(user_id)
+        _ = await self.user_translator(user_id)
+        renderer = renderer_for(table.game)
+        tree = self.player_tree(renderer, game, state, player, _)
+        node = tree.node(node_number) or tree.root
+        text = self.hand_text(table, game, state, player, _, events, node)
+        markup = self.hand_markup(table, tree, node)
+        key = (table.table_id, user_id)
+        shown = (text, markup.to_dict() if markup else None)
+        message_id = None if fresh else await self.store.hand_message(table.table_id, user_id)
+        if message_id is not None and self._shown.get(key) == shown:
+            return
+        try:
+            new_id = await telegram_io.edit_or_send(self.bot, user_id, message_id, text, markup)
+        except Unreachable:
+            await self._dm_failed(table, user_id)
+            return
+        if fresh and message_id is None:
+            old = await self.store.hand_message(table.table_id, user_id)
+            if old is not None and old != new_id:
+                await telegram_io.delete_quietly(self.bot, user_id, old)
+        self._shown[key] = shown
+        if new_id != message_id:
+            await self.store.set_hand_message(table.table_id, user_id, new_id)
+
+    async def _clear_hand(self, table: TableRow, user_id: int) -> None:
+        self._shown.pop((table.table_id, user_id), None)
+        await self._drop_nudge(table.table_id, user_id)
+
+    async def _dm_failed(self, table: TableRow, user_id: int) -> None:
+        await self.store.set_dm_ok(user_id, False)
+        key = (table.table_id, user_id)
+        if key in self._dm_failure_told:
+            return
+        self._dm_failure_told.add(key)
+        _ = await self.group_translator(table.chat_id)
+        seat = table.seat_of(user_id)
+        who = escape(seat.name if seat else str(user_id))
+        text = _("{name}, I cannot send you your cards. Open the private chat with me and press Start.", name=who)
+        button = InlineKeyboardButton(_("Open private chat"), url=self.deep_link(f"h{table.table_id}"))
+        try:
+            await telegram_io.send(self.bot, table.chat_id, text, InlineKeyboardMarkup([[button]]), table.thread_id)
+        except Unreachable:
+            log.warning("cannot write to group %s", table.chat_id)
+
+    def dm_restored(self, table_id: int, user_id: int) -> None:
+        self._dm_failure_told.discard((table_id, user_id))
+        self._shown.pop((table_id, user_id), None)
+
+
+def names_of(table: TableRow) -> Mapping[str, str]:
+    return {seat.player: seat.name for seat in table.seats}

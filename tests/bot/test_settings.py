@@ -1,0 +1,71 @@
+"""Start-up settings: one clear line for a missing or bad setting, and the token never shown."""
+
+import logging
+
+import pytest
+
+from bot.logs import RedactSecrets
+from bot.settings import SettingsError, load_settings
+
+TOKEN = "123456789:AAHsecretsecretsecret"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for name in ("BOT_TOKEN", "TELEGRAM_API_BASE_URL", "KARATA_DB", "KARATA_MODE", "KARATA_WEBHOOK_URL", "KARATA_LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_missing_token_stops_start_up_with_one_line():
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert str(caught.value) == "karata: BOT_TOKEN is not set"
+
+
+def test_a_malformed_token_is_refused_without_echoing_it(monkeypatch):
+    monkeypatch.setenv("BOT_TOKEN", "not-a-token-but-secret")
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert "BOT_TOKEN" in str(caught.value)
+    assert "not-a-token-but-secret" not in str(caught.value)
+
+
+def test_settings_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", "http://127.0.0.1:9999/bot")
+    monkeypatch.setenv("KARATA_DB", "/tmp/x.db")
+    settings = load_settings()
+    assert settings.token == TOKEN
+    assert settings.telegram_api_base_url == "http://127.0.0.1:9999/bot"
+    assert settings.db_path == "/tmp/x.db"
+    assert TOKEN not in repr(settings)
+
+
+def test_webhook_mode_needs_its_url(monkeypatch):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_MODE", "webhook")
+    with pytest.raises(SettingsError, match="KARATA_WEBHOOK_URL"):
+        load_settings()
+
+
+def test_an_unknown_mode_is_named(monkeypatch):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_MODE", "carrier-pigeon")
+    with pytest.raises(SettingsError, match="KARATA_MODE"):
+        load_settings()
+
+
+def test_the_log_filter_removes_the_token_from_messages_and_tracebacks():
+    record = logging.LogRecord("httpx", logging.INFO, __file__, 1, "POST %s", (f"https://x/bot{TOKEN}/getMe",), None)
+    RedactSecrets(TOKEN).filter(record)
+    assert TOKEN not in record.getMessage()
+    try:
+        raise RuntimeError(f"failed at /bot{TOKEN}/sendMessage")
+    except RuntimeError:
+        import sys
+
+        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "boom", (), sys.exc_info())
+    RedactSecrets(TOKEN).filter(record)
+    formatted = logging.Formatter().format(record)
+    assert TOKEN not in formatted
+    assert "<BOT_TOKEN>" in formatted

@@ -1,0 +1,53 @@
+"""Extract every user-facing string from bot/ and handlers/ and merge it into the Swahili catalog.
+
+Run `python tools/update_catalogs.py` after changing strings, then translate the new entries in
+bot/locales/sw/LC_MESSAGES/karata.po (game words: ../shared/GLOSSARY.md). The test suite fails
+while any string lacks a Swahili translation.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {"_": None, "N_": None, "plural": (1, 2)}
+SOURCES = ("bot", "handlers")
+PO_PATH = ROOT / "bot" / "locales" / "sw" / "LC_MESSAGES" / "karata.po"
+POT_PATH = ROOT / "bot" / "locales" / "karata.pot"
+
+
+def extract() -> Catalog:
+    template = Catalog(project="karata", msgid_bugs_address="", charset="utf-8")
+    for source in SOURCES:
+        for filename, lineno, message, comments, _context in extract_from_dir(
+            ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+        ):
+            template.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments)
+    return template
+
+
+def main() -> int:
+    template = extract()
+    with POT_PATH.open("wb") as handle:
+        write_po(handle, template, width=100)
+    if PO_PATH.exists():
+        with PO_PATH.open("rb") as handle:
+            catalog = read_po(handle, locale="sw")
+    else:
+        catalog = Catalog(locale="sw", project="karata", charset="utf-8")
+    catalog.update(template, no_fuzzy_matching=True)
+    PO_PATH.parent.mkdir(parents=True, exist_ok=True)
+    with PO_PATH.open("wb") as handle:
+        write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)
+    missing = [message.id for message in catalog if message.id and not message.string]
+    print(f"{len(catalog)} messages, {len(missing)} without Swahili")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
