@@ -69,13 +69,13 @@ class Simulation:
     async def open_table(self, game: str, options: str = "") -> MessageRecord:
         creator = self.users[0]
         await self.api.send_text(creator, self.group_id, f"/newgame {game} {options}".strip())
-        await self.api.settle(quiet=0.05)
-        lobby = self.table_message()
-        if lobby is None:
-            raise RuntimeError("no lobby message was posted: " + str([m.plain for m in self.api.bot_messages(self.group_id)]))
+        lobby = await self.api.wait_until(self.table_message, timeout=10, what="the lobby message")
         join_url = next(data for row in lobby.buttons for _, data in row if (data or "").startswith("https://"))
-        for user in self.users:
+        for index, user in enumerate(self.users):
             await self.api.open_link(user, join_url)
+            await self.api.wait_until(
+                lambda: (self.table_message() or lobby).edit_count >= index or index == 0, timeout=10, what="the join"
+            )
             await self.api.settle(quiet=0.05)
         start = next(data for row in lobby.buttons for _, data in row if (data or "").endswith(":start"))
         query = await self.api.press(creator, self.group_id, lobby.message_id, start)

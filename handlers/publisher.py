@@ -62,6 +62,7 @@ class Publisher:
         self.clock = clock
         # What each private message shows now, so identical edits are never sent.
         self._shown: dict[tuple[int, int], tuple[str, Any]] = {}
+        self._shown_tables: dict[int, tuple[int | None, str, Any]] = {}
         self._nudges: dict[tuple[int, int], int] = {}
         self._dm_failure_told: set[tuple[int, int]] = set()
 
@@ -187,7 +188,11 @@ class Publisher:
         text = self.table_text(table, game, state, _, warning)
         markup = self.table_markup(table, game, state, _)
         message_id = None if new_message else table.table_message_id
+        shown = (message_id, text, markup.to_dict())
+        if message_id is not None and self._shown_tables.get(table.table_id) == shown:
+            return
         new_id = await telegram_io.edit_or_send(self.bot, table.chat_id, message_id, text, markup, table.thread_id)
+        self._shown_tables[table.table_id] = (new_id, text, markup.to_dict())
         if new_id != table.table_message_id:
             if new_message and table.table_message_id is not None:
                 await telegram_io.delete_quietly(self.bot, table.chat_id, table.table_message_id)

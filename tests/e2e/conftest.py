@@ -1,0 +1,45 @@
+"""The real Application against the fake Bot API over HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+import pytest_asyncio
+
+from bot.demo import DEMO_TOKEN, Simulation, demo_settings
+from bot.fakeapi import FakeBotAPI
+from bot.runner import running_application
+
+
+@pytest_asyncio.fixture
+async def api():
+    async with FakeBotAPI() as fake:
+        yield fake
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return str(tmp_path / "karata.db")
+
+
+@pytest.fixture
+def start_bot(api, db_path):
+    """Returns an async context manager running the bot; call it again to 'restart' on the same DB."""
+
+    @contextlib.asynccontextmanager
+    async def running(**overrides):
+        async with running_application(demo_settings(api, db_path, **overrides)) as application:
+            await api.settle(quiet=0.05)
+            yield application
+
+    return running
+
+
+@pytest.fixture
+def token():
+    return DEMO_TOKEN
+
+
+def simulation(api, count=3, seed=7, language="en"):
+    return Simulation.create(api, count, seed, language)
