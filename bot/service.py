@@ -242,7 +242,8 @@ class TableService:
                 action = game.check_action(player, action, [seat.player for seat in table.seats])
             except MalformedAction as error:
                 return Outcome.refused("malformed", str(error), table=table)
-            result = game.apply(state, player, action)
+            # The state was just loaded for this call, so the engine may change it in place.
+            result = game.advance(state, player, action)
             if not isinstance(result, Applied):
                 return Outcome.refused(result.code, result.message, table=table, **dict(result.details))
             await self._commit(table, game, result.state, result.events, player, action)

@@ -36,3 +36,18 @@ def random_steps(game: Game, state: State, rng: random.Random, max_steps: int = 
         state = result.state
         yield Step(player, action, state, result.events)
     raise AssertionError(f"match did not end within {max_steps} actions")
+
+
+def count_random_playout(game: Game, state: State, rng: random.Random, max_steps: int = 1_000_000) -> int:
+    """Play random legal actions to the end through the fast path; return how many were applied."""
+    applied = 0
+    while not game.is_finished(state):
+        if applied >= max_steps:
+            raise AssertionError(f"match did not end within {max_steps} actions")
+        player = rng.choice(game.to_act(state))
+        result = game.advance(state, player, rng.choice(game.legal_actions(state, player)))
+        if not isinstance(result, Applied):
+            raise AssertionError(f"legal action refused: {result.code}")
+        state = result.state
+        applied += 1
+    return applied

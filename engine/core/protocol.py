@@ -131,6 +131,13 @@ class Game(ABC):
     def apply(self, state: State, player: str, action: Action) -> Result:
         """Apply `action` by `player` (or by CLOCK for a timeout). Never mutates `state`."""
 
+    def advance(self, state: State, player: str, action: Action) -> Result:
+        """Like `apply`, but free to reuse and change `state`: the fast path for playouts,
+        benchmarks and the table service, which own their copy. After `Applied` the caller
+        uses only the returned state; after `Refused` the given state is unchanged.
+        Games override this with an in-place version; the default is `apply`."""
+        return self.apply(state, player, action)
+
     # ----- what may be seen ---------------------------------------------------------------
     @abstractmethod
     def view(self, state: State, player: str | None) -> dict[str, Any]:

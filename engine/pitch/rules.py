@@ -1,0 +1,122 @@
+"""Pitch's rules of bidding and play as pure functions: legal bids (PIT-A5), legal cards (PIT-A7, PIT-A8),
+the winner of a trick (P13), and the timer's defaults (section 7/8 of the spec).
+
+Refusals are returned as `Refused` values with stable codes; nothing here changes a state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core.protocol import Refused
+from engine.pitch.cards import RANK, SUIT, SUIT_ORDER
+from engine.pitch.state import PitchState
+
+FORCED_MINIMUM = 2  # P10: a dealer whom everyone passed must bid at least 2
+PITCH = 4  # P8: a bid of 4 is "pitching" and ends the auction
+SMUDGE = 5  # table option: all four points and all six tricks
+
+
+def top_bid(state: PitchState) -> int:
+    return SMUDGE if state.options.smudge else PITCH
+
+
+def dealer_is_forced(state: PitchState, seat: int) -> bool:
+    """P10/PIT-A12: the dealer, when everyone before passed, cannot pass."""
+    return seat == state.dealer and state.high_bid == 0
+
+
+def steal_problem(state: PitchState) -> Refused | None:
+    """Why the dealer may not steal (bid equal to) the current high bid now, or None (P11, PIT-A5)."""
+    if not 1 <= state.high_bid <= 3:
+        return Refused("bid_too_low", f"A bid of {state.high_bid} cannot be stolen; bid higher or pass.")
+    if not state.options.dealer_steal:
+        return Refused("steal_not_allowed", "This table does not allow the dealer to steal; bid higher or pass.")
+    if state.partnerships and state.team_of(state.high_bidder) == state.team_of(state.dealer):
+        return Refused("cannot_steal_from_partner", "You cannot steal your partner's bid; bid higher or pass.")
+    return None
+
+
+def legal_bid_values(state: PitchState, seat: int) -> list[int]:
+    top = top_bid(state)
+    if dealer_is_forced(state, seat):
+        return list(range(max(FORCED_MINIMUM, state.options.min_bid), top + 1))
+    lowest = state.high_bid + 1
+    if seat == state.dealer and steal_problem(state) is None:
+        lowest = state.high_bid
+    return list(range(max(lowest, state.options.min_bid), top + 1))
+
+
+def bid_problem(state: PitchState, seat: int, value: object) -> Refused | None:
+    """Why `seat` may not bid `value` now (phase and turn already checked), or None."""
+    top = top_bid(state)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+        extra = " (5 is a smudge, not allowed at this table)" if value == SMUDGE else ""
+        return Refused("bid_out_of_range", f"Bids are 1 to {top}{extra}; bid within range or pass.")
+    if value < state.options.min_bid:
+        return Refused("bid_below_minimum", f"The minimum bid at this table is {state.options.min_bid}.")
+    if dealer_is_forced(state, seat):
+        if value < FORCED_MINIMUM:
+            return Refused("dealer_must_bid", "Everyone passed: as dealer you must bid at least 2.")
+        return None
+    if value > state.high_bid:
+        return None
+    if seat == state.dealer and value == state.high_bid:
+        return steal_problem(state)
+    return Refused("bid_too_low", f"The high bid is {state.high_bid}; bid more or pass.")
+
+
+def pass_problem(state: PitchState, seat: int) -> Refused | None:
+    if dealer_is_forced(state, seat):
+        return Refused("dealer_must_bid", "Everyone passed: as dealer you must bid at least 2.")
+    return None
+
+
+def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str | None) -> list[str]:
+    """PIT-A7/PIT-A8: any card to lead; to a trump lead a trump if able; else the led suit or a trump, or anything if void."""
+    if not trick:
+        return list(hand)
+    led = SUIT[trick[0]]
+    if led == trump:
+        trumps = [card for card in hand if SUIT[card] == trump]
+        return trumps or list(hand)
+    if any(SUIT[card] == led for card in hand):
+        return [card for card in hand if SUIT[card] == led or SUIT[card] == trump]
+    return list(hand)
+
+
+def play_problem(hand: Sequence[str], trick: Sequence[str], trump: str | None, card: object) -> Refused | None:
+    if not isinstance(card, str) or card not in hand:
+        return Refused("not_in_hand", f"You do not hold {card}; play a card from your hand.")
+    if not trick:
+        return None
+    led = SUIT[trick[0]]
+    suit = SUIT[card]
+    if led == trump:
+        if suit != trump and any(SUIT[c] == trump for c in hand):
+            return Refused("must_follow_suit", "Trumps were led: play a trump.")
+        return None
+    if suit != led and suit != trump and any(SUIT[c] == led for c in hand):
+        return Refused("must_follow_suit", "Follow the suit led or play a trump.")
+    return None
+
+
+def trick_winner(trick: Sequence[str], leader: int, trump: str, seats: int) -> int:
+    """P13: the highest trump, else the highest card of the suit led."""
+    led = SUIT[trick[0]]
+    best_index = 0
+    best_key = (SUIT[trick[0]] == trump, RANK[trick[0]])
+    for index in range(1, len(trick)):
+        card = trick[index]
+        suit = SUIT[card]
+        if suit != trump and suit != led:
+            continue
+        key = (suit == trump, RANK[card])
+        if key > best_key:
+            best_index, best_key = index, key
+    return (leader + best_index) % seats
+
+
+def timeout_card(legal: Sequence[str], trump: str | None) -> str:
+    """Section 8: non-trumps first, then the lowest rank, then suit order S, H, D, C."""
+    return min(legal, key=lambda card: (SUIT[card] == trump, RANK[card], SUIT_ORDER[SUIT[card]]))
