@@ -1,0 +1,506 @@
+"""The Lopti `Game`: action checks, refusals, legal actions and the dispatch to turns and session."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.core.options import parse_options
+from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
+from engine.core.rng import rng_for
+from engine.lopti import session, turns
+from engine.lopti.dealing import deal_round
+from engine.lopti.options import LoptiOptions
+from engine.lopti.rules import DECK, SORT_KEY, VALUE, lowest_card, play_problem, sort_cards
+from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
+from engine.lopti.views import player_view, replay_hands
+
+VOTE_TYPES = ("propose", "vote", "champion", "throw")
+CLOCK_VOTE_TYPES = ("close_vote", "close_champion")
+RULE_KEYS = ("when", "event", "if", "do", "text")
+SIGNS = ("rock", "paper", "scissors")
+
+ALL, MATCH = "all", "match"
+_COMBOS: dict[tuple[str, ...], list[list[tuple[str, ...]]]] = {}
+
+
+def _combos(cards: list[str]) -> list[list[tuple[str, ...]]]:
+    """The combinations of one rank's cards, by size (1..len); cached, there are few."""
+    key = tuple(cards)
+    by_count = [list(combinations(key, count)) for count in range(1, len(key) + 1)]
+    _COMBOS[key] = by_count
+    return by_count
+
+
+def _playable_ranks(groups: dict[int, list[str]], top: int, options: Mapping[str, Any]) -> dict[int, str]:
+    """For a non-empty pile with no obligation: each held rank that may be played, with ALL
+    (any number of cards) or MATCH (more than the previous play, or completing four).
+    Mirrors `rules.play_problem`; the property tests check that the two agree."""
+    playable: dict[int, str] = {}
+    if top == 7:
+        for value in groups:
+            if value == 10:
+                if options["ten_on_seven"]:
+                    playable[value] = ALL
+            elif value < 7:
+                playable[value] = ALL
+            elif value == 7:
+                playable[value] = ALL if options["sevens_stack_singly"] else MATCH
+        return playable
+    for value in groups:
+        if value == 3 or value == 7 or value == 10:
+            playable[value] = ALL
+        elif value == 2:
+            playable[value] = MATCH if top == 2 else ALL
+        elif value > top:
+            playable[value] = ALL
+        elif value == top:
+            playable[value] = MATCH
+    return playable
+
+
+def _refuse(code: str, message: str) -> Refused:
+    return Refused(code, message)
+
+
+class Lopti(Game):
+    name = "lopti"
+    min_players = 2
+    max_players = 5
+    Options = LoptiOptions
+    schema_version = 1
+    action_fields = {
+        "swap": {"hand": "card", "face_up": "card"},
+        "ready": {},
+        "play": {"cards": "cards"},
+        "flip": {"position": "int"},
+        "take": {},
+        "author_rule": {"rule": "object"},
+        "no_rule": {},
+        "delete_rule": {"rule": "int"},
+        "propose": {"change": "object", "starts": "str"},
+        "vote": {"yes": "bool"},
+        "champion": {},
+        "throw": {"sign": "str"},
+    }
+
+    # ----- set-up -------------------------------------------------------------------------
+    def deck(self, options: BaseModel, players: Sequence[str]) -> list[str]:
+        return list(DECK)
+
+    def new(
+        self,
+        players: Sequence[str],
+        options: BaseModel | Mapping[str, Any] | None,
+        seed: int | str,
+        dealer: str | None = None,
+        decks: Sequence[Sequence[str]] = (),
+    ) -> LoptiState:
+        if not isinstance(options, BaseModel):
+            options = parse_options(LoptiOptions, options)
+        players = list(players)
+        problem = self.player_count_problem(players, options)
+        if problem:
+            raise ValueError(problem)
+        ordered = sorted(DECK)
+        for number, deck in enumerate(decks, start=1):
+            if sorted(deck) != ordered:
+                raise ValueError(f"deck {number} does not hold exactly the 52 cards of lopti")
+        if dealer is None:
+            dealer = rng_for(seed, "dealer").choice(players)
+        state = LoptiState(
+            seed=seed,
+            options=options.model_dump(mode="json"),
+            players=players,
+            decks=[list(deck) for deck in decks],
+            first_dealer=players.index(dealer),
+            ready=[],
+            swaps=[],
+            wins=[0] * len(players),
+            rules=[],
+            hands=[],
+            face_up=[],
+            face_down=[],
+            stock=[],
+            pile=[],
+            chain=[],
+            burned=[],
+            out=[],
+            round=0,
+            dealer=0,
+            starter=0,
+            phase=SETUP,
+            turn=0,
+            extra=False,
+            obligation=False,
+            last_play=0,
+            run=0,
+            round_winner=None,
+            next_rule_id=1,
+        )
+        deal_round(state, 1, [])
+        return state
+
+    def check_action(self, player: str, action: Any, players: Sequence[str]) -> Action:
+        if player == CLOCK and isinstance(action, dict) and action.get("type") in CLOCK_VOTE_TYPES:
+            if len(action) != 1:
+                raise MalformedAction(f"{action['type']!r} has no fields")
+            return {"type": action["type"]}
+        canonical = super().check_action(player, action, players)
+        kind = canonical["type"]
+        if kind == "author_rule":
+            rule = canonical["rule"]
+            unknown = [key for key in rule if key not in RULE_KEYS]
+            if unknown:
+                raise MalformedAction(f"a rule has no field {unknown[0]!r}")
+            if "text" in rule and not isinstance(rule["text"], str):
+                raise MalformedAction("a rule's 'text' must be a string")
+        elif kind == "propose" and canonical["starts"] not in ("now", "next_round"):
+            raise MalformedAction("'starts' must be 'now' or 'next_round'")
+        elif kind == "throw" and canonical["sign"] not in SIGNS:
+            raise MalformedAction("'sign' must be rock, paper or scissors")
+        return canonical
+
+    # ----- play ---------------------------------------------------------------------------
+    def to_act(self, state: LoptiState) -> list[str]:
+        if state.phase == PLAY:
+            return [state.players[state.turn]]
+        if state.phase == SETUP:
+            return [name for name, ready in zip(state.players, state.ready) if not ready]
+        return [state.players[state.round_winner]]
+
+    def legal_actions(self, state: LoptiState, player: str) -> list[Action]:
+        if player == CLOCK:
+            return [{"type": "timeout"}]
+        seat = state.players.index(player)
+        actions: list[Action] = []
+        phase = state.phase
+        if phase == PLAY:
+            if seat == state.turn:
+                actions = self._turn_actions(state, seat)
+        elif phase == SETUP:
+            if not state.ready[seat]:
+                if state.swaps[seat] == 0 or state.options["unlimited_swaps"]:
+                    for hand_card in sort_cards(state.hands[seat]):
+                        for up_card in state.face_up[seat]:
+                            actions.append({"type": "swap", "hand": hand_card, "face_up": up_card})
+                actions.append({"type": "ready"})
+        elif seat == state.round_winner:
+            actions.append({"type": "no_rule"})
+        if state.rules:
+            for record in state.rules:
+                if record["active"] and record["author"] == player:
+                    actions.append({"type": "delete_rule", "rule": record["id"]})
+        return actions
+
+    def _turn_actions(self, state: LoptiState, seat: int) -> list[Action]:
+        """The current player's plays, flips and take: section 5.2 decided once per rank."""
+        actions: list[Action] = []
+        hand = state.hands[seat]
+        pile = state.pile
+        if not hand:
+            for position, card in enumerate(state.face_down[seat]):
+                if card is not None:
+                    actions.append({"type": "flip", "position": position})
+            if pile and state.options["face_down_may_take"]:
+                actions.append({"type": "take"})
+            return actions
+        groups: dict[int, list[str]] = {}
+        for card in sorted(hand, key=SORT_KEY.__getitem__):
+            value = VALUE[card]
+            if value in groups:
+                groups[value].append(card)
+            else:
+                groups[value] = [card]
+        if state.obligation:
+            ranks = {3: ALL} if 3 in groups else {}
+        elif not pile:
+            ranks = dict.fromkeys(groups, ALL)
+        else:
+            ranks = _playable_ranks(groups, VALUE[pile[-1]], state.options)
+        last_play, run = state.last_play, state.run
+        for value, how in ranks.items():
+            cards = groups[value]
+            by_count = _COMBOS.get(tuple(cards)) or _combos(cards)
+            for count, combos in enumerate(by_count, start=1):
+                if how is ALL or count > last_play or run + count == 4:
+                    for combo in combos:
+                        actions.append({"type": "play", "cards": list(combo)})
+        if pile:
+            actions.append({"type": "take"})
+        return actions
+
+    def apply(self, state: LoptiState, player: str, action: Action) -> Result:
+        """Apply an action in canonical form (from `check_action` or `legal_actions`)."""
+        kind = action.get("type")
+        if player == CLOCK:
+            if kind == "timeout":
+                return self._timeout(state)
+            if kind in CLOCK_VOTE_TYPES:
+                return _refuse("not_implemented", "Rule Votes are not available yet.")
+            raise MalformedAction("@clock can only time out")
+        if player not in state.players:
+            raise MalformedAction(f"unknown player {player!r}")
+        seat = state.players.index(player)
+        handler = self._handlers.get(kind)
+        if handler is None:
+            if kind in VOTE_TYPES:
+                return _refuse("not_implemented", "Rule Votes and duels are not available yet.")
+            raise MalformedAction(f"unknown action type {kind!r}")
+        try:
+            return handler(self, state, seat, action)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            # Only reachable when `apply` is called without `check_action` on a bad shape.
+            raise MalformedAction(f"action {kind!r} is not well formed: {error!r}") from None
+
+    # ----- setup --------------------------------------------------------------------------
+    def _swap(self, state: LoptiState, seat: int, action: Action) -> Result:
+        if state.phase != SETUP:
+            return _refuse("wrong_phase", "Swaps are only allowed before the first play of the round.")
+        if state.ready[seat]:
+            return _refuse("already_ready", "You are ready: swaps are closed for you this round.")
+        if state.swaps[seat] and not state.options["unlimited_swaps"]:
+            return _refuse("swap_used", "You have used your one swap this round; say ready.")
+        hand_card, up_card = action["hand"], action["face_up"]
+        if hand_card not in state.hands[seat]:
+            return _refuse("not_in_hand", f"{hand_card} is not in your hand.")
+        if up_card not in state.face_up[seat]:
+            return _refuse("not_face_up", f"{up_card} is not one of your face-up cards.")
+        new = state.clone(seat)
+        hand, row = new.hands[seat], new.face_up[seat]
+        hand[hand.index(hand_card)] = up_card
+        row[row.index(up_card)] = hand_card
+        swaps = list(new.swaps)
+        swaps[seat] += 1
+        new.swaps = swaps
+        event = Event("swapped", {"player": state.players[seat], "to_face_up": hand_card, "to_hand": up_card})
+        return Applied(new, [event])
+
+    def _ready(self, state: LoptiState, seat: int, action: Action) -> Result:
+        if state.phase != SETUP:
+            return _refuse("wrong_phase", "The round has already started.")
+        if state.ready[seat]:
+            return _refuse("already_ready", "You are already ready; waiting for the others.")
+        new = state.clone()
+        events = [Event("ready", {"player": state.players[seat]})]
+        self._make_ready(new, [seat], events)
+        return Applied(new, events)
+
+    @staticmethod
+    def _make_ready(state: LoptiState, seats: list[int], events: list[Event]) -> None:
+        ready = list(state.ready)
+        for seat in seats:
+            ready[seat] = True
+        state.ready = ready
+        if all(ready):
+            turns.start_play(state, events)
+
+    # ----- a turn -------------------------------------------------------------------------
+    def _turn_problem(self, state: LoptiState, seat: int) -> Refused | None:
+        if state.phase != PLAY:
+            if state.phase == SETUP:
+                return _refuse("wrong_phase", "The round has not started: swap or say ready.")
+            return _refuse("wrong_phase", "The round is over; waiting for the winner's rule.")
+        if seat != state.turn:
+            return _refuse("not_your_turn", f"It is {state.players[state.turn]}'s turn.")
+        return None
+
+    def _play(self, state: LoptiState, seat: int, action: Action) -> Result:
+        refusal = self._turn_problem(state, seat)
+        if refusal:
+            return refusal
+        cards = action["cards"]
+        if not cards:
+            return _refuse("empty_play", "Play at least one card.")
+        if len(set(cards)) != len(cards):
+            return _refuse("duplicate_cards", "A card is named twice.")
+        hand = state.hands[seat]
+        for card in cards:
+            if card not in hand:
+                if not hand:
+                    return _refuse("not_in_hand", "Your hand is empty: flip a face-down card (or take the pile).")
+                return _refuse("not_in_hand", f"{card} is not in your hand.")
+        rank = VALUE[cards[0]]
+        for card in cards:
+            if VALUE[card] != rank:
+                return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
+        options = state.options
+        problem = play_problem(rank, len(cards), state.pile, state.last_play, state.run, state.obligation,
+                               options["sevens_stack_singly"], options["ten_on_seven"])
+        if problem:
+            return _refuse(*problem)
+        new = state.clone(seat)
+        events: list[Event] = []
+        self._play_cards(new, seat, sort_cards(cards), events)
+        return Applied(new, events)
+
+    @staticmethod
+    def _play_cards(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> None:
+        hand = state.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        events.append(Event("played", {"player": state.players[seat], "cards": cards, "extra": state.extra}))
+        burned = turns.land_play(state, seat, cards, events)
+        turns.after_play(state, seat, burned, events)
+
+    def _flip(self, state: LoptiState, seat: int, action: Action) -> Result:
+        refusal = self._turn_problem(state, seat)
+        if refusal:
+            return refusal
+        if state.hands[seat]:
+            return _refuse("hand_not_empty", "Play from your hand first; face-down cards come last.")
+        if state.face_up[seat]:
+            return _refuse("face_up_left", "Your face-up cards come before your face-down cards.")
+        position = action["position"]
+        row = state.face_down[seat]
+        if not 0 <= position < len(row):
+            return _refuse("bad_position", "Face-down positions are 0, 1 and 2.")
+        if row[position] is None:
+            unused = [index for index, card in enumerate(row) if card is not None]
+            return _refuse("position_used", f"That card is already played; choose position {unused}.")
+        new = state.clone(seat)
+        events: list[Event] = []
+        self._flip_card(new, seat, position, events)
+        return Applied(new, events)
+
+    @staticmethod
+    def _flip_card(state: LoptiState, seat: int, position: int, events: list[Event]) -> None:
+        """L16.3-L16.6: reveal the card; resolve it if legal, else it joins the pile and the pile is taken."""
+        card = state.face_down[seat][position]
+        state.face_down[seat][position] = None
+        options = state.options
+        legal = play_problem(VALUE[card], 1, state.pile, state.last_play, state.run, state.obligation,
+                             options["sevens_stack_singly"], options["ten_on_seven"]) is None
+        player = state.players[seat]
+        events.append(Event("flipped", {"player": player, "position": position, "card": card,
+                                        "legal": legal, "extra": state.extra}))
+        if legal:
+            burned = turns.land_play(state, seat, [card], events)
+            turns.after_play(state, seat, burned, events)
+        else:
+            state.pile = state.pile + [card]
+            turns.take_pile(state, seat, True, events)
+
+    def _take(self, state: LoptiState, seat: int, action: Action) -> Result:
+        refusal = self._turn_problem(state, seat)
+        if refusal:
+            return refusal
+        if not state.pile:
+            return _refuse("empty_pile", "The table is empty: open with any one rank.")
+        if turns.in_face_down_phase(state, seat) and not state.options["face_down_may_take"]:
+            return _refuse("must_flip", "At this table a face-down player must flip a card.")
+        new = state.clone(seat)
+        events: list[Event] = []
+        turns.take_pile(new, seat, False, events)
+        return Applied(new, events)
+
+    # ----- between rounds -----------------------------------------------------------------
+    def _winner_problem(self, state: LoptiState, seat: int) -> Refused | None:
+        if state.phase != AUTHORING:
+            return _refuse("wrong_phase", "A rule is given by the round's winner after the round.")
+        if seat != state.round_winner:
+            return _refuse("not_round_winner", f"Only {state.players[state.round_winner]} may give this round's rule.")
+        return None
+
+    def _author_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
+        refusal = self._winner_problem(state, seat)
+        if refusal:
+            return refusal
+        rule = action["rule"]
+        problem = session.rule_problem(rule, state.options["house_rules"])
+        if problem:
+            return _refuse(*problem)
+        new = state.clone()
+        events: list[Event] = []
+        session.add_text_rule(new, seat, rule["text"], events)
+        deal_round(new, new.round + 1, events)
+        return Applied(new, events)
+
+    def _no_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
+        refusal = self._winner_problem(state, seat)
+        if refusal:
+            return refusal
+        new = state.clone()
+        events = [Event("no_rule", {"player": state.players[seat]})]
+        deal_round(new, new.round + 1, events)
+        return Applied(new, events)
+
+    def _delete_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
+        player = state.players[seat]
+        problem = session.delete_problem(state, player, action["rule"])
+        if problem:
+            return _refuse(*problem)
+        new = state.clone()
+        events: list[Event] = []
+        session.delete_rule(new, player, action["rule"], events)
+        return Applied(new, events)
+
+    # ----- the turn timer -----------------------------------------------------------------
+    def _timeout(self, state: LoptiState) -> Result:
+        new = state.clone(state.turn if state.phase == PLAY else None)
+        events: list[Event] = []
+        players = state.players
+        if state.phase == SETUP:
+            waiting = [seat for seat, ready in enumerate(state.ready) if not ready]
+            events.append(Event("timed_out", {"players": [players[seat] for seat in waiting], "phase": SETUP}))
+            for seat in waiting:
+                events.append(Event("ready", {"player": players[seat]}))
+            self._make_ready(new, waiting, events)
+        elif state.phase == AUTHORING:
+            seat = state.round_winner
+            events.append(Event("timed_out", {"players": [players[seat]], "phase": AUTHORING}))
+            events.append(Event("no_rule", {"player": players[seat]}))
+            deal_round(new, new.round + 1, events)
+        else:
+            seat = state.turn
+            events.append(Event("timed_out", {"players": [players[seat]], "phase": PLAY}))
+            face_down = turns.in_face_down_phase(state, seat)
+            if state.pile and not (face_down and not state.options["face_down_may_take"]):
+                turns.take_pile(new, seat, False, events)
+            elif state.hands[seat]:
+                self._play_cards(new, seat, [lowest_card(state.hands[seat])], events)
+            else:
+                position = next(index for index, card in enumerate(state.face_down[seat]) if card is not None)
+                self._flip_card(new, seat, position, events)
+        return Applied(new, events)
+
+    _handlers = {
+        "swap": _swap,
+        "ready": _ready,
+        "play": _play,
+        "flip": _flip,
+        "take": _take,
+        "author_rule": _author_rule,
+        "no_rule": _no_rule,
+        "delete_rule": _delete_rule,
+    }
+
+    # ----- what may be seen ---------------------------------------------------------------
+    def view(self, state: LoptiState, player: str | None) -> dict[str, Any]:
+        return player_view(state, player, self.to_act(state))
+
+    def replay_hands(self, state: LoptiState) -> dict[str, Any]:
+        return replay_hands(state)
+
+    # ----- outcome ------------------------------------------------------------------------
+    def scores(self, state: LoptiState) -> dict[str, int]:
+        return dict(zip(state.players, state.wins))
+
+    def is_finished(self, state: LoptiState) -> bool:
+        return False
+
+    def winners(self, state: LoptiState) -> list[str]:
+        return []
+
+    def round_number(self, state: LoptiState) -> int:
+        return state.round
+
+    # ----- persistence --------------------------------------------------------------------
+    def dump(self, state: LoptiState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def load(self, data: Mapping[str, Any]) -> LoptiState:
+        return LoptiState.from_dict(data)

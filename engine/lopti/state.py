@@ -1,0 +1,122 @@
+"""Lopti's table state: a plain object with slots, cheap to copy, dumped to JSON-ready data.
+
+Seats are indices into `players`. Every card of the deck is in exactly one zone: a hand, a
+face-up row, a face-down row (a used position holds None), the stock, the pile, the 3-chain
+display or the burned cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SETUP = "setup"
+PLAY = "play"
+AUTHORING = "authoring"
+
+_SHARED = ("seed", "options", "players", "decks", "first_dealer", "ready", "swaps", "wins", "rules")
+# Per-seat lists of lists, and flat card lists, copied on every apply.
+_PER_SEAT = ("hands", "face_up", "face_down")
+_CARD_LISTS = ("stock", "pile", "chain", "burned", "out")
+_SCALARS = (
+    "round",
+    "dealer",
+    "starter",
+    "phase",
+    "turn",
+    "extra",
+    "obligation",
+    "last_play",
+    "run",
+    "round_winner",
+    "next_rule_id",
+)
+FIELDS = _SHARED + _PER_SEAT + _CARD_LISTS + _SCALARS
+
+
+class LoptiState:
+    """One table: the session (rules, wins) and the round being played."""
+
+    __slots__ = FIELDS
+
+    def __init__(self, **values: Any):
+        for name in FIELDS:
+            setattr(self, name, values[name])
+
+    def clone(self, seat: int | None = None) -> LoptiState:
+        """A copy for `apply` to change; the input state is never changed.
+
+        Copy-on-write: the copy shares every list with this state, except that the outer
+        per-seat lists and the rows of `seat` (the acting player) are copied. Code that changes
+        any other list (pile, stock, chain, burned, out, ready, swaps, wins, rules) replaces it
+        instead of changing it in place.
+        """
+        copy = object.__new__(LoptiState)
+        copy.seed = self.seed
+        copy.options = self.options
+        copy.players = self.players
+        copy.decks = self.decks
+        copy.first_dealer = self.first_dealer
+        copy.ready = self.ready
+        copy.swaps = self.swaps
+        copy.wins = self.wins
+        copy.rules = self.rules
+        copy.hands = hands = self.hands[:]
+        copy.face_up = face_up = self.face_up[:]
+        copy.face_down = face_down = self.face_down[:]
+        if seat is not None:
+            hands[seat] = hands[seat][:]
+            face_up[seat] = face_up[seat][:]
+            face_down[seat] = face_down[seat][:]
+        copy.stock = self.stock
+        copy.pile = self.pile
+        copy.chain = self.chain
+        copy.burned = self.burned
+        copy.out = self.out
+        copy.round = self.round
+        copy.dealer = self.dealer
+        copy.starter = self.starter
+        copy.phase = self.phase
+        copy.turn = self.turn
+        copy.extra = self.extra
+        copy.obligation = self.obligation
+        copy.last_play = self.last_play
+        copy.run = self.run
+        copy.round_winner = self.round_winner
+        copy.next_rule_id = self.next_rule_id
+        return copy
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for name in FIELDS:
+            value = getattr(self, name)
+            if name in _PER_SEAT or name == "decks":
+                value = [list(row) for row in value]
+            elif isinstance(value, list):
+                value = [dict(item) if isinstance(item, dict) else item for item in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            data[name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LoptiState:
+        values = {}
+        for name in FIELDS:
+            value = data[name]
+            if name in _PER_SEAT or name == "decks":
+                value = [list(row) for row in value]
+            elif isinstance(value, list):
+                value = [dict(item) if isinstance(item, dict) else item for item in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            values[name] = value
+        return cls(**values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoptiState):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in FIELDS)
+
+    def __repr__(self) -> str:
+        return f"LoptiState(round={self.round}, phase={self.phase!r}, turn={self.turn})"
