@@ -1,0 +1,58 @@
+"""Random-playout throughput of the Euchre-3 engine: actions per second and matches per second.
+
+Single-threaded; every step asks `to_act` and `legal_actions`, picks one uniformly at random and
+applies it (legal-action generation included), default options. Two lines: through `apply`
+(copies the state, as property tests and replays do) and through `advance` (the in-place fast
+path the table service and playouts use). Figures are per CPU second of this process
+(time.process_time), so other load on the machine does not distort them; wall-clock figures are
+printed too. Run: `python benchmarks/bench_euchre3.py [SECONDS]`.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.euchre3 import GAME  # noqa: E402
+
+PLAYERS = ("amina", "baraka", "chausiku")
+
+
+def play_match(seed: int, rng: random.Random, step) -> int:
+    """One whole match with uniformly random legal actions; returns the number of actions."""
+    game = GAME
+    state = game.new(PLAYERS, game.Options(), seed)
+    to_act, legal_actions, is_finished, choice = game.to_act, game.legal_actions, game.is_finished, rng.choice
+    actions = 0
+    while not is_finished(state):
+        player = choice(to_act(state))
+        state = step(state, player, choice(legal_actions(state, player))).state
+        actions += 1
+    return actions
+
+
+def measure(label: str, step, seconds: float) -> None:
+    rng = random.Random(2026)
+    matches = actions = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    while time.process_time() - cpu < seconds:
+        actions += play_match(matches, rng, step)
+        matches += 1
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(f"  {label:9s} {actions / cpu:10,.0f} actions/s {matches / cpu:8,.1f} matches/s per CPU second"
+          f"   (wall: {actions / wall:,.0f} actions/s, {matches / wall:,.1f} matches/s;"
+          f" {matches} matches, {actions / matches:.1f} actions each)")
+
+
+def main(seconds: float = 5.0) -> None:
+    print(f"euchre3 random playout, single-threaded, {seconds:g} CPU s per line, legal-action generation included")
+    measure("apply", GAME.apply, seconds)
+    measure("advance", GAME.advance, seconds)
+
+
+if __name__ == "__main__":
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 5.0)

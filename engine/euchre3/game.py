@@ -1,0 +1,287 @@
+"""`Euchre3`, the protocol's `Game` for three-handed Euchre with a dummy: dispatch, legal actions,
+the turn timer's defaults, views and the replay outputs. The moves themselves are in rules.py."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from engine.core.cards import SUITS, is_card_code, parse_card
+from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
+from engine.core.rng import rng_for
+from engine.core.shapes import check_action as check_shape
+from engine.euchre3 import rules
+from engine.euchre3.dealing import deal
+from engine.euchre3.options import Euchre3Options
+from engine.euchre3.ranking import ALL_CARDS, DECKS, legal_plays, strongest_first, weakest
+from engine.euchre3.state import BID1, BID2, DEFEND, KEEP, MAKER_CHOICE, PICKUP, PLAY, State
+
+# phase -> action type -> move
+MOVES = {
+    BID1: {"accept": rules.do_accept, "pass": rules.do_bid1_pass},
+    PICKUP: {"pick_up": rules.do_pick_up, "leave": rules.do_leave},
+    BID2: {"name": rules.do_name, "pass": rules.do_bid2_pass},
+    MAKER_CHOICE: {"alone": rules.do_maker_alone, "with_dummy": rules.do_with_dummy},
+    KEEP: {"keep": rules.do_keep},
+    DEFEND: {"alone": rules.do_defender_alone, "pass": rules.do_defender_pass},
+    PLAY: {"play": rules.do_play},
+}
+
+PHASE_HINTS = {
+    BID1: "accept the up-card's suit as trump, or pass",
+    PICKUP: "pick_up (with a discard) or leave the up-card",
+    BID2: "name a suit, or pass",
+    MAKER_CHOICE: "go alone, or play with_dummy",
+    KEEP: "keep five cards from your hand and the dummy",
+    DEFEND: "go alone, or pass",
+    PLAY: "play a card",
+}
+
+_ACCEPT = {"type": "accept"}
+_PASS = {"type": "pass"}
+_LEAVE = {"type": "leave"}
+_ALONE = {"type": "alone"}
+_WITH_DUMMY = {"type": "with_dummy"}
+CANONICAL_CARDS = frozenset(ALL_CARDS)
+
+
+class Euchre3(Game):
+    name = "euchre3"
+    min_players = 3
+    max_players = 3
+    Options = Euchre3Options
+    action_fields = {
+        "accept": {},
+        "pass": {},
+        "pick_up": {"discard": "card"},
+        "leave": {},
+        "name": {"suit": "str"},
+        "alone": {"discard": "?card"},
+        "with_dummy": {},
+        "keep": {"cards": "cards"},
+        "play": {"card": "card"},
+    }
+
+    # ----- set-up -------------------------------------------------------------------------
+    def deck(self, options: Euchre3Options, players: Sequence[str]) -> list[str]:
+        return list(DECKS[options.deck])
+
+    def new(
+        self,
+        players: Sequence[str],
+        options: Euchre3Options,
+        seed: int | str,
+        dealer: str | None = None,
+        decks: Sequence[Sequence[str]] = (),
+    ) -> State:
+        players = tuple(players)
+        problem = self.player_count_problem(players, options)
+        if problem:
+            raise ValueError(problem)
+        if dealer is None:
+            dealer = rng_for(seed, "dealer").choice(players)  # E6, EU3-A13
+        state = State()
+        state.seed = seed
+        state.options = options
+        state.players = players
+        state.decks = tuple(tuple(parse_card(card) for card in deck) for deck in decks)
+        expected = sorted(DECKS[options.deck])
+        for number, deck in enumerate(state.decks, start=1):
+            if sorted(deck) != expected:
+                raise ValueError(f"deck {number} does not hold exactly the {options.deck} cards of euchre3")
+        state.scores = (0, 0, 0)
+        state.winners = ()
+        deal(state, 1, players.index(dealer))
+        return state
+
+    def check_action(self, player: str, action: Any, players: Sequence[str]) -> Action:
+        canonical = check_shape(self.action_fields, player, action, players)
+        if canonical["type"] == "name":
+            suit = canonical["suit"].strip().upper()
+            if suit not in SUITS:
+                raise MalformedAction("action 'name': 'suit' must be one of S, H, D, C")
+            canonical["suit"] = suit
+        return canonical
+
+    # ----- play ---------------------------------------------------------------------------
+    def to_act(self, state: State) -> list[str]:
+        return [] if state.turn is None else [state.players[state.turn]]
+
+    def legal_actions(self, state: State, player: str) -> list[Action]:
+        if state.turn is None:
+            return []
+        if player == CLOCK:
+            return [{"type": "timeout"}]
+        seat = state.turn
+        if state.players[seat] != player:
+            return []
+        phase = state.phase
+        if phase == PLAY:
+            trick = state.trick
+            led = trick[0][1] if trick else None
+            return [{"type": "play", "card": card} for card in legal_plays(state.hands[seat], led, state.trump)]
+        if phase == BID1:
+            return [dict(_ACCEPT), dict(_PASS)]
+        if phase == DEFEND:
+            return [dict(_ALONE), dict(_PASS)]
+        if phase == BID2:
+            actions = [{"type": "name", "suit": suit} for suit in rules.allowed_suits(state)]
+            if not rules.dealer_is_stuck(state, seat):
+                actions.append(dict(_PASS))
+            return actions
+        if phase == PICKUP:
+            six = state.hands[seat] + (state.up_card,)
+            actions = [{"type": "pick_up", "discard": card} for card in six]
+            if not state.options.dealer_must_pick_up:
+                actions.append(dict(_LEAVE))
+            return actions
+        if phase == MAKER_CHOICE:
+            hand = state.hands[seat]
+            if len(hand) == 6:
+                actions = [{"type": "alone", "discard": card} for card in hand]
+            else:
+                actions = [dict(_ALONE)]
+            actions.append(dict(_WITH_DUMMY))
+            return actions
+        if phase == KEEP:
+            pool = state.hands[seat] + state.dummy
+            return [{"type": "keep", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(pool, 5)]
+        return []
+
+    def apply(self, state: State, player: str, action: Action) -> Result:
+        """Apply an action to a copy of `state`; `state` itself never changes."""
+        return self._step(state, player, action, in_place=False)
+
+    def advance(self, state: State, player: str, action: Action) -> Result:
+        """The in-place fast path: `state` becomes the new state (after a refusal it is unchanged,
+        because every move checks everything before it changes anything)."""
+        return self._step(state, player, action, in_place=True)
+
+    def _step(self, state: State, player: str, action: Action, in_place: bool) -> Result:
+        if state.turn is None:
+            return Refused("match_over", "The match is over; start a new one.")
+        if not (action.__class__ is dict or isinstance(action, Mapping)) or not isinstance(action.get("type"), str):
+            return Refused("bad_action", "Send an action with a type.")
+        if player == CLOCK:
+            if action["type"] != "timeout":
+                return Refused("bad_action", "The clock can only time out.")
+            return self._timeout(state if in_place else state.copy())
+        if player not in state.players:
+            return Refused("not_a_player", f"{player} is not at this table.")
+        seat = state.turn
+        if state.players[seat] != player:
+            return Refused("not_your_turn", f"Wait: it is {state.players[seat]}'s turn.")
+        move = MOVES[state.phase].get(action["type"])
+        if move is None:
+            return Refused("not_now", f"Not now: {PHASE_HINTS[state.phase]}.")
+        new = state if in_place else state.copy()
+        events = move(new, seat, action if _is_canonical(action) else _canonical_cards(action))
+        if isinstance(events, Refused):
+            return events
+        return Applied(new, events)
+
+    def _timeout(self, new: State) -> Result:
+        """Section 7's defaults for whoever the game waits for, applied to `new` (owned by the
+        caller); the first event says who timed out."""
+        seat = new.turn
+        events = [Event("timed_out", {"player": new.players[seat], "phase": new.phase})]
+        for action in self.timeout_actions(new):
+            result = MOVES[new.phase][action["type"]](new, seat, action)
+            assert not isinstance(result, Refused), result
+            events.extend(result)
+        return Applied(new, events)
+
+    def timeout_actions(self, state: State) -> list[Action]:
+        """The default action(s) for the seat to act (section 7 and 8)."""
+        seat = state.turn
+        phase = state.phase
+        trump = state.trump
+        if phase == BID1 or phase == DEFEND:
+            return [_PASS]
+        if phase == BID2:
+            if rules.dealer_is_stuck(state, seat):
+                return [{"type": "name", "suit": rules.allowed_suits(state)[0]}]
+            return [_PASS]
+        if phase == PICKUP:
+            if state.options.dealer_must_pick_up:
+                six = state.hands[seat] + (state.up_card,)
+                return [{"type": "pick_up", "discard": weakest(six, trump)}]
+            return [_LEAVE]
+        if phase == MAKER_CHOICE:
+            pool = state.hands[seat] + state.dummy
+            return [_WITH_DUMMY, {"type": "keep", "cards": strongest_first(pool, trump)[:5]}]
+        if phase == KEEP:
+            pool = state.hands[seat] + state.dummy
+            return [{"type": "keep", "cards": strongest_first(pool, trump)[:5]}]
+        trick = state.trick
+        led = trick[0][1] if trick else None
+        return [{"type": "play", "card": weakest(legal_plays(state.hands[seat], led, trump), trump)}]
+
+    # ----- what may be seen ---------------------------------------------------------------
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        from engine.euchre3.views import table_view
+
+        return table_view(state, player)
+
+    def replay_hands(self, state: State) -> dict[str, Any]:
+        hands: dict[str, Any] = {name: list(state.hands[seat]) for seat, name in enumerate(state.players)}
+        if state.dummy is not None:
+            hands["dummy"] = list(state.dummy)
+        return hands
+
+    # ----- outcome ------------------------------------------------------------------------
+    def scores(self, state: State) -> dict[str, int]:
+        return {name: state.scores[seat] for seat, name in enumerate(state.players)}
+
+    def is_finished(self, state: State) -> bool:
+        return state.turn is None
+
+    def winners(self, state: State) -> list[str]:
+        return [state.players[seat] for seat in state.winners]
+
+    def round_number(self, state: State) -> int:
+        return state.round
+
+    # ----- persistence --------------------------------------------------------------------
+    def dump(self, state: State) -> dict[str, Any]:
+        return state.dump()
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return State.load(data)
+
+
+def _is_canonical(action: Mapping[str, Any]) -> bool:
+    """True for the usual shapes legal_actions produces (the fast path of apply)."""
+    size = len(action)
+    if size == 1:
+        return True
+    if size == 2:
+        value = action.get("card", action.get("discard"))
+        if value.__class__ is str:
+            return value in CANONICAL_CARDS
+    return False
+
+
+def _canonical_cards(action: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Upper-case card codes and suits so apply accepts what check_action would have produced.
+
+    The action is returned as it is when already canonical (the usual case: no copy)."""
+    changed: dict[str, Any] = {}
+    for name in ("card", "discard"):
+        value = action.get(name)
+        if value.__class__ is str and value not in CANONICAL_CARDS and is_card_code(value):
+            changed[name] = parse_card(value)
+    cards = action.get("cards")
+    if cards.__class__ is list and not all(card.__class__ is str and card in CANONICAL_CARDS for card in cards):
+        if all(isinstance(card, str) and is_card_code(card) for card in cards):
+            changed["cards"] = [parse_card(card) for card in cards]
+    suit = action.get("suit")
+    if suit.__class__ is str and suit not in SUITS:
+        changed["suit"] = suit.strip().upper()
+    if not changed:
+        return action
+    return {**action, **changed}
+
+
+GAME = Euchre3()
