@@ -5,7 +5,15 @@ from __future__ import annotations
 import logging
 
 from telegram import BotCommand, Update
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
 
 from bot.i18n import N_, translator
 from bot.service import TableService
@@ -23,6 +31,7 @@ COMMANDS = (
     ("hand", N_("Send my cards again")),
     ("table", N_("Post the table again")),
     ("cancel", N_("Close this group's table")),
+    ("kadi", N_("Call “Kadi Moja!”")),
     ("language", N_("Choose Swahili or English")),
     ("help", N_("What Karata can do")),
 )
@@ -47,6 +56,10 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("hand", play.hand_command))
     application.add_handler(CommandHandler("table", play.table_command))
     application.add_handler(CommandHandler("language", basics.language_command))
+    application.add_handler(CommandHandler("kadi", play.call_at_table))
+    application.add_handler(
+        MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.call_at_table)
+    )
     application.add_handler(CallbackQueryHandler(basics.on_callback))
     application.add_error_handler(basics.on_error)
     return application

@@ -9,7 +9,16 @@ from telegram.ext import ContextTypes
 
 from bot.i18n import LANGUAGES, N_, translator
 from handlers import lobby, play, telegram_io
-from handlers.callback_data import BadCallbackData, LobbyOp, PickGame, PickLanguage, PlayAgain, TreeNode, decode
+from handlers.callback_data import (
+    BadCallbackData,
+    LobbyOp,
+    PickGame,
+    PickLanguage,
+    PlayAgain,
+    TableButton,
+    TreeNode,
+    decode,
+)
 from handlers.context import chat_translator, effective, is_admin, remember, services
 
 log = logging.getLogger(__name__)
@@ -107,6 +116,8 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     if isinstance(data, TreeNode):
         await play.press_action(update, context, data)
+    elif isinstance(data, TableButton):
+        await play.press_table_button(update, context, data)
     elif isinstance(data, LobbyOp):
         await lobby.lobby_op(update, context, data)
     elif isinstance(data, PickGame):

@@ -70,7 +70,19 @@ class PlayAgain:
         return _fit(f"A:{self.table_id}")
 
 
-CallbackData = TreeNode | LobbyOp | PickGame | PickLanguage | PlayAgain
+@dataclass(frozen=True)
+class TableButton:
+    """A button on the group table that any player may press: `P:table:version:key`."""
+
+    table_id: int
+    version: int
+    key: str
+
+    def encode(self) -> str:
+        return _fit(f"P:{self.table_id}:{self.version}:{self.key}")
+
+
+CallbackData = TableButton | TreeNode | LobbyOp | PickGame | PickLanguage | PlayAgain
 
 LOBBY_OPS = ("leave", "start", "cancel")
 
@@ -95,6 +107,8 @@ def decode(data: str | None) -> CallbackData:
     parts = rest.split(":")
     if kind == "T" and len(parts) == 3:
         return TreeNode(_int(parts[0]), _int(parts[1]), _int(parts[2]))
+    if kind == "P" and len(parts) >= 3 and all(part.replace("_", "").isalnum() for part in parts[2:]):
+        return TableButton(_int(parts[0]), _int(parts[1]), ":".join(parts[2:]))
     if kind == "L" and len(parts) == 2 and parts[1] in LOBBY_OPS:
         return LobbyOp(_int(parts[0]), parts[1])
     if kind == "N" and len(parts) == 1 and parts[0].isidentifier():

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 from telegram import Chat, Update
 from telegram.ext import ContextTypes
 
 from handlers import telegram_io
-from handlers.callback_data import TreeNode
+from handlers.callback_data import TableButton, TreeNode
 from handlers.context import chat_translator, effective, remember, services, thread_of
 from handlers.games import renderer_for
 from handlers.refusals import refusal_text
@@ -32,7 +35,7 @@ async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
         await found.publisher.send_hand(table, game, state, user.id)
         await telegram_io.answer(query, refusal_text("stale", None, {}, _))
         return
-    tree = found.publisher.player_tree(renderer_for(table.game), game, state, player, _)
+    tree = found.publisher.player_tree(renderer_for(table.game), game, state, player, _, table)
     node = tree.node(abs(data.node))
     if node is None or node.number == 0:
         await found.publisher.send_hand(table, game, state, user.id)
@@ -99,3 +102,64 @@ async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             await found.publisher.lobby_changed(loaded.table)
         else:
             await found.publisher.post_table(loaded.table, loaded.game, loaded.state, new_message=True)
+
+
+CONFIRM_WINDOW_SECONDS = 15
+KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
+
+
+async def press_table_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: TableButton) -> None:
+    """A button on the group table ("Kadi Moja!", accuse): pressed by whoever it concerns."""
+    query = update.callback_query
+    chat, user, _message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    loaded = await found.service.load(data.table_id)
+    if loaded is None or loaded.state is None or loaded.table.status != "playing":
+        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+        return
+    table, game, state = loaded.table, loaded.game, loaded.state
+    if table.seat_of(user.id) is None:
+        await telegram_io.answer(query, refusal_text("not_seated", None, {}, _))
+        return
+    if data.version != table.version:
+        await telegram_io.answer(query, refusal_text("too_late", None, {}, _))
+        return
+    renderer = renderer_for(table.game)
+    action = renderer.table_action(data.key, found.publisher.player_view(table, game, state, None))
+    if action is None:
+        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
+        return
+    warning = renderer.table_button_warning(data.key, _)
+    if warning:
+        pending: dict = context.bot_data.setdefault("confirmations", {})
+        key = (table.table_id, user.id, data.key)
+        if time.monotonic() - pending.get(key, -1e9) > CONFIRM_WINDOW_SECONDS:
+            pending[key] = time.monotonic()
+            await telegram_io.answer(query, warning, alert=True)
+            return
+        pending.pop(key, None)
+    outcome = await found.service.act(table.table_id, str(user.id), data.version, action)
+    if outcome.ok:
+        await telegram_io.answer(query)
+    else:
+        await telegram_io.answer(query, refusal_text(outcome.code, outcome.message, outcome.values, _, renderer.refusal_texts))
+
+
+async def call_at_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The "Kadi Moja!" call typed in the group: /kadi, or a reply "Kadi Moja" / "Niko Kadi"."""
+    chat, user, message = effective(update)
+    if chat.type == Chat.PRIVATE:
+        return
+    if message.text and not message.text.startswith("/") and not KADI_CALL.match(message.text):
+        return
+    found = services(context)
+    table = await found.store.live_table(chat.id, thread_of(message))
+    if table is None or table.game != "kadi" or table.status != "playing" or table.seat_of(user.id) is None:
+        return
+    _ = await chat_translator(context, chat, user)
+    outcome = await found.service.act(table.table_id, str(user.id), table.version, {"type": "call"})
+    if not outcome.ok:
+        await message.reply_text(
+            refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for("kadi").refusal_texts)
+        )

@@ -23,7 +23,7 @@ from engine.core.protocol import Event, Game, State
 from engine.registry import get_game
 from handlers import telegram_io
 from handlers.action_tree import ActionTree, Node, build_tree
-from handlers.callback_data import LobbyOp, PlayAgain, TreeNode
+from handlers.callback_data import LobbyOp, PlayAgain, TableButton, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
 from handlers.telegram_io import Unreachable
@@ -137,8 +137,8 @@ class Publisher:
         self, table: TableRow, game: Game, state: State, _: Translator, warning: bool = False
     ) -> str:
         renderer = renderer_for(table.game)
-        view = game.view(state, None)
-        names = {seat.player: seat.name for seat in table.seats}
+        names = names_of(table)
+        view = {**game.view(state, None), "names": names}
         waiting = set(game.to_act(state))
         lines = [
             f"<b>🃏 {escape(game_title(table.game, _))}</b> · "
@@ -180,8 +180,14 @@ class Publisher:
         if game.is_finished(state):
             again = InlineKeyboardButton(_("Play again"), callback_data=PlayAgain(table.table_id).encode())
             return InlineKeyboardMarkup([[again]])
+        names = names_of(table)
+        view = {**game.view(state, None), "names": names}
+        public = [
+            InlineKeyboardButton(label, callback_data=TableButton(table.table_id, table.version, key).encode())
+            for label, key in renderer_for(table.game).table_buttons(view, names, _)
+        ]
         hand = InlineKeyboardButton(_("My cards"), url=self.deep_link(f"h{table.table_id}"))
-        return InlineKeyboardMarkup([[hand]])
+        return InlineKeyboardMarkup([*rows(public, 3), [hand]])
 
     async def post_table(self, table: TableRow, game: Game, state: State, warning: bool = False, new_message: bool = False) -> None:
         _ = await self.group_translator(table.chat_id)
@@ -230,10 +236,16 @@ class Publisher:
             await telegram_io.delete_quietly(self.bot, user_id, message_id)
 
     # ----- the private hand ---------------------------------------------------------------
-    def player_tree(self, renderer: GameRenderer, game: Game, state: State, player: str, _: Translator) -> ActionTree:
-        view = game.view(state, player)
+    def player_view(self, table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
+        return {**game.view(state, player), "names": names_of(table)}
+
+    def player_tree(
+        self, renderer: GameRenderer, game: Game, state: State, player: str, _: Translator, table: TableRow
+    ) -> ActionTree:
+        view = self.player_view(table, game, state, player)
         legal = game.legal_actions(state, player) if not game.is_finished(state) else []
-        return build_tree(legal, lambda action: renderer.action_path(action, view, _))
+        ordered = renderer.order_actions(legal, view)
+        return build_tree(ordered, lambda action: renderer.action_path(action, view, _))
 
     def hand_text(
         self,
@@ -246,8 +258,8 @@ class Publisher:
         node: Node | None = None,
     ) -> str:
         renderer = renderer_for(table.game)
-        view = game.view(state, player)
-        names = {seat.player: seat.name for seat in table.seats}
+        view = self.player_view(table, game, state, player)
+        names = names_of(table)
         legal = game.legal_actions(state, player) if not game.is_finished(state) else []
         lines = [f"<b>🃏 {escape(game_title(table.game, _))}</b> · " + _("Round {number}", number=game.round_number(state))]
         lines.extend(renderer.hand_lines(view, _))
@@ -307,7 +319,7 @@ class Publisher:
         player = str(user_id)
         _ = await self.user_translator(user_id)
         renderer = renderer_for(table.game)
-        tree = self.player_tree(renderer, game, state, player, _)
+        tree = self.player_tree(renderer, game, state, player, _, table)
         node = tree.node(node_number) or tree.root
         text = self.hand_text(table, game, state, player, _, events, node)
         markup = self.hand_markup(table, tree, node)

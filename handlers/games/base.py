@@ -60,6 +60,22 @@ class GameRenderer:
             return _("You may act now.")
         return _("Wait for your turn.")
 
+    def order_actions(self, actions: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        """The order buttons appear in (the tree is numbered in this order, so it must be stable)."""
+        return list(actions)
+
+    def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
+        """Buttons on the group table that any player may press: (label, key); see `table_action`."""
+        return []
+
+    def table_action(self, key: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The action a table button's key stands for (the presser is the actor), or None."""
+        return None
+
+    def table_button_warning(self, key: str, _: Translator) -> str | None:
+        """A toast to show on the first press of a costly table button; a second press confirms."""
+        return None
+
     def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
         kind = action["type"]
         if "cards" in action:

@@ -1,0 +1,238 @@
+"""Kadi at the table: cards sorted by suit, Jack commands, penalties, "Kadi Moja!", hiding mode."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import N_, Translator
+from handlers import cards as show
+from handlers.games.base import CONFIRM, GameRenderer, name
+
+CALL = "📣"
+KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5, "unhide": 6, "accuse": 7}
+
+
+class KadiRenderer(GameRenderer):
+    game = "kadi"
+    refusal_texts = {
+        "not_your_turn": N_("It is not your turn."),
+        "penalty_pending": N_("Answer the penalty with a matching card, or draw."),
+        "must_follow_command": N_("Follow the Jack's command, or draw."),
+        "power_card_required": N_("A power card was demanded: play a 2, 7, 8, J or joker, or draw."),
+        "illegal_card": N_("That card does not match the top card."),
+        "no_call_due": N_("\u201cKadi Moja!\u201d is called only when you hold one card."),
+        "command_required": N_("Choose a command: name a suit or demand a power card."),
+        "power_finish_forbidden": N_("You cannot finish on a power card at this table."),
+        "not_announced": N_("Say \u201cNiko Kadi\u201d a turn before you finish."),
+        "must_play_drawn": N_("Only the card you drew may be played now."),
+        "already_drew": N_("You already drew this turn."),
+        "challenge_open": N_("Wait: a win is being challenged."),
+        "cannot_accuse_self": N_("You cannot accuse yourself."),
+        "hiding_off": N_("Hiding is off at this table."),
+    }
+
+    def order_actions(self, actions, view):
+        def key(action):
+            cards = action.get("cards") or ([action["card"]] if "card" in action else [])
+            first = show.by_suit_then_rank(cards[0]) if cards else (0, 0)
+            return (KIND_ORDER.get(action["type"], 9), first, len(cards), bool(action.get("call")))
+
+        return sorted(actions, key=key)
+
+    def _command_label(self, command: Mapping[str, Any], _: Translator) -> str:
+        if command.get("power"):
+            return "⚡ " + _("Power card")
+        return show.suit_label(command["suit"], _)
+
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+        kind = action["type"]
+        if kind == "play":
+            path = [show.card(card) for card in action["cards"]]
+            if "command" in action:
+                label = self._command_label(action["command"], _)
+                path.append(f"{label} {CALL}" if action.get("call") else label)
+            elif action.get("call") and len(path) == 1:
+                path[0] = f"{path[0]} + {CALL}"
+            elif action.get("call"):
+                path.append(f"{CONFIRM} + {CALL}")
+            elif len(path) > 1:
+                path.append(CONFIRM)
+            return path
+        if kind == "draw":
+            penalty = view.get("penalty")
+            if penalty:
+                return [_("Draw {count}", count=penalty["amount"])]
+            return [_("Draw")]
+        if kind == "pass":
+            return [_("End turn")]
+        if kind == "call":
+            return [f"{CALL} Kadi Moja!"]
+        if kind == "hide":
+            return ["🙈 " + _("Hide a card"), show.card(action["card"])]
+        if kind == "unhide":
+            return [_("Unhide")]
+        if kind == "accuse":
+            return ["⚖️ " + _("Accuse"), view.get("names", {}).get(action["target"], action["target"])]
+        if kind == "accept":
+            return [_("Accept the win")]
+        return super().action_path(action, view, _)
+
+    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
+        lines = super().hand_lines(view, _)
+        if view.get("hidden"):
+            lines.append("🙈 " + _("Hidden: {card}", card=show.card(view["hidden"])))
+        lines.extend(self._centre(view, _))
+        return lines
+
+    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+        kinds = {action["type"] for action in legal}
+        if view.get("phase") == "challenge" and "accept" in kinds:
+            return _("{name} says they are out. Accept the win, or accuse them if you think they hide a card.",
+                     name=view.get("names", {}).get(view.get("provisional_winner"), ""))
+        if "call" in kinds and not your_turn:
+            return _("You hold one card: call \u201cKadi Moja!\u201d now!")
+        if not your_turn:
+            return _("Wait for your turn.")
+        if view.get("drawn") and "pass" in kinds:
+            return _("You drew {card}: play it or end your turn.", card=show.card(view["drawn"]))
+        if view.get("penalty"):
+            return _("Answer the penalty or draw {count}.", count=view["penalty"]["amount"])
+        if "play" not in kinds:
+            return _("Nothing fits: draw a card.")
+        return _("Your turn: play a card or draw.")
+
+    def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        if player in (view.get("eliminated") or []):
+            return _("eliminated")
+        parts = []
+        count = (view.get("counts") or {}).get(player)
+        if count is not None:
+            parts.append(_.plural("{count} card", "{count} cards", count))
+        if player == view.get("call_window") and not view.get("call_due"):
+            parts.append(f"{CALL} Kadi Moja!")
+        if player in (view.get("announced") or []):
+            parts.append(f"{CALL} Niko Kadi")
+        if player == view.get("dealer"):
+            parts.append(_("dealer"))
+        return ", ".join(parts)
+
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        lines = self._centre(view, _)
+        lines.append(_("Stock: {count}", count=view.get("stock_size", 0)) + " · " + (
+            "↻" if view.get("direction") == "clockwise" else "↺"))
+        if view.get("points_limit") and any(view.get("scores", {}).values()):
+            lines.append(_("Points limit: {limit}", limit=view["points_limit"]))
+        if view.get("provisional_winner"):
+            lines.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
+                                   name=name(names, view["provisional_winner"])))
+        return lines
+
+    def _centre(self, view: Mapping[str, Any], _: Translator) -> list[str]:
+        lines = []
+        top = view.get("top")
+        if top:
+            line = _("Top card: {card}", card=show.card(top))
+            match = view.get("match_top")
+            if match and match != top:
+                line += " · " + _("match {card}", card=show.card(match))
+            lines.append(line)
+        penalty = view.get("penalty")
+        if penalty:
+            lines.append("⚠️ " + _("Penalty: draw {count}", count=penalty["amount"]))
+        command = view.get("command")
+        if command:
+            lines.append("👑 " + _("Command: {command}", command=self._command_label(command, _)))
+        return lines
+
+    def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
+        buttons = []
+        if view.get("call_due"):
+            buttons.append((f"{CALL} Kadi Moja!", "call"))
+        if view.get("options", {}).get("hiding") or view.get("hiding"):
+            for index, player in enumerate(view.get("players", [])):
+                if player in (view.get("seats") or []):
+                    buttons.append(("⚖️ " + names.get(player, player)[:16], f"accuse:{index}"))
+        return buttons
+
+    def table_action(self, key: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        if key == "call":
+            return {"type": "call"}
+        if key.startswith("accuse:") and key[7:].isdigit():
+            players = view.get("players", [])
+            index = int(key[7:])
+            if index < len(players):
+                return {"type": "accuse", "target": players[index]}
+        return None
+
+    def table_button_warning(self, key: str, _: Translator) -> str | None:
+        if key.startswith("accuse:"):
+            return _("Accuse? If they hide a card they draw the penalty; if not, you do. Press again to accuse.")
+        return None
+
+    def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        kind = event["kind"]
+        who = name(names, event.get("player", ""))
+        if kind == "played":
+            line = _("{name} played {cards}.", name=who, cards=show.cards(event["cards"]))
+            if event.get("command"):
+                line += " " + _("Command: {command}", command=self._command_label(event["command"], _))
+            if event.get("penalty"):
+                line += " " + _("Penalty now {count}.", count=event["penalty"])
+            return line
+        if kind == "drew":
+            return _.plural("{name} drew {count} card.", "{name} drew {count} cards.", event["count"], name=who)
+        if kind == "penalty_drawn":
+            return _.plural("{name} took the penalty: {count} card.", "{name} took the penalty: {count} cards.", event["count"], name=who)
+        if kind == "missed_call":
+            return _("{name} missed \u201cKadi Moja!\u201d and draws {count}.", name=who, count=event["count"])
+        if kind == "called":
+            return _("{name}: \u201cKadi Moja!\u201d", name=who)
+        if kind == "power_finish_draw":
+            return _("{name} finished on a power card and draws {count}.", name=who, count=event["count"])
+        if kind == "reshuffled":
+            return _("The discard pile was shuffled into a new stock.")
+        if kind == "hid":
+            return _("{name} hid a card.", name=who)
+        if kind == "unhid":
+            return _("{name} took back a hidden card.", name=who)
+        if kind == "accused":
+            accuser, target, payer = (name(names, event[k]) for k in ("accuser", "target", "payer"))
+            if event.get("caught"):
+                return _("{accuser} accused {target}: caught hiding! {payer} draws {count}.", accuser=accuser, target=target, payer=payer, count=event["count"])
+            return _("{accuser} accused {target}, who hid nothing. {payer} draws {count}.", accuser=accuser, target=target, payer=payer, count=event["count"])
+        if kind == "provisional_win":
+            return _("{name} is out! Anyone may accuse before the win stands.", name=who)
+        if kind == "won":
+            return "🏆 " + _("{name} wins the round!", name=who)
+        if kind == "blocked":
+            return _("Nobody could play or draw: the round ends.")
+        if kind == "round_scored":
+            points = ", ".join(f"{name(names, p)} +{n}" for p, n in event.get("points", {}).items())
+            return _("Round {number} points: {points}", number=event["round"], points=points)
+        if kind == "eliminated":
+            return _("Eliminated: {names}", names=", ".join(name(names, p) for p in event["players"]))
+        if kind == "match_over":
+            return "🏆 " + _("Winner: {names}", names=", ".join(name(names, p) for p in event["winners"]))
+        if kind == "passed":
+            return _("{name} kept the drawn card.", name=who)
+        return None
+
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        kind = event["kind"]
+        if kind in ("drew", "penalty_drawn", "missed_call", "power_finish_draw") and event.get("cards"):
+            return _("You drew {cards}.", cards=show.cards(event["cards"]))
+        if kind == "accused" and event.get("cards"):
+            return _("You drew {cards}.", cards=show.cards(event["cards"]))
+        return None
+
+    def result_lines(self, view, scores, winners, _, names):
+        # Kadi scores are penalty points: fewest is best.
+        lines = []
+        for player, score in sorted(scores.items(), key=lambda item: item[1]):
+            crown = "🏆 " if player in winners else ""
+            lines.append(f"{crown}{name(names, player)}: {score}")
+        return lines
+
+
+RENDERER = KadiRenderer()
