@@ -148,7 +148,7 @@ class Publisher:
         for seat in table.seats:
             marker = "▶️" if seat.player in waiting else "▫️"
             detail = renderer.seat_detail(view, seat.player, _)
-            score = _.plural("{count} point", "{count} points", scores.get(seat.player, 0))
+            score = renderer.score_text(scores.get(seat.player, 0), _)
             parts = [f"{marker} <b>{escape(seat.name)}</b>", detail, score]
             lines.append(" · ".join(part for part in parts if part))
         centre = renderer.centre_lines(view, _, names)

@@ -94,6 +94,9 @@ class GameRenderer:
             return _.plural("{count} card", "{count} cards", counts[player])
         return ""
 
+    def score_text(self, score: int, _: Translator) -> str:
+        return _.plural("{count} point", "{count} points", score)
+
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
         return []
 

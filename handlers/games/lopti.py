@@ -1,0 +1,172 @@
+"""Lopti at the table: setup swaps, plays of one rank, blind flips, the pile, burns and house rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import N_, Translator
+from handlers import cards as show
+from handlers.games.base import CONFIRM, GameRenderer, name
+
+KIND_ORDER = {"ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5, "delete_rule": 6}
+
+
+class LoptiRenderer(GameRenderer):
+    game = "lopti"
+    hand_sort_key = staticmethod(show.by_rank)
+    refusal_texts = {
+        "not_your_turn": N_("It is not your turn."),
+        "obligation_pending": N_("Play a 3, or take the pile."),
+        "must_play_low": N_("Play a 7 or lower, or take the pile."),
+        "ten_on_seven": N_("A 10 cannot follow a 7."),
+        "match_needs_more": N_("To match the top, play more cards than the last play (or make four)."),
+        "illegal_card": N_("Play higher than the top card, or take the pile."),
+        "swap_used": N_("You already swapped."),
+        "rule_too_long": N_("A house rule has at most 280 characters."),
+        "rule_empty": N_("Write the rule as a message, or press No rule."),
+        "not_round_winner": N_("Only the round's winner writes the rule."),
+        "not_implemented": N_("Rule votes are not available yet."),
+    }
+
+    def order_actions(self, actions, view):
+        def key(action):
+            cards = action.get("cards") or ([action["hand"]] if "hand" in action else [])
+            first = show.by_rank(cards[0]) if cards else (0, 0)
+            return (KIND_ORDER.get(action["type"], 9), first, len(cards), action.get("position", 0), action.get("rule", 0))
+
+        return sorted(actions, key=key)
+
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+        kind = action["type"]
+        if kind == "ready":
+            return ["✅ " + _("Ready")]
+        if kind == "swap":
+            return ["🔄 " + _("Swap"), show.card(action["hand"]), "↔ " + show.card(action["face_up"])]
+        if kind == "play":
+            path = [show.card(card) for card in action["cards"]]
+            return path if len(path) == 1 else [*path, CONFIRM]
+        if kind == "flip":
+            return ["🂠 " + _("Flip card {number}", number=action["position"] + 1)]
+        if kind == "take":
+            return ["🫳 " + _("Take the pile")]
+        if kind == "no_rule":
+            return [_("No rule")]
+        if kind == "delete_rule":
+            return ["📜 " + _("My rules"), _("Delete rule {number}", number=action["rule"])]
+        return super().action_path(action, view, _)
+
+    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
+        lines = super().hand_lines(view, _)
+        seat = (view.get("seats") or {}).get(view.get("me"), {})
+        if seat.get("face_up"):
+            lines.append(_("Face up: {cards}", cards=show.cards(seat["face_up"])))
+        if seat.get("face_down"):
+            lines.append(_("Face down: {cards}", cards=" ".join("🂠" for _position in seat["face_down"])))
+        lines.extend(self._pile(view, _, view.get("names", {})))
+        return lines
+
+    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+        phase = view.get("phase")
+        if phase == "setup":
+            if any(action["type"] == "ready" for action in legal):
+                return _("Swap a hand card with a face-up card if you like, then press Ready.")
+            return _("Waiting for the others to be ready.")
+        if phase == "authoring" and view.get("awaiting_rule") == view.get("me"):
+            return _("You won the round! Send me your house rule as a message (up to 280 characters), or press No rule.")
+        if not your_turn:
+            return _("Wait for your turn.")
+        kinds = {action["type"] for action in legal}
+        if view.get("obligation") == view.get("me"):
+            return _("A 3 was played: play a 3, or take the pile.")
+        if "flip" in kinds:
+            return _("Flip one of your face-down cards, or take the pile.")
+        if "play" not in kinds:
+            return _("Nothing beats the pile: take it.")
+        if view.get("low_condition"):
+            return _("Play a 7 or lower, or take the pile.")
+        return _("Your turn: play higher (or match with more), or take the pile.")
+
+    def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        seat = (view.get("seats") or {}).get(player, {})
+        if seat.get("out"):
+            return _("out")
+        parts = [_.plural("{count} card", "{count} cards", seat.get("hand_count", 0))]
+        if seat.get("face_up"):
+            parts.append(show.cards(seat["face_up"]))
+        if seat.get("face_down"):
+            parts.append("🂠" * len(seat["face_down"]))
+        if view.get("phase") == "setup" and seat.get("ready"):
+            parts.append("✅")
+        return " ".join(parts)
+
+    def score_text(self, score: int, _: Translator) -> str:
+        return _.plural("{count} win", "{count} wins", score)
+
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        lines = self._pile(view, _, names)
+        lines.append(_("Stock: {count}", count=view.get("stock_count", 0)))
+        for rule in view.get("rules") or []:
+            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {_escape(rule['text'])}")
+        return lines
+
+    def _pile(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        lines = []
+        top = view.get("pile_top")
+        if top:
+            run = view.get("top_run") or 1
+            count = len(view.get("pile") or [])
+            text = _("Pile: {card}", card=show.card(top))
+            if run > 1:
+                text += f" ×{run}"
+            lines.append(text + " · " + _.plural("{count} card", "{count} cards", count))
+        elif view.get("phase") == "play":
+            lines.append(_("The pile is empty: play anything."))
+        if view.get("chain"):
+            lines.append(_("3s beside the pile: {cards}", cards=show.cards(view["chain"])))
+        if view.get("obligation"):
+            lines.append("⚠️ " + _("{name} must play a 3 or take the pile.", name=name(names, view["obligation"])))
+        if view.get("low_condition"):
+            lines.append("⬇️ " + _("Under a 7: play 7 or lower."))
+        return lines
+
+    def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        kind = event["kind"]
+        who = name(names, event.get("player", ""))
+        if kind == "played":
+            return _("{name} played {cards}.", name=who, cards=show.cards(event["cards"]))
+        if kind == "flipped":
+            return _("{name} flipped {card}.", name=who, card=show.card(event["card"]))
+        if kind == "burned":
+            return "🔥 " + _("{name} burned the pile and plays again.", name=who)
+        if kind == "took":
+            return _.plural("{name} took the pile ({count} card).", "{name} took the pile ({count} cards).", len(event.get("cards", [])), name=who)
+        if kind == "face_up_taken":
+            return _("{name} picked up the face-up cards.", name=who)
+        if kind == "obligation_passed":
+            return _("{name} passed the 3 on to {other}.", name=who, other=name(names, event["to"]))
+        if kind == "out":
+            return _("{name} is out!", name=who)
+        if kind == "round_won":
+            return "🏆 " + _("{name} wins the round and writes a house rule.", name=who)
+        if kind == "rule_authored":
+            return "📜 " + _("New house rule by {name}: {text}", name=who, text=_escape(event["rule"]["text"]))
+        if kind == "rule_deleted":
+            return _("{name} deleted rule {number}.", name=who, number=event["rule"])
+        if kind == "timed_out":
+            return _("Time's up.")
+        return None
+
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        if event["kind"] == "drew" and event.get("cards"):
+            return _("You drew {cards}.", cards=show.cards(event["cards"]))
+        return None
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+RENDERER = LoptiRenderer()

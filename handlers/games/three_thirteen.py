@@ -1,0 +1,131 @@
+"""Three Thirteen at the table: draw from the stock or the discard, discard, go out, best melds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import N_, Translator
+from handlers import cards as show
+from handlers.games.base import GameRenderer, name
+
+KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
+
+
+class ThreeThirteenRenderer(GameRenderer):
+    game = "three_thirteen"
+    refusal_texts = {
+        "not_your_turn": N_("It is not your turn."),
+        "must_draw_first": N_("You must draw first."),
+        "cannot_go_out": N_("These cards don't make sets or runs yet."),
+        "cannot_discard_taken_card": N_("You cannot discard the card you just took."),
+        "first_turn_no_go_out": N_("Nobody may go out on their first turn at this table."),
+    }
+
+    def order_actions(self, actions, view):
+        def key(action):
+            card = action.get("card") or action.get("discard")
+            return (KIND_ORDER.get(action["type"], 9), action.get("from", ""), show.by_suit_then_rank(card) if card else (0, 0))
+
+        return sorted(actions, key=key)
+
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+        kind = action["type"]
+        if kind == "draw":
+            if action["from"] == "discard":
+                return [_("Take {card}", card=show.card(view.get("discard_top") or ""))]
+            return [_("Draw from the stock")]
+        if kind == "discard":
+            return [show.card(action["card"])]
+        if kind == "go_out":
+            return ["🏁 " + _("Go out"), _("Discard {card}", card=show.card(action["discard"]))]
+        return super().action_path(action, view, _)
+
+    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
+        lines = super().hand_lines(view, _)
+        lines.append(self._round_line(view, _))
+        if view.get("discard_top"):
+            lines.append(_("Discard pile: {card}", card=show.card(view["discard_top"])))
+        best = view.get("best_arrangement")
+        if best and best.get("melds"):
+            melds = "  ".join("[" + show.cards(meld) + "]" for meld in best["melds"])
+            lines.append(_("Best melds: {melds}", melds=melds))
+        if best is not None:
+            lines.append(_("Left over: {points}", points=best.get("deadwood", 0)))
+        return lines
+
+    def _round_line(self, view: Mapping[str, Any], _: Translator) -> str:
+        wild = view.get("wild_rank")
+        return _("Round {number} of {rounds}: {wild}s are wild.", number=view.get("round"), rounds=view.get("rounds", 11), wild=wild)
+
+    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+        if not your_turn:
+            return _("Wait for your turn.")
+        kinds = {action["type"] for action in legal}
+        if "draw" in kinds:
+            return _("Draw from the stock or take the discard.")
+        if "go_out" in kinds:
+            return _("You can go out! Or discard a card.")
+        return _("Discard a card.")
+
+    def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        if player not in (view.get("seated") or view.get("players") or []):
+            return _("sits out")
+        parts = []
+        count = (view.get("hand_counts") or {}).get(player)
+        if count is not None:
+            parts.append(_.plural("{count} card", "{count} cards", count))
+        if player in (view.get("went_out") or []):
+            parts.append("🏁")
+        if player == view.get("dealer"):
+            parts.append(_("dealer"))
+        return ", ".join(parts)
+
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        lines = [self._round_line(view, _)]
+        if view.get("discard_top"):
+            lines.append(_("Discard pile: {card}", card=show.card(view["discard_top"])) + " · "
+                         + _("Stock: {count}", count=view.get("stock_count", 0)))
+        for player, melds in (view.get("table_melds") or {}).items():
+            lines.append(f"🏁 {name(names, player)}: " + "  ".join("[" + show.cards(meld) + "]" for meld in melds))
+        return lines
+
+    def score_text(self, score: int, _: Translator) -> str:
+        return _.plural("{count} point", "{count} points", score)
+
+    def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        kind = event["kind"]
+        who = name(names, event.get("player", ""))
+        if kind == "drew" and event.get("from") == "discard":
+            return _("{name} took {card}.", name=who, card=show.card(event["card"]))
+        if kind == "drew":
+            return _("{name} drew from the stock.", name=who)
+        if kind == "discarded":
+            return _("{name} discarded {card}.", name=who, card=show.card(event["card"]))
+        if kind == "went_out":
+            return "🏁 " + _("{name} went out!", name=who)
+        if kind == "round_scored":
+            points = ", ".join(f"{name(names, p)} +{n}" for p, n in event.get("points", {}).items())
+            return _("Round {number} points: {points}", number=event["round"], points=points)
+        if kind == "stock_reshuffled":
+            return _("The discard pile was shuffled into a new stock.")
+        if kind == "match_over":
+            return "🏆 " + _("Winner: {names}", names=", ".join(name(names, p) for p in event["winners"]))
+        if kind == "timed_out":
+            return _("Time's up for {name}.", name=who)
+        return None
+
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        if event["kind"] == "drew" and event.get("from") == "stock" and event.get("card"):
+            return _("You drew {card}.", card=show.card(event["card"]))
+        return None
+
+    def result_lines(self, view, scores, winners, _, names):
+        # Lowest total wins.
+        return [
+            f"{'🏆 ' if player in winners else ''}{name(names, player)}: {score}"
+            for player, score in sorted(scores.items(), key=lambda item: item[1])
+        ]
+
+
+RENDERER = ThreeThirteenRenderer()
