@@ -8,13 +8,14 @@ from itertools import combinations
 from typing import Any
 
 from engine.core.cards import SUITS, is_card_code, parse_card
-from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
+from engine.core.protocol import CLOCK, Action, Applied, Game, MalformedAction, Refused, Result
 from engine.core.rng import rng_for
 from engine.core.shapes import check_action as check_shape
 from engine.euchre3 import rules
 from engine.euchre3.dealing import deal
+from engine.euchre3.events import applied, event
 from engine.euchre3.options import Euchre3Options
-from engine.euchre3.ranking import ALL_CARDS, DECKS, legal_plays, strongest_first, weakest
+from engine.euchre3.ranking import ALL_CARDS, DECKS, EFFECTIVE_SUIT, legal_plays, strongest_first, weakest
 from engine.euchre3.state import BID1, BID2, DEFEND, KEEP, MAKER_CHOICE, PICKUP, PLAY, State
 
 # phase -> action type -> move
@@ -44,6 +45,8 @@ _LEAVE = {"type": "leave"}
 _ALONE = {"type": "alone"}
 _WITH_DUMMY = {"type": "with_dummy"}
 CANONICAL_CARDS = frozenset(ALL_CARDS)
+play_card = rules.play_card
+_new = object.__new__
 
 
 class Euchre3(Game):
@@ -106,43 +109,51 @@ class Euchre3(Game):
 
     # ----- play ---------------------------------------------------------------------------
     def to_act(self, state: State) -> list[str]:
-        return [] if state.turn is None else [state.players[state.turn]]
+        turn = state.turn
+        return [] if turn is None else [state.players[turn]]
 
     def legal_actions(self, state: State, player: str) -> list[Action]:
-        if state.turn is None:
+        fields = state.__dict__
+        seat = fields["turn"]
+        if seat is None:
             return []
         if player == CLOCK:
             return [{"type": "timeout"}]
-        seat = state.turn
-        if state.players[seat] != player:
+        if fields["players"][seat] != player:
             return []
-        phase = state.phase
+        phase = fields["phase"]
         if phase == PLAY:
-            trick = state.trick
-            led = trick[0][1] if trick else None
-            return [{"type": "play", "card": card} for card in legal_plays(state.hands[seat], led, state.trump)]
+            hand = fields["hands"][seat]
+            trick = fields["trick"]
+            if trick:  # E24/EU3-A10, as ranking.legal_plays: follow the suit led if possible
+                effective = EFFECTIVE_SUIT[fields["trump"]]
+                led_suit = effective[trick[0][1]]
+                following = [{"type": "play", "card": card} for card in hand if effective[card] == led_suit]
+                if following:
+                    return following
+            return [{"type": "play", "card": card} for card in hand]
         if phase == BID1:
-            return [dict(_ACCEPT), dict(_PASS)]
+            return [{"type": "accept"}, {"type": "pass"}]
         if phase == DEFEND:
-            return [dict(_ALONE), dict(_PASS)]
+            return [{"type": "alone"}, {"type": "pass"}]
         if phase == BID2:
             actions = [{"type": "name", "suit": suit} for suit in rules.allowed_suits(state)]
             if not rules.dealer_is_stuck(state, seat):
-                actions.append(dict(_PASS))
+                actions.append({"type": "pass"})
             return actions
         if phase == PICKUP:
             six = state.hands[seat] + (state.up_card,)
             actions = [{"type": "pick_up", "discard": card} for card in six]
             if not state.options.dealer_must_pick_up:
-                actions.append(dict(_LEAVE))
+                actions.append({"type": "leave"})
             return actions
         if phase == MAKER_CHOICE:
             hand = state.hands[seat]
             if len(hand) == 6:
                 actions = [{"type": "alone", "discard": card} for card in hand]
             else:
-                actions = [dict(_ALONE)]
-            actions.append(dict(_WITH_DUMMY))
+                actions = [{"type": "alone"}]
+            actions.append({"type": "with_dummy"})
             return actions
         if phase == KEEP:
             pool = state.hands[seat] + state.dummy
@@ -150,15 +161,43 @@ class Euchre3(Game):
         return []
 
     def apply(self, state: State, player: str, action: Action) -> Result:
-        """Apply an action to a copy of `state`; `state` itself never changes."""
-        return self._step(state, player, action, in_place=False)
+        """Apply an action to a copy of `state`; `state` itself never changes. The copy is cheap
+        (every field holds an immutable value) and then goes the way of `advance`."""
+        return self.advance(state.copy(), player, action)
 
     def advance(self, state: State, player: str, action: Action) -> Result:
         """The in-place fast path: `state` becomes the new state (after a refusal it is unchanged,
         because every move checks everything before it changes anything)."""
-        return self._step(state, player, action, in_place=True)
+        fields = state.__dict__
+        seat = fields["turn"]
+        # The usual case first: the player to act sends an action of this phase as legal_actions
+        # gives it; every check `_step` makes before the move holds then, so the move is called
+        # directly. Anything else takes `_step`, which refuses or canonicalizes.
+        if seat is not None and action.__class__ is dict and player == fields["players"][seat] and player != CLOCK:
+            kind = action.get("type")
+            phase = fields["phase"]
+            if kind == "play" and phase == PLAY:
+                # play_card checks the card is held (hands hold only canonical codes) and follows
+                # suit; a card not held (perhaps in lower case) goes on to `_step`.
+                events = play_card(state, seat, action.get("card"))
+            elif kind.__class__ is str and (len(action) == 1 or _is_canonical(action)):
+                move = MOVES[phase].get(kind)
+                events = None if move is None else move(state, seat, action)
+            else:
+                events = None
+            if events.__class__ is list:
+                result = _new(Applied)  # applied(state, events), inlined
+                attributes = result.__dict__
+                attributes["state"] = state
+                attributes["events"] = events
+                return result
+            if events is not None:
+                return events if isinstance(events, Refused) else applied(state, events)
+        return self._step(state, player, action)
 
-    def _step(self, state: State, player: str, action: Action, in_place: bool) -> Result:
+    def _step(self, state: State, player: str, action: Action) -> Result:
+        """Every action, checked in order: the match, the action's shape, the clock, the player,
+        the turn, the phase, then the move's own checks. Changes `state` only when accepted."""
         if state.turn is None:
             return Refused("match_over", "The match is over; start a new one.")
         if not (action.__class__ is dict or isinstance(action, Mapping)) or not isinstance(action.get("type"), str):
@@ -166,7 +205,7 @@ class Euchre3(Game):
         if player == CLOCK:
             if action["type"] != "timeout":
                 return Refused("bad_action", "The clock can only time out.")
-            return self._timeout(state if in_place else state.copy())
+            return self._timeout(state)
         if player not in state.players:
             return Refused("not_a_player", f"{player} is not at this table.")
         seat = state.turn
@@ -175,22 +214,21 @@ class Euchre3(Game):
         move = MOVES[state.phase].get(action["type"])
         if move is None:
             return Refused("not_now", f"Not now: {PHASE_HINTS[state.phase]}.")
-        new = state if in_place else state.copy()
-        events = move(new, seat, action if _is_canonical(action) else _canonical_cards(action))
+        events = move(state, seat, action if _is_canonical(action) else _canonical_cards(action))
         if isinstance(events, Refused):
             return events
-        return Applied(new, events)
+        return applied(state, events)
 
     def _timeout(self, new: State) -> Result:
         """Section 7's defaults for whoever the game waits for, applied to `new` (owned by the
         caller); the first event says who timed out."""
         seat = new.turn
-        events = [Event("timed_out", {"player": new.players[seat], "phase": new.phase})]
+        events = [event("timed_out", {"player": new.players[seat], "phase": new.phase})]
         for action in self.timeout_actions(new):
             result = MOVES[new.phase][action["type"]](new, seat, action)
             assert not isinstance(result, Refused), result
             events.extend(result)
-        return Applied(new, events)
+        return applied(new, events)
 
     def timeout_actions(self, state: State) -> list[Action]:
         """The default action(s) for the seat to act (section 7 and 8)."""

@@ -75,6 +75,18 @@ TRICK_POWER: dict[str, dict[Card, int]] = {trump: _trick_power(trump) for trump 
 STRENGTH_KEY: dict[str, dict[Card, tuple[int, int, int]]] = {trump: _strength_key(trump) for trump in SUITS}
 
 
+def _trick_values(trump: str, led_suit: str) -> dict[Card, int]:
+    """A card's power in a trick led in (effective) `led_suit`: 0 unless trump or of the suit led."""
+    effective, power = EFFECTIVE_SUIT[trump], TRICK_POWER[trump]
+    return {card: power[card] if effective[card] in (trump, led_suit) else 0 for card in ALL_CARDS}
+
+
+# trump -> effective suit led -> card -> power in that trick (higher wins; distinct unless 0)
+TRICK_VALUE: dict[str, dict[str, dict[Card, int]]] = {
+    trump: {led: _trick_values(trump, led) for led in SUITS} for trump in SUITS
+}
+
+
 def strongest_first(cards, trump: str) -> list[Card]:
     return sorted(cards, key=STRENGTH_KEY[trump].__getitem__)
 

@@ -1,8 +1,11 @@
-"""The moves of Euchre-3: one function per action, each taking a state copy it may change.
+"""The moves of Euchre-3: one function per action, each changing the state it is given.
 
-Each `do_*` function gets a fresh copy of the state (the caller's `State.copy()`), the acting
-seat and the canonical action; it returns the events, or a `Refused` (and then the copy is
-dropped). Checks come first, changes after, so a refusal never leaves anything half-done.
+Each `do_*` function gets the state to change (the game's `advance` passes the caller's own
+state; `apply` passes a `State.copy()`), the acting seat and the canonical action; it returns the
+events, or a `Refused`. Checks come first, changes after, so a refusal never leaves anything
+half-done and the state is then exactly as it was. `play_card` is the hot path of random
+playouts: it works on the state's attribute dict and returns None (changing nothing) for a card
+the seat does not hold, so `advance` can call it without the general checks.
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ from __future__ import annotations
 from engine.core.cards import SUITS
 from engine.core.protocol import Event, Refused
 from engine.euchre3.dealing import deal
-from engine.euchre3.ranking import DECK_SETS, EFFECTIVE_SUIT, suit_of, trick_winner
+from engine.euchre3.events import event
+from engine.euchre3.ranking import DECK_SETS, EFFECTIVE_SUIT, TRICK_VALUE, suit_of
 from engine.euchre3.scoring import hand_points, match_winners
 from engine.euchre3.state import (
     BID2, DEFEND, KEEP, LEFT, MAKER_CHOICE, OVER, PICKED_UP, PICKUP, PLAY, TAKEN, TURNED_DOWN, State,
@@ -69,12 +73,12 @@ def lone_defence_possible(state: State) -> bool:
 
 # ----- bidding ------------------------------------------------------------------------------
 def do_bid1_pass(state: State, seat: int, action: dict) -> list[Event]:
-    events = [Event("passed", {"player": _name(state, seat), "bidding_round": 1})]
+    events = [event("passed", {"player": _name(state, seat), "bidding_round": 1})]
     if seat == state.dealer:  # E13/E14: everyone passed, the up-card is turned down
         state.phase = BID2
         state.up_status = TURNED_DOWN
         state.turn = (state.dealer + 1) % 3
-        events.append(Event("up_card_turned_down", {"card": state.up_card}))
+        events.append(event("up_card_turned_down", {"card": state.up_card}))
     else:
         state.turn = (seat + 1) % 3
     return events
@@ -85,7 +89,7 @@ def do_accept(state: State, seat: int, action: dict) -> list[Event]:
     state.trump = trump
     state.maker = seat
     events = [
-        Event(
+        event(
             "trump_made",
             {"player": _name(state, seat), "trump": trump, "bidding_round": 1, "label": accept_label(state, seat)},
         )
@@ -94,7 +98,7 @@ def do_accept(state: State, seat: int, action: dict) -> list[Event]:
         _replace_hand(state, seat, state.hands[seat] + (state.up_card,))
         state.kitty = state.kitty[1:]
         state.up_status = TAKEN
-        events.append(Event("took_up_card", {"player": _name(state, seat), "card": state.up_card}))
+        events.append(event("took_up_card", {"player": _name(state, seat), "card": state.up_card}))
         state.phase = MAKER_CHOICE
         state.turn = seat
     else:  # E12/EU3-A3: the dealer may pick the up-card up
@@ -114,7 +118,7 @@ def do_pick_up(state: State, seat: int, action: dict) -> list[Event] | Refused:
     state.kitty = state.kitty[1:]
     state.up_status = PICKED_UP
     events = [
-        Event(
+        event(
             "picked_up",
             {"player": _name(state, seat), "card": state.up_card},
             {_name(state, seat): {"discard": discard}},
@@ -127,7 +131,7 @@ def do_leave(state: State, seat: int, action: dict) -> list[Event] | Refused:
     if state.options.dealer_must_pick_up:
         return Refused("must_pick_up", "At this table the dealer must pick up: send pick_up with a card to discard.")
     state.up_status = LEFT
-    return [Event("left_up_card", {"player": _name(state, seat), "card": state.up_card})] + _to_maker(state)
+    return [event("left_up_card", {"player": _name(state, seat), "card": state.up_card})] + _to_maker(state)
 
 
 def _to_maker(state: State) -> list[Event]:
@@ -146,19 +150,19 @@ def do_name(state: State, seat: int, action: dict) -> list[Event] | Refused:
     state.maker = seat
     state.phase = MAKER_CHOICE
     state.turn = seat
-    return [Event("trump_made", {"player": _name(state, seat), "trump": suit, "bidding_round": 2, "label": "name"})]
+    return [event("trump_made", {"player": _name(state, seat), "trump": suit, "bidding_round": 2, "label": "name"})]
 
 
 def do_bid2_pass(state: State, seat: int, action: dict) -> list[Event] | Refused:
     if dealer_is_stuck(state, seat):
         return Refused("dealer_must_name", "Stick the dealer: you must name a suit.")
-    events = [Event("passed", {"player": _name(state, seat), "bidding_round": 2})]
+    events = [event("passed", {"player": _name(state, seat), "bidding_round": 2})]
     if seat != state.dealer:
         state.turn = (seat + 1) % 3
         return events
     # E16/EU3-A13: thrown in; the next player deals a new hand.
     next_dealer = (state.dealer + 1) % 3
-    events.append(Event("thrown_in", {"round": state.round, "next_dealer": _name(state, next_dealer)}))
+    events.append(event("thrown_in", {"round": state.round, "next_dealer": _name(state, next_dealer)}))
     events.append(deal(state, state.round + 1, next_dealer))
     return events
 
@@ -182,14 +186,14 @@ def do_maker_alone(state: State, seat: int, action: dict) -> list[Event] | Refus
     state.maker_alone = True
     state.dead = state.dummy  # E20: a lone maker does not use the dummy; nobody sees it
     state.dummy = None
-    events = [Event("maker_alone", {"player": _name(state, seat)}, private)]
+    events = [event("maker_alone", {"player": _name(state, seat)}, private)]
     return events + start_defence(state)
 
 
 def do_with_dummy(state: State, seat: int, action: dict) -> list[Event]:
     state.maker_alone = False
     state.phase = KEEP
-    return [Event("maker_with_dummy", {"player": _name(state, seat)}, {_name(state, seat): {"dummy": list(state.dummy)}})]
+    return [event("maker_with_dummy", {"player": _name(state, seat)}, {_name(state, seat): {"dummy": list(state.dummy)}})]
 
 
 def do_keep(state: State, seat: int, action: dict) -> list[Event] | Refused:
@@ -213,7 +217,7 @@ def do_keep(state: State, seat: int, action: dict) -> list[Event] | Refused:
     _add_discards(state, seat, dropped)
     state.dummy = None
     name = _name(state, seat)
-    events = [Event("kept", {"player": name, "discarded": len(dropped)}, {name: {"hand": list(kept), "discards": list(dropped)}})]
+    events = [event("kept", {"player": name, "discarded": len(dropped)}, {name: {"hand": list(kept), "discards": list(dropped)}})]
     return events + start_defence(state)
 
 
@@ -235,12 +239,12 @@ def do_defender_alone(state: State, seat: int, action: dict) -> list[Event] | Re
     state.lone_defender = seat
     state.sitting_out = partner
     state.defence_queue = ()
-    events = [Event("defender_alone", {"player": _name(state, seat), "sitting_out": _name(state, partner)})]
+    events = [event("defender_alone", {"player": _name(state, seat), "sitting_out": _name(state, partner)})]
     return events + start_play(state)
 
 
 def do_defender_pass(state: State, seat: int, action: dict) -> list[Event]:
-    events = [Event("defender_passed", {"player": _name(state, seat)})]
+    events = [event("defender_passed", {"player": _name(state, seat)})]
     queue = state.defence_queue[1:]
     state.defence_queue = queue
     if queue:
@@ -274,7 +278,7 @@ def start_play(state: State) -> list[Event]:
     state.phase = PLAY
     state.leader = leader
     state.turn = leader
-    return [Event("play_started", {
+    return [event("play_started", {
         "leader": _name(state, leader),
         "trump": state.trump,
         "maker": _name(state, state.maker),
@@ -286,39 +290,90 @@ def start_play(state: State) -> list[Event]:
 
 def do_play(state: State, seat: int, action: dict) -> list[Event] | Refused:
     card = action.get("card")
-    hand = state.hands[seat]
+    events = play_card(state, seat, card)
+    if events is None:
+        return card_problem(state, card, state.hands[seat])
+    return events
+
+
+# seat -> the next seat clockwise
+_NEXT_SEAT = (1, 2, 0)
+_new = object.__new__
+
+
+def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | None:
+    """E24-E26: `seat`, whose turn it is in phase `play`, plays `card`. None, changing nothing,
+    when `seat` does not hold `card` (the caller says why: do_play's card_problem). The hot
+    path: it reads and writes the state's attribute dict directly."""
+    fields = state.__dict__
+    hands = fields["hands"]
+    hand = hands[seat]
     if card not in hand:
-        return card_problem(state, card, hand)
-    trick = state.trick
-    trump = state.trump
+        return None
+    trick = fields["trick"]
+    trump = fields["trump"]
     if trick:
         effective = EFFECTIVE_SUIT[trump]
         led_suit = effective[trick[0][1]]
-        if effective[card] != led_suit and any(effective[other] == led_suit for other in hand):
-            return Refused("must_follow_suit", f"Follow the suit led ({led_suit}); the left bower counts as trump.")
-    hands = state.hands
+        if effective[card] != led_suit:
+            for other in hand:
+                if effective[other] == led_suit:
+                    return Refused("must_follow_suit", f"Follow the suit led ({led_suit}); the left bower counts as trump.")
     index = hand.index(card)
-    state.hands = hands[:seat] + (hand[:index] + hand[index + 1 :],) + hands[seat + 1 :]
-    trick = trick + ((seat, card),)
-    players = state.players
-    events = [Event("played", {"player": players[seat], "card": card})]
-    if len(trick) < (3 if state.sitting_out is None else 2):
-        state.trick = trick
-        state.turn = next_active(state, seat)
+    hand = hand[:index] + hand[index + 1 :]
+    if seat == 0:
+        fields["hands"] = (hand, hands[1], hands[2])
+    elif seat == 1:
+        fields["hands"] = (hands[0], hand, hands[2])
+    else:
+        fields["hands"] = (hands[0], hands[1], hand)
+    trick += ((seat, card),)
+    players = fields["players"]
+    played_event = _new(Event)  # event("played", ...), inlined: this is the hottest event
+    attributes = played_event.__dict__
+    attributes["kind"] = "played"
+    attributes["public"] = {"player": players[seat], "card": card}
+    attributes["private"] = {}
+    events = [played_event]
+    sitting_out = fields["sitting_out"]
+    if len(trick) < (3 if sitting_out is None else 2):
+        fields["trick"] = trick
+        following = _NEXT_SEAT[seat]
+        fields["turn"] = _NEXT_SEAT[following] if following == sitting_out else following
         return events
-    cards = tuple(played for _, played in trick)
-    winner = trick[trick_winner(cards, trump)][0]
-    won = list(state.tricks_won)
-    won[winner] += 1
-    state.tricks_won = tuple(won)
-    state.played = state.played + cards
-    state.trick = ()
-    state.last_trick = trick
-    state.last_trick_winner = winner
-    state.leader = winner
-    state.turn = winner
-    number = len(state.played) // len(cards)
-    events.append(Event("trick_won", {"player": players[winner], "trick": number, "cards": list(cards)}))
+    # E25: the highest trump, else the highest card of the suit led (trick_winner, unrolled).
+    values = TRICK_VALUE[trump][EFFECTIVE_SUIT[trump][trick[0][1]]]
+    if len(trick) == 3:
+        (first, card0), (second, card1), (third, card2) = trick
+        cards = (card0, card1, card2)
+        best = values[card0]
+        winner = first
+        value = values[card1]
+        if value > best:
+            best = value
+            winner = second
+        if values[card2] > best:
+            winner = third
+    else:
+        (first, card0), (second, card1) = trick
+        cards = (card0, card1)
+        winner = second if values[card1] > values[card0] else first
+    won = fields["tricks_won"]
+    if winner == 0:
+        fields["tricks_won"] = (won[0] + 1, won[1], won[2])
+    elif winner == 1:
+        fields["tricks_won"] = (won[0], won[1] + 1, won[2])
+    else:
+        fields["tricks_won"] = (won[0], won[1], won[2] + 1)
+    played = fields["played"] + cards
+    fields["played"] = played
+    fields["trick"] = ()
+    fields["last_trick"] = trick
+    fields["last_trick_winner"] = winner
+    fields["leader"] = winner
+    fields["turn"] = winner
+    number = len(played) // len(cards)
+    events.append(event("trick_won", {"player": players[winner], "trick": number, "cards": list(cards)}))
     if number == 5:
         events.extend(end_hand(state))
     return events
@@ -327,24 +382,27 @@ def do_play(state: State, seat: int, action: dict) -> list[Event] | Refused:
 def end_hand(state: State) -> list[Event]:
     maker = state.maker
     maker_tricks = state.tricks_won[maker]
-    points = hand_points(maker, maker_tricks, bool(state.maker_alone), state.lone_defender, state.options)
-    state.scores = tuple(score + gain for score, gain in zip(state.scores, points))
-    players = state.players
-    events = [Event("round_scored", {
+    options = state.options
+    points = hand_points(maker, maker_tricks, bool(state.maker_alone), state.lone_defender, options)
+    scores = state.scores
+    scores = state.scores = (scores[0] + points[0], scores[1] + points[1], scores[2] + points[2])
+    one, two, three = state.players
+    events = [event("round_scored", {
         "round": state.round,
-        "maker": players[maker],
+        "maker": state.players[maker],
         "maker_tricks": maker_tricks,
         "euchred": maker_tricks < 3,
-        "points": {players[seat]: points[seat] for seat in range(3)},
-        "scores": {players[seat]: state.scores[seat] for seat in range(3)},
+        "points": {one: points[0], two: points[1], three: points[2]},
+        "scores": {one: scores[0], two: scores[1], three: scores[2]},
     })]
-    winners = match_winners(state.scores, state.options)
+    winners = match_winners(scores, options)
     if winners:
         state.winners = winners
         state.phase = OVER
         state.turn = None
-        events.append(Event("match_won", {"winners": [players[seat] for seat in winners],
-                                          "scores": {players[seat]: state.scores[seat] for seat in range(3)}}))
+        players = state.players
+        events.append(event("match_won", {"winners": [players[seat] for seat in winners],
+                                          "scores": {one: scores[0], two: scores[1], three: scores[2]}}))
         return events
     events.append(deal(state, state.round + 1, (state.dealer + 1) % 3))
     return events
