@@ -60,6 +60,9 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(
         MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.call_at_table)
     )
+    application.add_handler(
+        MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, play.private_text)
+    )
     application.add_handler(CallbackQueryHandler(basics.on_callback))
     application.add_error_handler(basics.on_error)
     return application
@@ -70,7 +73,7 @@ async def _post_init(application: Application) -> None:
     store = Store(settings.db_path)
     await store.open()
     bot = application.bot
-    publisher = Publisher(bot, store, lambda: bot.username)
+    publisher = Publisher(bot, store, lambda: bot.username, table_edit_interval=settings.table_edit_seconds)
     service = TableService(store, publisher, settings.turn_seconds)
     if application.job_queue is not None:
         service.scheduler = Timers(application.job_queue, service, settings.warn_seconds, settings.nudge_seconds)
@@ -96,6 +99,7 @@ async def _set_commands(application: Application) -> None:
 async def _post_shutdown(application: Application) -> None:
     found: Services | None = application.bot_data.get("karata")
     if found is not None:
+        await found.publisher.flush()
         await found.store.close()
 
 

@@ -32,6 +32,7 @@ def demo_settings(api: FakeBotAPI, db_path: str, **overrides: object) -> Setting
         "KARATA_NUDGE_SECONDS": 0,
         # The fake server has no flood limit; a real group does (see Settings).
         "KARATA_GROUP_RATE": 6000,
+        "KARATA_TABLE_EDIT_SECONDS": 0,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]
@@ -45,6 +46,9 @@ class Simulation:
         self.users = users
         self.group_id = group_id
         self.rng = rng
+        # With the running Application, players decide on a move first and then tap its
+        # buttons, as people do; without it they press any button they see.
+        self.application = None
 
     @classmethod
     def create(cls, api: FakeBotAPI, count: int, seed: int, language: str = "en", group_id: int = GROUP_ID) -> Simulation:
@@ -96,9 +100,46 @@ class Simulation:
         if not choices:
             return False
         user, message, buttons = self.rng.choice(choices)
-        query = await self.api.press(user, user.id, message.message_id, self.rng.choice(buttons))
-        await self.api.wait_for_answer(query, timeout=10)
+        path = await self._intended_path(user, message)
+        if not path:
+            query = await self.api.press(user, user.id, message.message_id, self.rng.choice(buttons))
+            await self.api.wait_for_answer(query, timeout=10)
+            return True
+        for label in path:
+            message = self.hand_message(user)
+            if message is None:
+                break
+            query = await self.api.press_text(user, user.id, message.message_id, label)
+            await self.api.wait_for_answer(query, timeout=10)
         return True
+
+    async def _intended_path(self, user: FakeUser, message: MessageRecord) -> list[str]:
+        """The labels to tap for one legal action chosen at random (empty without the Application)."""
+        if self.application is None:
+            return []
+        from handlers.callback_data import TreeNode, decode
+        from handlers.games import renderer_for
+
+        found = self.application.bot_data["karata"]
+        data = next(d for row in message.buttons for _, d in row if (d or "").startswith("T:"))
+        node_ref = decode(data)
+        assert isinstance(node_ref, TreeNode)
+        loaded = await found.service.load(node_ref.table_id)
+        if loaded is None or loaded.state is None or loaded.table.version != node_ref.version:
+            return []
+        _ = await found.publisher.user_translator(user.id)
+        tree = found.publisher.player_tree(renderer_for(loaded.table.game), loaded.game, loaded.state, str(user.id), _, loaded.table)
+        targets = [node for node in tree.nodes if node.action is not None]
+        if not targets:
+            return []
+        target = self.rng.choice(targets)
+        labels = []
+        node = target
+        while node is not None and node.number > 0:
+            labels.append(node.label)
+            node = node.parent
+        labels.reverse()
+        return labels + (["✔"] if target.children else [])
 
     async def play_until(self, done: Callable[[], object], max_steps: int = 5000) -> int:
         for number in range(max_steps):
@@ -169,9 +210,11 @@ async def _demo(game: str, players: int, seed: int, language: str) -> int:
                         return True
                     return loaded.table.status != "playing" or engine.round_number(loaded.state) > 1
 
+                publisher = application.bot_data["karata"].publisher
                 while not await round_over():
                     if not await simulation.step():
                         break
+                    await publisher.flush()
                     transcript.flush()
                 await api.settle(quiet=0.05)
                 transcript.flush()

@@ -83,6 +83,8 @@ class TableService:
         self.default_turn_seconds = default_turn_seconds
         self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Tests and demos may fix the first dealer and the decks of a new match.
+        self.deal_override: Callable[[TableRow], tuple[str | None, list[list[str]]]] | None = None
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks[table_id]
@@ -140,7 +142,7 @@ class TableService:
             if loaded is None:
                 return Outcome.refused("no_table")
             table, game = loaded.table, loaded.game
-            if table.status != "lobby":
+            if table.status != "lobby" or table.consents is not None:
                 return Outcome.refused("not_lobby", table=table)
             if table.seat_of(seat.user_id):
                 return Outcome.refused("already_joined", table=table)
@@ -201,16 +203,51 @@ class TableService:
                 return Outcome.refused(
                     "player_count", table=table, low=game.min_players, high=game.max_players
                 )
-            state = game.new(players, options, table.seed)
-            table.status = "playing"
-            table.state = state_to_json(game, state)
-            table.version = 1
-            self._set_deadline(table, game, state)
+            needing = [name for name in getattr(game, "consent_options", ()) if table.options.get(name)]
+            if needing and table.consents is None:
+                # Options such as Kadi's hiding mode start only if every player agrees.
+                table.consents = {}
+                await self.store.save_table(table)
+                await self.publisher.lobby_changed(table)
+                return Outcome(True, table=table)
+            return await self._deal(table, game)
+
+    async def consent(self, table_id: int, user_id: int, agree: bool) -> Outcome:
+        """A player's answer to the options that need everyone's consent; one refusal turns them off."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.table.status != "lobby" or loaded.table.consents is None:
+                return Outcome.refused("not_lobby")
+            table, game = loaded.table, loaded.game
+            if table.seat_of(user_id) is None:
+                return Outcome.refused("not_seated", table=table)
+            table.consents[str(user_id)] = agree
+            if not agree:
+                for name in getattr(game, "consent_options", ()):
+                    table.options[name] = False
+                table.options = options_dict(parse_options(game.Options, table.options))
+                return await self._deal(table, game)
+            if all(table.consents.get(seat.player) for seat in table.seats):
+                return await self._deal(table, game)
             await self.store.save_table(table)
-            if self.scheduler:
-                self.scheduler.schedule(table, self.clock())
-            await self.publisher.table_changed(table, game, state, [], None)
+            await self.publisher.lobby_changed(table)
             return Outcome(True, table=table)
+
+    async def _deal(self, table: TableRow, game: Game) -> Outcome:
+        options = parse_options(game.Options, table.options)
+        players = [seat.player for seat in table.seats]
+        table.consents = None
+        dealer, decks = self.deal_override(table) if self.deal_override else (None, [])
+        state = game.new(players, options, table.seed, dealer, decks)
+        table.status = "playing"
+        table.state = state_to_json(game, state)
+        table.version = 1
+        self._set_deadline(table, game, state)
+        await self.store.save_table(table)
+        if self.scheduler:
+            self.scheduler.schedule(table, self.clock())
+        await self.publisher.table_changed(table, game, state, [], None)
+        return Outcome(True, table=table)
 
     async def play_again(self, table_id: int, user_id: int, chat_member: Seat) -> Outcome:
         old = await self.store.get_table(table_id)
@@ -276,7 +313,12 @@ class TableService:
             table.deadline = None
             table.deadline_version = None
         else:
-            table.deadline = self.clock() + table.turn_seconds
+            seconds = table.turn_seconds
+            # Writing a house rule takes longer than a move: the table's own option sets its time.
+            authoring = table.options.get("authoring_timeout_s")
+            if authoring and game.view(state, None).get("awaiting_rule"):
+                seconds = authoring
+            table.deadline = self.clock() + seconds
             table.deadline_version = table.version
         table.warned = False
 

@@ -71,6 +71,10 @@ MIGRATIONS: Sequence[str] = (
         PRIMARY KEY (table_id, user_id)
     );
     """,
+    # 2: consent to options that every player must accept before the deal (Kadi's hiding mode)
+    """
+    ALTER TABLE tables ADD COLUMN consents TEXT;
+    """,
 )
 
 LIVE = ("lobby", "playing")
@@ -105,6 +109,8 @@ class TableRow:
     deadline: float | None = None
     deadline_version: int | None = None
     warned: bool = False
+    # While options await everyone's consent: user id (as text) -> agreed; None otherwise.
+    consents: dict[str, bool] | None = None
     # The last few events as spectators see them, for the table message's log lines.
     recent_events: list[dict[str, Any]] = field(default_factory=list)
     created_at: float = field(default_factory=time.time)
@@ -145,6 +151,7 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
         deadline_version=row["deadline_version"],
         warned=bool(row["warned"]),
         recent_events=json.loads(row["recent_events"]),
+        consents=json.loads(row["consents"]) if row["consents"] else None,
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -306,7 +313,7 @@ class Store:
             await self.db.execute(
                 "UPDATE tables SET status = ?, options = ?, turn_seconds = ?, seats = ?, state = ?, version = ?, "
                 "table_message_id = ?, deadline = ?, deadline_version = ?, warned = ?, recent_events = ?, "
-                "updated_at = ? WHERE table_id = ?",
+                "consents = ?, updated_at = ? WHERE table_id = ?",
                 (
                     table.status,
                     json.dumps(table.options),
@@ -319,6 +326,7 @@ class Store:
                     table.deadline_version,
                     int(table.warned),
                     json.dumps(table.recent_events),
+                    json.dumps(table.consents) if table.consents is not None else None,
                     table.updated_at,
                     table.table_id,
                 ),
@@ -333,6 +341,11 @@ class Store:
         except BaseException:
             await self.db.rollback()
             raise
+
+    @_serialized
+    async def set_table_message(self, table_id: int, message_id: int) -> None:
+        await self.db.execute("UPDATE tables SET table_message_id = ? WHERE table_id = ?", (message_id, table_id))
+        await self.db.commit()
 
     async def actions_of(self, table_id: int) -> list[tuple[int, str, dict[str, Any]]]:
         async with self.db.execute(

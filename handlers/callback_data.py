@@ -31,7 +31,7 @@ class TreeNode:
 
 @dataclass(frozen=True)
 class LobbyOp:
-    """A lobby button: `L:table:op`, op in leave/start/cancel."""
+    """A lobby button: `L:table:op`, op in leave/start/cancel, and agree/refuse for consent."""
 
     table_id: int
     op: str
@@ -84,7 +84,7 @@ class TableButton:
 
 CallbackData = TableButton | TreeNode | LobbyOp | PickGame | PickLanguage | PlayAgain
 
-LOBBY_OPS = ("leave", "start", "cancel")
+LOBBY_OPS = ("leave", "start", "cancel", "agree", "refuse")
 
 
 def _fit(data: str) -> str:

@@ -125,6 +125,8 @@ async def lobby_op(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Lob
         outcome = await service.leave(data.table_id, user.id)
     elif data.op == "start":
         outcome = await service.start(data.table_id, user.id)
+    elif data.op in ("agree", "refuse"):
+        outcome = await service.consent(data.table_id, user.id, data.op == "agree")
     else:
         outcome = await service.cancel(data.table_id, user.id, await is_admin(context, chat.id, user.id))
     if outcome.ok:

@@ -163,3 +163,30 @@ async def call_at_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         await message.reply_text(
             refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for("kadi").refusal_texts)
         )
+
+
+MAX_TYPED = 1000
+
+
+async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Text typed in the private chat: a house rule when one is awaited, else a pointer to the buttons."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    text = (message.text or "")[:MAX_TYPED]
+    for table in await found.store.live_tables_of_user(user.id):
+        if table.status != "playing":
+            continue
+        loaded = await found.service.load(table.table_id)
+        if loaded is None or loaded.state is None:
+            continue
+        renderer = renderer_for(table.game)
+        view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, str(user.id))
+        action = renderer.text_action(view, text)
+        if action is None:
+            continue
+        outcome = await found.service.act(table.table_id, str(user.id), loaded.table.version, action)
+        if not outcome.ok:
+            await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _, renderer.refusal_texts))
+        return
+    await message.reply_text(_("Use the buttons under your cards to play. /help shows the commands."))

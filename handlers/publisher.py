@@ -8,6 +8,7 @@ not change a message is not sent.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -55,13 +56,29 @@ def rows(buttons: Sequence[InlineKeyboardButton], width: int = BUTTONS_PER_ROW) 
 
 
 class Publisher:
-    def __init__(self, bot: Bot, store: Store, bot_username: Callable[[], str], clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        bot: Bot,
+        store: Store,
+        bot_username: Callable[[], str],
+        clock: Callable[[], float] = time.time,
+        table_edit_interval: float = 0.0,
+    ):
         self.bot = bot
         self.store = store
         self.bot_username = bot_username
         self.clock = clock
+        # A group allows a bot about 20 messages a minute, edits included: table edits are
+        # coalesced so that at most one goes out per interval, always the newest.
+        self.table_edit_interval = table_edit_interval
+        self._pending_tables: dict[int, tuple[int, int, str, InlineKeyboardMarkup]] = {}
+        self._table_editors: dict[int, asyncio.Task[None]] = {}
+        self._last_table_edit: dict[int, float] = {}
         # What each private message shows now, so identical edits are never sent.
         self._shown: dict[tuple[int, int], tuple[str, Any]] = {}
+        # The last private note per hand ("You drew 7♥"), kept until that player's next action so
+        # that other players' moves do not change (and re-send) this player's message.
+        self._notes: dict[tuple[int, int], list[str]] = {}
         self._shown_tables: dict[int, tuple[int | None, str, Any]] = {}
         self._nudges: dict[tuple[int, int], int] = {}
         self._dm_failure_told: set[tuple[int, int]] = set()
@@ -90,7 +107,14 @@ class Publisher:
             lines.append(f"• {escape(seat.name)}{crown}")
         lines.append("")
         lines.append(self.options_line(table, game, _))
-        lines.append(_("Press Join: the bot opens a private chat where your cards will arrive."))
+        if table.consents is not None:
+            lines.append("")
+            lines.append("<b>" + _("Hiding mode needs everyone's agreement. One refusal turns it off.") + "</b>")
+            for seat in table.seats:
+                mark = "✅" if table.consents.get(seat.player) else "⏳"
+                lines.append(f"{mark} {escape(seat.name)}")
+        else:
+            lines.append(_("Press Join: the bot opens a private chat where your cards will arrive."))
         return "\n".join(lines)
 
     def options_line(self, table: TableRow, game: Game, _: Translator) -> str:
@@ -103,6 +127,11 @@ class Publisher:
         return f"{options}\n{timer}"
 
     def lobby_markup(self, table: TableRow, _: Translator) -> InlineKeyboardMarkup:
+        if table.consents is not None:
+            agree = InlineKeyboardButton(_("I agree"), callback_data=LobbyOp(table.table_id, "agree").encode())
+            refuse = InlineKeyboardButton(_("I don't agree"), callback_data=LobbyOp(table.table_id, "refuse").encode())
+            cancel = InlineKeyboardButton(_("Cancel"), callback_data=LobbyOp(table.table_id, "cancel").encode())
+            return InlineKeyboardMarkup([[agree, refuse], [cancel]])
         join = InlineKeyboardButton(_("Join"), url=self.deep_link(f"j{table.table_id}"))
         leave = InlineKeyboardButton(_("Leave"), callback_data=LobbyOp(table.table_id, "leave").encode())
         start = InlineKeyboardButton(_("Start"), callback_data=LobbyOp(table.table_id, "start").encode())
@@ -193,6 +222,10 @@ class Publisher:
         _ = await self.group_translator(table.chat_id)
         text = self.table_text(table, game, state, _, warning)
         markup = self.table_markup(table, game, state, _)
+        if not new_message and table.table_message_id is not None:
+            self._queue_table_edit(table.table_id, table.chat_id, table.table_message_id, text, markup)
+            return
+        await self.flush(table.table_id)
         message_id = None if new_message else table.table_message_id
         shown = (message_id, text, markup.to_dict())
         if message_id is not None and self._shown_tables.get(table.table_id) == shown:
@@ -205,12 +238,43 @@ class Publisher:
             table.table_message_id = new_id
             await self.store.save_table(table)
 
+    def _queue_table_edit(self, table_id: int, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup) -> None:
+        self._pending_tables[table_id] = (chat_id, message_id, text, markup)
+        editor = self._table_editors.get(table_id)
+        if editor is None or editor.done():
+            self._table_editors[table_id] = asyncio.create_task(self._edit_table_soon(table_id))
+
+    async def _edit_table_soon(self, table_id: int) -> None:
+        while table_id in self._pending_tables:
+            wait = self._last_table_edit.get(table_id, -1e9) + self.table_edit_interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            chat_id, message_id, text, markup = self._pending_tables.pop(table_id)
+            if self._shown_tables.get(table_id) == (message_id, text, markup.to_dict()):
+                continue
+            try:
+                new_id = await telegram_io.edit_or_send(self.bot, chat_id, message_id, text, markup)
+            except Exception:  # an edit task must not die silently with the table unchanged
+                log.exception("could not update the table message of table %s", table_id)
+                continue
+            self._last_table_edit[table_id] = time.monotonic()
+            self._shown_tables[table_id] = (new_id, text, markup.to_dict())
+            if new_id != message_id:
+                await self.store.set_table_message(table_id, new_id)
+
+    async def flush(self, table_id: int | None = None) -> None:
+        """Wait until queued table edits (of one table, or all) have gone out."""
+        editors = [self._table_editors[table_id]] if table_id in self._table_editors else (
+            list(self._table_editors.values()) if table_id is None else [])
+        for editor in editors:
+            await asyncio.shield(editor)
+
     async def table_changed(
         self, table: TableRow, game: Game, state: State, events: list[Event], actor: str | None
     ) -> None:
         await self.post_table(table, game, state)
         for seat in table.seats:
-            await self.send_hand(table, game, state, seat.user_id, events)
+            await self.send_hand(table, game, state, seat.user_id, events, actor=actor)
         if actor is not None and actor.isdigit():
             await self._drop_nudge(table.table_id, int(actor))
 
@@ -256,19 +320,28 @@ class Publisher:
         _: Translator,
         events: Sequence[Event] = (),
         node: Node | None = None,
+        actor: str | None = None,
     ) -> str:
         renderer = renderer_for(table.game)
         view = self.player_view(table, game, state, player)
         names = names_of(table)
         legal = game.legal_actions(state, player) if not game.is_finished(state) else []
         lines = [f"<b>🃏 {escape(game_title(table.game, _))}</b> · " + _("Round {number}", number=game.round_number(state))]
-        lines.extend(renderer.hand_lines(view, _))
+        # Only a player who can act sees the centre of the table in private: the others' messages
+        # then stay unchanged between their turns and cost no edit.
+        active = bool(legal) or player in game.to_act(state)
+        lines.extend(renderer.hand_lines(view, _, active))
         private_lines = []
         for event in events:
             if player in event.private:
                 line = renderer.private_event_line(event.view(player), _, names)
                 if line:
                     private_lines.append(line)
+        key = (table.table_id, int(player)) if player.isdigit() else None
+        if key is not None:
+            if private_lines or actor == player:
+                self._notes[key] = private_lines
+            private_lines = self._notes.get(key, [])
         if private_lines:
             lines.append("")
             lines.extend(f"<i>{line}</i>" for line in private_lines)
@@ -315,13 +388,14 @@ class Publisher:
         events: Sequence[Event] = (),
         node_number: int = 0,
         fresh: bool = False,
+        actor: str | None = None,
     ) -> None:
         player = str(user_id)
         _ = await self.user_translator(user_id)
         renderer = renderer_for(table.game)
         tree = self.player_tree(renderer, game, state, player, _, table)
         node = tree.node(node_number) or tree.root
-        text = self.hand_text(table, game, state, player, _, events, node)
+        text = self.hand_text(table, game, state, player, _, events, node, actor)
         markup = self.hand_markup(table, tree, node)
         key = (table.table_id, user_id)
         shown = (text, markup.to_dict() if markup else None)

@@ -15,6 +15,7 @@ from bot.i18n import N_, Translator
 from handlers import cards as show
 
 CONFIRM = "✔"
+SEVERAL = "➕"
 
 ACTION_LABELS: dict[str, str] = {
     "draw": N_("Draw"),
@@ -47,7 +48,7 @@ class GameRenderer:
             return show.sort_hand(hand, self.hand_sort_key)
         return []
 
-    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
+    def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
         hand = self.hand_cards(view)
         if not hand:
             return [_("Your hand is empty.")]
@@ -67,6 +68,10 @@ class GameRenderer:
     def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
         """Buttons on the group table that any player may press: (label, key); see `table_action`."""
         return []
+
+    def text_action(self, view: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+        """The action a message typed in the private chat stands for now (e.g. a house rule)."""
+        return None
 
     def table_action(self, key: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
         """The action a table button's key stands for (the presser is the actor), or None."""

@@ -63,11 +63,12 @@ class Euchre3Renderer(GameRenderer):
             return [show.card(card) for card in action["cards"]] + [CONFIRM]
         return super().action_path(action, view, _)
 
-    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
-        lines = super().hand_lines(view, _)
+    def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
+        lines = super().hand_lines(view, _, active)
         if view.get("dummy"):
             lines.append(_("Dummy: {cards}", cards=show.cards(view["dummy"])))
-        lines.extend(self._centre(view, _, view.get("names", {}), for_player=True))
+        if active:
+            lines.extend(self._centre(view, _, view.get("names", {}), for_player=True))
         return lines
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, GameRenderer, name
+from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name
 
 CALL = "📣"
 KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5, "unhide": 6, "accuse": 7}
@@ -49,6 +49,9 @@ class KadiRenderer(GameRenderer):
         kind = action["type"]
         if kind == "play":
             path = [show.card(card) for card in action["cards"]]
+            if len(path) > 1:
+                # Several of a rank: start from "7♥ ➕", then tap the rest in order.
+                path[0] = f"{path[0]} {SEVERAL}"
             if "command" in action:
                 label = self._command_label(action["command"], _)
                 path.append(f"{label} {CALL}" if action.get("call") else label)
@@ -56,8 +59,6 @@ class KadiRenderer(GameRenderer):
                 path[0] = f"{path[0]} + {CALL}"
             elif action.get("call"):
                 path.append(f"{CONFIRM} + {CALL}")
-            elif len(path) > 1:
-                path.append(CONFIRM)
             return path
         if kind == "draw":
             penalty = view.get("penalty")
@@ -78,11 +79,12 @@ class KadiRenderer(GameRenderer):
             return [_("Accept the win")]
         return super().action_path(action, view, _)
 
-    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
-        lines = super().hand_lines(view, _)
+    def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
+        lines = super().hand_lines(view, _, active)
         if view.get("hidden"):
             lines.append("🙈 " + _("Hidden: {card}", card=show.card(view["hidden"])))
-        lines.extend(self._centre(view, _))
+        if active:
+            lines.extend(self._centre(view, _))
         return lines
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:

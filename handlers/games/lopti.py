@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, GameRenderer, name
+from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name
 
 KIND_ORDER = {"ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5, "delete_rule": 6}
 
@@ -37,6 +37,11 @@ class LoptiRenderer(GameRenderer):
 
         return sorted(actions, key=key)
 
+    def text_action(self, view: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+        if view.get("phase") == "authoring" and view.get("awaiting_rule") == view.get("me"):
+            return {"type": "author_rule", "rule": {"text": text}}
+        return None
+
     def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
         kind = action["type"]
         if kind == "ready":
@@ -45,7 +50,8 @@ class LoptiRenderer(GameRenderer):
             return ["🔄 " + _("Swap"), show.card(action["hand"]), "↔ " + show.card(action["face_up"])]
         if kind == "play":
             path = [show.card(card) for card in action["cards"]]
-            return path if len(path) == 1 else [*path, CONFIRM]
+            # One card is one tap; several of a rank start from "9♥ ➕", then the rest in order.
+            return path if len(path) == 1 else [f"{path[0]} {SEVERAL}", *path[1:]]
         if kind == "flip":
             return ["🂠 " + _("Flip card {number}", number=action["position"] + 1)]
         if kind == "take":
@@ -56,14 +62,15 @@ class LoptiRenderer(GameRenderer):
             return ["📜 " + _("My rules"), _("Delete rule {number}", number=action["rule"])]
         return super().action_path(action, view, _)
 
-    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
-        lines = super().hand_lines(view, _)
+    def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
+        lines = super().hand_lines(view, _, active)
         seat = (view.get("seats") or {}).get(view.get("me"), {})
         if seat.get("face_up"):
             lines.append(_("Face up: {cards}", cards=show.cards(seat["face_up"])))
         if seat.get("face_down"):
             lines.append(_("Face down: {cards}", cards=" ".join("🂠" for _position in seat["face_down"])))
-        lines.extend(self._pile(view, _, view.get("names", {})))
+        if active:
+            lines.extend(self._pile(view, _, view.get("names", {})))
         return lines
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:

@@ -37,9 +37,10 @@ class PitchRenderer(GameRenderer):
             return [_("Bid {value}", value=value)]
         return super().action_path(action, view, _)
 
-    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
-        lines = super().hand_lines(view, _)
-        lines.extend(self._centre(view, _, {p: p for p in view.get("players", [])}, for_player=True))
+    def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
+        lines = super().hand_lines(view, _, active)
+        if active:
+            lines.extend(self._centre(view, _, view.get("names", {}), for_player=True))
         return lines
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:

@@ -41,10 +41,10 @@ class ThreeThirteenRenderer(GameRenderer):
             return ["🏁 " + _("Go out"), _("Discard {card}", card=show.card(action["discard"]))]
         return super().action_path(action, view, _)
 
-    def hand_lines(self, view: Mapping[str, Any], _: Translator) -> list[str]:
-        lines = super().hand_lines(view, _)
+    def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
+        lines = super().hand_lines(view, _, active)
         lines.append(self._round_line(view, _))
-        if view.get("discard_top"):
+        if active and view.get("discard_top"):
             lines.append(_("Discard pile: {card}", card=show.card(view["discard_top"])))
         best = view.get("best_arrangement")
         if best and best.get("melds"):
