@@ -1,0 +1,60 @@
+"""Every user-facing string has its Swahili, with the same placeholders; Swahili is what players get."""
+
+import re
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from bot.i18n import translator
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from update_catalogs import PO_PATH, extract  # noqa: E402
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def swahili():
+    with PO_PATH.open("rb") as handle:
+        return read_po(handle, locale="sw")
+
+
+def test_every_string_in_the_code_has_a_swahili_translation():
+    catalog = swahili()
+    missing = []
+    for message in extract():
+        if not message.id:
+            continue
+        translated = catalog.get(message.id)
+        strings = translated.string if translated else None
+        if isinstance(strings, tuple):
+            ok = all(strings)
+        else:
+            ok = bool(strings)
+        if not ok or (translated and translated.fuzzy):
+            missing.append(message.id)
+    assert not missing, f"{len(missing)} strings lack Swahili, e.g. {missing[:5]}"
+
+
+def test_translations_keep_the_placeholders():
+    for message in swahili():
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set().union(*(set(PLACEHOLDER.findall(text)) for text in ids))
+        for text in strings:
+            # A singular form may write its number out instead of {count}.
+            assert set(PLACEHOLDER.findall(text)) <= wanted | {"count"}, (message.id, text)
+        assert set(PLACEHOLDER.findall(strings[-1])) == set(PLACEHOLDER.findall(ids[-1])), (message.id, strings[-1])
+
+
+def test_swahili_players_read_swahili_and_english_players_english():
+    assert translator("sw")("Join") == "Jiunge"
+    assert translator("en")("Join") == "Join"
+    assert translator("en-GB")("Join") == "Join"
+    assert translator(None)("Join") == "Jiunge"
+    two = translator("sw").plural("{count} card", "{count} cards", 2)
+    assert "2" in two and two != "2 cards"
