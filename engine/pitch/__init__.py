@@ -12,6 +12,11 @@ Actions (canonical form, as `legal_actions` lists them)
 `legal_actions(state, player)` is empty for anyone but the player to act; for "@clock" it is
 [{"type": "timeout"}] until the match ends. Hands are kept sorted by suit (S H D C), then rank.
 
+`advance(state, player, action)` is `apply` in place (the fast path for playouts and the table
+service): all checks come before the first change, so a refusal leaves `state` untouched, and
+`apply` is `advance` on a shallow clone, so both run the same rules code.
+benchmarks/bench_pitch.py measures random-playout throughput through `advance`.
+
 Phases: "bidding" -> "playing" -> (next hand's "bidding" ...) -> "finished". A hand is scored
 and the next one dealt (dealer moves left) inside the action that ends the sixth trick.
 

@@ -106,6 +106,11 @@ class PitchGame(Game):
         return [state.players[state.turn]]
 
     def legal_actions(self, state: PitchState, player: str) -> list[Action]:
+        if state.phase == PLAYING:  # the hot path: the cards of the player to act
+            seat = state.turn
+            if state.players[seat] == player and player != CLOCK:
+                cards = rules.playable(state.hands[seat], state.trick, state.trump)
+                return [{"type": "play", "card": card} for card in cards]
         if state.phase == FINISHED:
             return []
         if player == CLOCK:
@@ -121,6 +126,26 @@ class PitchGame(Game):
         return [{"type": "play", "card": card} for card in cards]
 
     def apply(self, state: PitchState, player: str, action: Action) -> Result:
+        # Every field of a state is immutable, so a shallow clone is the whole copy `advance` needs.
+        return self.advance(state.clone(), player, action)
+
+    def advance(self, state: PitchState, player: str, action: Action) -> Result:
+        """`apply` in place: every check is made before the first change, so a refusal leaves `state` as it was."""
+        if type(action) is dict and state.phase == PLAYING:  # the hot path: the player to act plays a card
+            seat = state.turn
+            if action.get("type") == "play" and state.players[seat] == player and player != CLOCK:
+                card = action.get("card")
+                trick = state.trick
+                if type(card) is str and (
+                    card in state.hands[seat]
+                    if not trick
+                    else rules.play_problem(state.hands[seat], trick, state.trump, card) is None
+                ):
+                    return _play(state, seat, card, [])
+        return self._advance(state, player, action)
+
+    def _advance(self, state: PitchState, player: str, action: Action) -> Result:
+        """Every action, checked in the order that gives each refusal its code."""
         if type(action) is not dict and not isinstance(action, Mapping):
             return Refused("unknown_action", "An action is an object with a 'type'.")
         kind = action.get("type")
@@ -131,7 +156,7 @@ class PitchGame(Game):
             if kind != "timeout":
                 return Refused("unknown_action", "The clock can only time out.")
             seat = state.turn
-            events.append(Event("timed_out", {"player": state.players[seat]}))
+            events.append(_event("timed_out", {"player": state.players[seat]}))
             if state.phase == BIDDING:
                 if rules.dealer_is_forced(state, seat):
                     return _bid(state, seat, max(rules.FORCED_MINIMUM, state.options.min_bid), events)
@@ -148,7 +173,9 @@ class PitchGame(Game):
         if kind == "play":
             if state.phase == BIDDING:
                 return Refused("bidding_in_progress", "The auction is not over: bid or pass first.")
-            return _play(state, seat, action.get("card"), events)
+            card = action.get("card")
+            problem = rules.play_problem(state.hands[seat], state.trick, state.trump, card)
+            return problem or _play(state, seat, card, events)
         if state.phase != BIDDING:
             return Refused("auction_over", "The auction is over: play a card.")
         if kind == "pass":
@@ -225,7 +252,28 @@ class PitchGame(Game):
         return PitchState.from_dict(dict(data))
 
 
-# ----- steps of a hand (each works on a fresh clone, never on the caller's state) -------------
+# ----- steps of a hand (each changes the state it is given: `advance` has checked the action) -----
+
+_new = object.__new__
+
+
+def _event(kind: str, public: dict[str, Any]) -> Event:
+    """`Event(kind, public)` without the frozen dataclass's __init__: the same object in a third of the time."""
+    event = _new(Event)
+    fields = event.__dict__
+    fields["kind"] = kind
+    fields["public"] = public
+    fields["private"] = {}
+    return event
+
+
+def _applied(state: PitchState, events: list[Event]) -> Applied:
+    """`Applied(state, events)`, likewise without the frozen dataclass's __init__."""
+    result = _new(Applied)
+    fields = result.__dict__
+    fields["state"] = state
+    fields["events"] = events
+    return result
 
 
 def _doing(state: PitchState) -> str:
@@ -270,90 +318,96 @@ def _start_hand(state: PitchState, number: int, dealer: int, events: list[Event]
 
 
 def _pass(state: PitchState, seat: int, events: list[Event]) -> Applied:
-    new = state.clone()
-    new.bids = state.bids + ((seat, 0),)
-    events.append(Event("passed", {"player": state.players[seat]}))
+    state.bids = state.bids + ((seat, 0),)
+    events.append(_event("passed", {"player": state.players[seat]}))
     if seat == state.dealer:
-        _end_auction(new, events)
+        _end_auction(state, events)
     else:
-        new.turn = (seat + 1) % len(state.players)
-    return Applied(new, events)
+        state.turn = (seat + 1) % len(state.players)
+    return _applied(state, events)
 
 
 def _bid(state: PitchState, seat: int, value: int, events: list[Event]) -> Applied:
-    new = state.clone()
     forced = rules.dealer_is_forced(state, seat)
     steal = seat == state.dealer and value == state.high_bid
-    new.bids = state.bids + ((seat, value),)
-    new.high_bid = value
-    new.high_bidder = seat
-    events.append(Event("bid", {"player": state.players[seat], "value": value, "steal": steal, "forced": forced}))
+    state.bids = state.bids + ((seat, value),)
+    state.high_bid = value
+    state.high_bidder = seat
+    events.append(_event("bid", {"player": state.players[seat], "value": value, "steal": steal, "forced": forced}))
     if value >= rules.PITCH or seat == state.dealer:  # PIT-A6: a 4 (or a smudge) ends the auction at once
-        _end_auction(new, events)
+        _end_auction(state, events)
     else:
-        new.turn = (seat + 1) % len(state.players)
-    return Applied(new, events)
+        state.turn = (seat + 1) % len(state.players)
+    return _applied(state, events)
 
 
-def _end_auction(new: PitchState, events: list[Event]) -> None:
-    new.pitcher = new.high_bidder
-    new.bid = new.high_bid
-    new.phase = PLAYING
-    new.leader = new.pitcher
-    new.turn = new.pitcher
+def _end_auction(state: PitchState, events: list[Event]) -> None:
+    state.pitcher = state.high_bidder
+    state.bid = state.high_bid
+    state.phase = PLAYING
+    state.leader = state.pitcher
+    state.turn = state.pitcher
     events.append(
-        Event(
+        _event(
             "auction_won",
-            {"pitcher": new.players[new.pitcher], "bid": new.bid, "smudge": new.bid == rules.SMUDGE},
+            {"pitcher": state.players[state.pitcher], "bid": state.bid, "smudge": state.bid == rules.SMUDGE},
         )
     )
 
 
-def _play(state: PitchState, seat: int, card: Any, events: list[Event]) -> Result:
-    hand = state.hands[seat]
-    problem = rules.play_problem(hand, state.trick, state.trump, card)
-    if problem is not None:
-        return problem
-    seats = len(state.players)
-    new = state.clone()
-    at = hand.index(card)
+def _play(state: PitchState, seat: int, card: str, events: list[Event]) -> Applied:
+    """`seat` plays `card`, a legal card (checked by the caller)."""
+    players = state.players
+    seats = len(players)
     hands = state.hands
-    new.hands = hands[:seat] + (hand[:at] + hand[at + 1 :],) + hands[seat + 1 :]
-    player = state.players[seat]
-    events.append(Event("played", {"player": player, "card": card, "trick": state.tricks_played + 1}))
-    if state.trump is None:  # P9: the pitcher's first card sets trumps
-        new.trump = SUIT[card]
-        events.append(Event("trump_set", {"player": player, "suit": new.trump}))
+    hand = hands[seat]
+    at = hand.index(card)
+    state.hands = hands[:seat] + (hand[:at] + hand[at + 1 :],) + hands[seat + 1 :]
+    player = players[seat]
+    tricks_played = state.tricks_played
+    event = _new(Event)  # _event("played", ...), inlined on the commonest step
+    fields = event.__dict__
+    fields["kind"] = "played"
+    fields["public"] = {"player": player, "card": card, "trick": tricks_played + 1}
+    fields["private"] = {}
+    events.append(event)
+    trump = state.trump
+    if trump is None:  # P9: the pitcher's first card sets trumps
+        state.trump = trump = SUIT[card]
+        events.append(_event("trump_set", {"player": player, "suit": trump}))
     trick = state.trick + (card,)
     if len(trick) < seats:
-        new.trick = trick
-        new.turn = (seat + 1) % seats
-        return Applied(new, events)
-    winner = rules.trick_winner(trick, state.leader, new.trump, seats)
+        state.trick = trick
+        state.turn = (seat + 1) % seats
+        result = _new(Applied)  # _applied(state, events), inlined on the commonest step
+        result.__dict__.update(state=state, events=events)
+        return result
+    leader = state.leader
+    winner = rules.trick_winner(trick, leader, trump, seats)
     won = list(state.won)
     won[winner] = won[winner] + trick
-    new.won = tuple(won)
+    state.won = tuple(won)
     counts = list(state.tricks_won)
     counts[winner] += 1
-    new.tricks_won = tuple(counts)
-    new.last_trick = (state.leader, trick, winner)
-    new.trick = ()
-    new.tricks_played = state.tricks_played + 1
-    new.leader = winner
-    new.turn = winner
+    state.tricks_won = tuple(counts)
+    state.last_trick = (leader, trick, winner)
+    state.trick = ()
+    state.tricks_played = tricks_played = tricks_played + 1
+    state.leader = winner
+    state.turn = winner
     events.append(
-        Event(
+        _event(
             "trick_won",
             {
-                "player": state.players[winner],
-                "trick": new.tricks_played,
-                "plays": _plays(state, state.leader, trick),
+                "player": players[winner],
+                "trick": tricks_played,
+                "plays": [{"player": players[(leader + i) % seats], "card": c} for i, c in enumerate(trick)],
             },
         )
     )
-    if new.tricks_played == TRICKS_PER_HAND:
-        _end_hand(new, events)
-    return Applied(new, events)
+    if tricks_played == TRICKS_PER_HAND:
+        _end_hand(state, events)
+    return _applied(state, events)
 
 
 def _end_hand(new: PitchState, events: list[Event]) -> None:
@@ -376,8 +430,8 @@ def _end_hand(new: PitchState, events: list[Event]) -> None:
 def _hand_summary(state: PitchState, result: HandResult) -> dict[str, Any]:
     """What the table learns when a hand is scored (also kept as the view's `last_hand`). JSON-ready."""
     players = state.players
-    seats = range(len(players))
-    team = state.team_of
+    teams = [state.team_of(seat) for seat in range(len(players))]
+    points, change, scores = result.points, result.change, state.scores
     return {
         "hand": state.hand_number,
         "dealer": players[state.dealer],
@@ -391,10 +445,10 @@ def _hand_summary(state: PitchState, result: HandResult) -> dict[str, Any]:
         "jack": None if result.jack is None else {"card": result.jack[0], "by": players[result.jack[1]]},
         "game": {
             "by": [] if result.game is None else [players[s] for s in state.team_seats(result.game)],
-            "trick_points": {players[s]: result.trick_points[s] for s in seats},
+            "trick_points": dict(zip(players, result.trick_points)),
         },
-        "tricks": {players[s]: state.tricks_won[s] for s in seats},
-        "points": {players[s]: result.points[team(s)] for s in seats},
-        "change": {players[s]: result.change[team(s)] for s in seats},
-        "scores": {players[s]: state.scores[team(s)] for s in seats},
+        "tricks": dict(zip(players, state.tricks_won)),
+        "points": {player: points[team] for player, team in zip(players, teams)},
+        "change": {player: change[team] for player, team in zip(players, teams)},
+        "scores": {player: scores[team] for player, team in zip(players, teams)},
     }

@@ -74,15 +74,19 @@ def pass_problem(state: PitchState, seat: int) -> Refused | None:
 
 def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str | None) -> list[str]:
     """PIT-A7/PIT-A8: any card to lead; to a trump lead a trump if able; else the led suit or a trump, or anything if void."""
+    return list(playable(hand, trick, trump))
+
+
+def playable(hand: Sequence[str], trick: Sequence[str], trump: str | None) -> Sequence[str]:
+    """`legal_cards` without the copy: `hand` itself when every card of it may be played."""
     if not trick:
-        return list(hand)
+        return hand
     led = SUIT[trick[0]]
     if led == trump:
-        trumps = [card for card in hand if SUIT[card] == trump]
-        return trumps or list(hand)
-    if any(SUIT[card] == led for card in hand):
+        return [card for card in hand if SUIT[card] == trump] or hand
+    if led in map(SUIT.__getitem__, hand):
         return [card for card in hand if SUIT[card] == led or SUIT[card] == trump]
-    return list(hand)
+    return hand
 
 
 def play_problem(hand: Sequence[str], trick: Sequence[str], trump: str | None, card: object) -> Refused | None:
@@ -93,10 +97,10 @@ def play_problem(hand: Sequence[str], trick: Sequence[str], trump: str | None, c
     led = SUIT[trick[0]]
     suit = SUIT[card]
     if led == trump:
-        if suit != trump and any(SUIT[c] == trump for c in hand):
+        if suit != trump and trump in map(SUIT.__getitem__, hand):
             return Refused("must_follow_suit", "Trumps were led: play a trump.")
         return None
-    if suit != led and suit != trump and any(SUIT[c] == led for c in hand):
+    if suit != led and suit != trump and led in map(SUIT.__getitem__, hand):
         return Refused("must_follow_suit", "Follow the suit led or play a trump.")
     return None
 

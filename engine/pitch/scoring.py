@@ -7,7 +7,9 @@ Points are credited to teams: one team per seat in cut-throat play, seat % 2 wit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 
+from engine.core.cards import SUITS
 from engine.pitch.cards import RANK, SUIT, TRICK_POINTS
 from engine.pitch.rules import SMUDGE
 from engine.pitch.state import PitchState
@@ -26,30 +28,45 @@ class HandResult:
     winning_teams: tuple[int, ...]  # teams that win the match on this hand (empty: play on)
 
 
+# The 13 cards of each suit, lowest rank first.
+TRUMPS_BY_RANK: dict[str, tuple[str, ...]] = {
+    suit: tuple(sorted((card for card in RANK if SUIT[card] == suit), key=RANK.__getitem__)) for suit in SUITS
+}
+
+
+def _capturer(won: tuple[tuple[str, ...], ...], card: str) -> int:
+    return next(seat for seat, cards in enumerate(won) if card in cards)
+
+
 def score_hand(state: PitchState) -> HandResult:
     """Score the six tricks just played; `state.scores` are the totals before this hand."""
     seats = len(state.players)
     teams = len(state.scores)
     trump = state.trump
-    captured_by = {card: seat for seat in range(seats) for card in state.won[seat]}
-    dealt_to = {card: seat for seat in range(seats) for card in state.dealt[seat]}
-    trumps = [card for card in dealt_to if SUIT[card] == trump]  # PIT-A3: dealt cards only
-    high = max(trumps, key=RANK.__getitem__)
-    low = min(trumps, key=RANK.__getitem__)
-    points = [0] * teams
-    high_seat = captured_by[high]  # PIT-A1
-    points[state.team_of(high_seat)] += 1
-    low_seat = dealt_to[low] if state.options.low_to == "dealt" else captured_by[low]  # PIT-A2
-    points[state.team_of(low_seat)] += 1  # P22/PIT-A4: a single trump counts as both High and Low
+    team_of = [seat % 2 for seat in range(seats)] if state.options.partnerships else range(seats)
+    # After six tricks every dealt card has been captured, so the trumps in play (PIT-A3: dealt
+    # cards only) are the captured trumps: High is the first card of the suit from the top that
+    # was captured, Low the first from the bottom (the same card when only one trump was in play).
+    won = state.won
+    captured = set(chain.from_iterable(won))
+    ranked = TRUMPS_BY_RANK[trump]
+    high = next(card for card in reversed(ranked) if card in captured)
+    low = next(card for card in ranked if card in captured)
+    high_seat = _capturer(won, high)
+    low_seat = _capturer(won, low)
     jack_card = "J" + trump
-    jack = None
-    if jack_card in captured_by:  # P20: no Jack point when the Jack is not in play
-        jack = (jack_card, captured_by[jack_card])
-        points[state.team_of(jack[1])] += 1
-    trick_points = tuple(sum(TRICK_POINTS[card] for card in state.won[seat]) for seat in range(seats))
+    jack = (jack_card, _capturer(won, jack_card)) if jack_card in captured else None  # P20: not in play, no point
+    trick_points = tuple([sum(map(TRICK_POINTS.__getitem__, cards)) for cards in won])
+    points = [0] * teams
+    points[team_of[high_seat]] += 1  # PIT-A1
+    if state.options.low_to == "dealt":  # PIT-A2
+        low_seat = next(seat for seat, hand in enumerate(state.dealt) if low in hand)
+    points[team_of[low_seat]] += 1  # P22/PIT-A4: a single trump counts as both High and Low
+    if jack is not None:
+        points[team_of[jack[1]]] += 1
     team_trick_points = [0] * teams
     for seat in range(seats):
-        team_trick_points[state.team_of(seat)] += trick_points[seat]
+        team_trick_points[team_of[seat]] += trick_points[seat]
     best = max(team_trick_points)
     game = None
     if team_trick_points.count(best) == 1:  # P19, P21, PIT-A10: strictly the most, ties (and all-zero) none

@@ -1,7 +1,8 @@
 """The state of a Pitch match: a self-contained, JSON-dumpable record (seed, options, seats, hand, scores).
 
 Everything in it is immutable (tuples, strings, ints, and a `last_hand` summary that is never
-changed once built), so `clone` is a cheap shallow copy and `apply` copies only what it changes.
+changed once built), so `clone` is a cheap shallow copy: `apply` is `advance` on a clone, and
+`advance` rebinds the fields it changes (with new tuples) on the state it is given.
 Seats are indices into `players`; teams are seat % 2 with partnerships, else one team per seat.
 """
 
