@@ -33,6 +33,7 @@ def demo_settings(api: FakeBotAPI, db_path: str, **overrides: object) -> Setting
         # The fake server has no flood limit; a real group does (see Settings).
         "KARATA_GROUP_RATE": 6000,
         "KARATA_TABLE_EDIT_SECONDS": 0,
+        "KARATA_ROUND_PAUSE_SECONDS": 0,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -76,11 +76,13 @@ class TableService:
         publisher: Publisher,
         default_turn_seconds: int,
         clock: Callable[[], float] = time.time,
+        round_pause_seconds: float = 0.0,
     ):
         self.store = store
         self.publisher = publisher
         self.scheduler: Scheduler | None = None
         self.default_turn_seconds = default_turn_seconds
+        self.round_pause_seconds = round_pause_seconds
         self.clock = clock
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # Tests and demos may fix the first dealer and the decks of a new match.
@@ -273,16 +275,22 @@ class TableService:
                 return Outcome.refused("not_playing", table=table)
             if version != table.version:
                 return Outcome.refused("stale", table=table)
+            if player != CLOCK and self.paused(table):
+                return Outcome.refused("round_pause", table=table)
             if player != CLOCK and table.seat_of(int(player)) is None:
                 return Outcome.refused("not_seated", table=table)
             try:
                 action = game.check_action(player, action, [seat.player for seat in table.seats])
             except MalformedAction as error:
                 return Outcome.refused("malformed", str(error), table=table)
+            round_before = game.round_number(state)
             # The state was just loaded for this call, so the engine may change it in place.
             result = game.advance(state, player, action)
             if not isinstance(result, Applied):
                 return Outcome.refused(result.code, result.message, table=table, **dict(result.details))
+            new_round = game.round_number(result.state) != round_before and not game.is_finished(result.state)
+            if new_round and self.round_pause_seconds > 0:
+                table.paused_until = self.clock() + self.round_pause_seconds
             await self._commit(table, game, result.state, result.events, player, action)
             return Outcome(True, table=table)
 
@@ -313,7 +321,7 @@ class TableService:
             table.deadline = None
             table.deadline_version = None
         else:
-            seconds = table.turn_seconds
+            seconds = table.turn_seconds + (self.round_pause_seconds if self.paused(table) else 0)
             # Writing a house rule takes longer than a move: the table's own option sets its time.
             authoring = table.options.get("authoring_timeout_s")
             if authoring and game.view(state, None).get("awaiting_rule"):
@@ -321,6 +329,19 @@ class TableService:
             table.deadline = self.clock() + seconds
             table.deadline_version = table.version
         table.warned = False
+
+    def paused(self, table: TableRow) -> bool:
+        return table.paused_until is not None and self.clock() < table.paused_until
+
+    async def end_pause(self, table_id: int) -> None:
+        """The pause between rounds is over: show the new deal."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.state is None or loaded.table.paused_until is None:
+                return
+            loaded.table.paused_until = None
+            await self.store.save_table(loaded.table)
+            await self.publisher.table_changed(loaded.table, loaded.game, loaded.state, [], None)
 
     # ----- timers -------------------------------------------------------------------------
     async def warn(self, table_id: int, version: int) -> None:
@@ -346,6 +367,11 @@ class TableService:
         resumed = []
         now = self.clock()
         for table in await self.store.tables_with_deadlines():
+            if table.paused_until is not None:
+                await self.end_pause(table.table_id)
+                table = await self.store.get_table(table.table_id) or table
+            if table.deadline is None:
+                continue
             async with self.lock(table.table_id):
                 table.deadline = now + table.turn_seconds
                 table.warned = False

@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     warn_seconds: int = Field(20, ge=0, le=600, validation_alias=AliasChoices("KARATA_WARN_SECONDS"))
     # Telegram allows a bot about 20 messages a minute in one group; edits count too.
     group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
+    # Seconds between a round's end and the next deal being shown.
+    round_pause_seconds: float = Field(5.0, ge=0, le=120, validation_alias=AliasChoices("KARATA_ROUND_PAUSE_SECONDS"))
     # At most one edit of a table message per this many seconds (the newest wins).
     table_edit_seconds: float = Field(3.0, ge=0, le=60, validation_alias=AliasChoices("KARATA_TABLE_EDIT_SECONDS"))
     # Seconds a player may be idle on their turn before a private "your turn" nudge.
@@ -93,6 +95,7 @@ _ENV_NAMES = {
     "nudge_seconds": "KARATA_NUDGE_SECONDS",
     "group_messages_per_minute": "KARATA_GROUP_RATE",
     "table_edit_seconds": "KARATA_TABLE_EDIT_SECONDS",
+    "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",
 }
 
 

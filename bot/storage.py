@@ -75,6 +75,10 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE tables ADD COLUMN consents TEXT;
     """,
+    # 3: a short pause between rounds, while the group reads the round's results
+    """
+    ALTER TABLE tables ADD COLUMN paused_until REAL;
+    """,
 )
 
 LIVE = ("lobby", "playing")
@@ -109,6 +113,8 @@ class TableRow:
     deadline: float | None = None
     deadline_version: int | None = None
     warned: bool = False
+    # Until this time the next round is not shown and presses wait (epoch seconds).
+    paused_until: float | None = None
     # While options await everyone's consent: user id (as text) -> agreed; None otherwise.
     consents: dict[str, bool] | None = None
     # The last few events as spectators see them, for the table message's log lines.
@@ -152,6 +158,7 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
         warned=bool(row["warned"]),
         recent_events=json.loads(row["recent_events"]),
         consents=json.loads(row["consents"]) if row["consents"] else None,
+        paused_until=row["paused_until"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -293,7 +300,7 @@ class Store:
 
     async def tables_with_deadlines(self) -> list[TableRow]:
         async with self.db.execute(
-            "SELECT * FROM tables WHERE status = 'playing' AND deadline IS NOT NULL"
+            "SELECT * FROM tables WHERE status = 'playing' AND (deadline IS NOT NULL OR paused_until IS NOT NULL)"
         ) as cursor:
             rows = await cursor.fetchall()
         return [_table_from_row(row) for row in rows]
@@ -313,7 +320,7 @@ class Store:
             await self.db.execute(
                 "UPDATE tables SET status = ?, options = ?, turn_seconds = ?, seats = ?, state = ?, version = ?, "
                 "table_message_id = ?, deadline = ?, deadline_version = ?, warned = ?, recent_events = ?, "
-                "consents = ?, updated_at = ? WHERE table_id = ?",
+                "consents = ?, paused_until = ?, updated_at = ? WHERE table_id = ?",
                 (
                     table.status,
                     json.dumps(table.options),
@@ -327,6 +334,7 @@ class Store:
                     int(table.warned),
                     json.dumps(table.recent_events),
                     json.dumps(table.consents) if table.consents is not None else None,
+                    table.paused_until,
                     table.updated_at,
                     table.table_id,
                 ),

@@ -24,8 +24,8 @@ class Timers:
         self.nudge_seconds = nudge_seconds
 
     @staticmethod
-    def _names(table_id: int) -> tuple[str, str, str]:
-        return (f"timeout:{table_id}", f"warn:{table_id}", f"nudge:{table_id}")
+    def _names(table_id: int) -> tuple[str, str, str, str]:
+        return (f"timeout:{table_id}", f"warn:{table_id}", f"nudge:{table_id}", f"pause:{table_id}")
 
     def cancel(self, table_id: int) -> None:
         for name in self._names(table_id):
@@ -35,15 +35,22 @@ class Timers:
     def schedule(self, table: TableRow, now: float) -> None:
         self.cancel(table.table_id)
         data = (table.table_id, table.version)
-        timeout_name, warn_name, nudge_name = self._names(table.table_id)
+        timeout_name, warn_name, nudge_name, pause_name = self._names(table.table_id)
+        pause = max(0.0, (table.paused_until or now) - now)
+        if table.paused_until is not None:
+            self.job_queue.run_once(self._on_pause_end, pause, data=data, name=pause_name)
         if self.nudge_seconds > 0:
-            self.job_queue.run_once(self._on_nudge, self.nudge_seconds, data=data, name=nudge_name)
+            self.job_queue.run_once(self._on_nudge, pause + self.nudge_seconds, data=data, name=nudge_name)
         if table.deadline is None:
             return
         remaining = max(0.0, table.deadline - now)
         self.job_queue.run_once(self._on_timeout, remaining, data=data, name=timeout_name)
         if self.warn_seconds and remaining > self.warn_seconds and not table.warned:
             self.job_queue.run_once(self._on_warn, remaining - self.warn_seconds, data=data, name=warn_name)
+
+    async def _on_pause_end(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        table_id, _version = context.job.data  # type: ignore[union-attr, misc]
+        await self.service.end_pause(table_id)
 
     async def _on_timeout(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         table_id, version = context.job.data  # type: ignore[union-attr, misc]

@@ -193,6 +193,8 @@ class Publisher:
         if game.is_finished(state):
             lines.append("<b>" + _("Match over.") + "</b>")
             lines.extend(renderer.result_lines(view, scores, game.winners(state), _, names))
+        elif table.paused_until is not None and self.clock() < table.paused_until:
+            lines.append("⏸ " + _("Next round in a moment..."))
         elif table.deadline is not None:
             left = clock_text(table.deadline - self.clock())
             who = ", ".join(escape(names.get(p, p)) for p in game.to_act(state))
@@ -273,10 +275,24 @@ class Publisher:
         self, table: TableRow, game: Game, state: State, events: list[Event], actor: str | None
     ) -> None:
         await self.post_table(table, game, state)
+        await self._post_round_summary(table, events)
+        if table.paused_until is not None and self.clock() < table.paused_until:
+            return  # the next deal is shown when the pause ends
         for seat in table.seats:
             await self.send_hand(table, game, state, seat.user_id, events, actor=actor)
         if actor is not None and actor.isdigit():
             await self._drop_nudge(table.table_id, int(actor))
+
+    async def _post_round_summary(self, table: TableRow, events: list[Event]) -> None:
+        if not events:
+            return
+        _ = await self.group_translator(table.chat_id)
+        lines = renderer_for(table.game).round_summary([event.view(None) for event in events], _, names_of(table))
+        if lines:
+            try:
+                await telegram_io.send(self.bot, table.chat_id, "\n".join(lines), None, table.thread_id)
+            except Unreachable:
+                log.warning("cannot post round results in %s", table.chat_id)
 
     async def deadline_warning(self, table: TableRow, game: Game, state: State) -> None:
         await self.post_table(table, game, state, warning=True)

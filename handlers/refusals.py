@@ -27,6 +27,7 @@ SERVICE_REFUSALS: dict[str, str] = {
     "stale": N_("That button is from an earlier move. Here are your current cards."),
     "malformed": N_("I did not understand that button."),
     "too_late": N_("Too late: the game has moved on."),
+    "round_pause": N_("The next round starts in a moment."),
     "unknown_button": N_("That button no longer exists. Here are your current cards."),
     "not_admin": N_("Only a group admin can do that."),
 }

@@ -111,6 +111,24 @@ class GameRenderer:
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         return self.event_line(event, _, names)
 
+    # Event kinds that close a round, and the names of their per-player points and totals.
+    round_end_kinds: tuple[str, ...] = ("round_scored", "hand_scored")
+
+    def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """The score table posted between rounds (empty when no round ended)."""
+        for event in events:
+            if event["kind"] not in self.round_end_kinds:
+                continue
+            points = event.get("points") or {}
+            totals = event.get("totals") or event.get("scores") or {}
+            lines = ["<b>" + _("Round {number} results", number=event.get("round") or event.get("hand") or "") + "</b>"]
+            for player in totals or points:
+                gained = points.get(player)
+                part = f" ({'+' if (gained or 0) >= 0 else ''}{gained})" if gained is not None else ""
+                lines.append(f"{name(names, player)}: {totals.get(player, gained)}{part}")
+            return lines
+        return []
+
     def result_lines(self, view: Mapping[str, Any], scores: Mapping[str, int], winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> list[str]:
         lines = []
         for player, score in sorted(scores.items(), key=lambda item: -item[1]):

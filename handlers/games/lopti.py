@@ -164,6 +164,19 @@ class LoptiRenderer(GameRenderer):
             return _("Time's up.")
         return None
 
+    round_end_kinds = ("round_won",)
+
+    def round_summary(self, events, _, names):
+        for event in events:
+            if event["kind"] == "round_won":
+                lines = ["<b>" + _("Round {number} results", number=event["round"]) + "</b>"]
+                for place, player in enumerate(event.get("places") or [event["player"]], start=1):
+                    lines.append(f"{place}. {name(names, player)}")
+                lines.append(_("Rounds won: {scores}", scores=", ".join(
+                    f"{name(names, p)} {n}" for p, n in (event.get("scores") or {}).items())))
+                return lines
+        return []
+
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         if event["kind"] == "drew" and event.get("cards"):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))

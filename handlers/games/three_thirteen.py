@@ -115,6 +115,16 @@ class ThreeThirteenRenderer(GameRenderer):
             return _("Time's up for {name}.", name=who)
         return None
 
+    def round_summary(self, events, _, names):
+        lines = super().round_summary(events, _, names)
+        for event in events:
+            if event["kind"] == "round_scored":
+                for player, hand in (event.get("hands") or {}).items():
+                    melds = " ".join("[" + show.cards(meld) + "]" for meld in hand.get("melds", []))
+                    left = show.cards(hand.get("deadwood_cards", []))
+                    lines.append(f"{name(names, player)}: {melds} {('· ' + left) if left else ''}".rstrip())
+        return lines
+
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         if event["kind"] == "drew" and event.get("from") == "stock" and event.get("card"):
             return _("You drew {card}.", card=show.card(event["card"]))
