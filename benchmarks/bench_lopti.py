@@ -1,8 +1,21 @@
-"""Random-playout throughput of the Lopti engine: actions applied per second and whole rounds
-("matches": a Lopti session never ends, so one dealt round played to its winner is the unit)
-per second, single-threaded, with legal-action generation included.
+"""Random-playout throughput of the Lopti engine, single-threaded, in CPU time.
 
-Run: /work/venv/bin/python benchmarks/bench_lopti.py [--seconds 5] [--players 2 3 4 5]
+What it measures: fresh tables (`GAME.new`, default options) are played with uniformly random
+legal actions through the public protocol only - `to_act`, `legal_actions` (every action
+counted includes generating the complete list it was chosen from), `random.choice`, and the
+in-place fast path `advance` - until `--seconds` of CPU time (`time.process_time`) have been
+used per player count. It prints
+
+  actions/s   actions applied per CPU second (including `new`, `to_act`, `legal_actions` and
+              the two random choices per action);
+  matches/s   whole "matches" per CPU second. A Lopti session never ends (`is_finished` is
+              always False), so one match is one dealt round played from the deal (setup:
+              swaps and ready) to its winner, as in docs/games/lopti.md;
+  actions/match  the mean round length.
+
+With `--apply` it drives the copying `apply` instead of `advance`, for comparison.
+
+Run: /work/venv/bin/python benchmarks/bench_lopti.py [--seconds 5] [--players 2 3 4 5] [--apply]
 """
 
 from __future__ import annotations
@@ -15,39 +28,51 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.core.protocol import Applied  # noqa: E402
 from engine.lopti import GAME  # noqa: E402
 
 NAMES = ["amina", "baraka", "chausiku", "daudi", "eshe"]
 
 
-def play_rounds(players: int, seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Play random legal actions in fresh one-round matches until `seconds` pass."""
+def play_rounds(players: int, seconds: float, seed: int = 0, copying: bool = False) -> tuple[int, int, float]:
+    """Play random legal actions in fresh one-round matches until `seconds` of CPU time pass."""
     options = GAME.Options()
     rng = random.Random(seed)
+    choice = rng.choice
+    to_act, legal_actions = GAME.to_act, GAME.legal_actions
+    step = GAME.apply if copying else GAME.advance
+    names = NAMES[:players]
     actions = matches = 0
-    start = time.perf_counter()
+    clock = time.process_time
+    start = clock()
     deadline = start + seconds
-    to_act, legal_actions, apply = GAME.to_act, GAME.legal_actions, GAME.apply
-    while time.perf_counter() < deadline:
-        state = GAME.new(NAMES[:players], options, rng.randrange(1 << 30))
-        while state.round == 1:
-            player = rng.choice(to_act(state))
-            state = apply(state, player, rng.choice(legal_actions(state, player))).state
-            actions += 1
+    while clock() < deadline:
+        state = GAME.new(names, options, rng.randrange(1 << 30))
+        applied = 0
+        while state.round == 1:  # the round ends when `round` moves on (the winner's rule)
+            player = choice(to_act(state))
+            result = step(state, player, choice(legal_actions(state, player)))
+            state = result.state
+            applied += 1
+        if not isinstance(result, Applied):  # every listed action must be accepted
+            raise AssertionError(f"legal action refused: {result}")
+        actions += applied
         matches += 1
-    return actions, matches, time.perf_counter() - start
+    return actions, matches, clock() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per player count")
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per player count")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
+    parser.add_argument("--apply", action="store_true", help="drive the copying `apply` instead of `advance`")
     args = parser.parse_args()
     total_actions = total_matches = 0
     total_time = 0.0
+    print(f"lopti, {'apply' if args.apply else 'advance'}, CPU time (process_time), single thread")
     print(f"{'players':>7} {'actions/s':>11} {'matches/s':>10} {'actions/match':>14}")
     for players in args.players:
-        actions, matches, elapsed = play_rounds(players, args.seconds)
+        actions, matches, elapsed = play_rounds(players, args.seconds, copying=args.apply)
         total_actions += actions
         total_matches += matches
         total_time += elapsed

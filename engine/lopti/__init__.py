@@ -3,6 +3,11 @@
 `GAME` is the `engine.core.protocol.Game` for Lopti. This docstring is the contract the
 Telegram renderer builds on.
 
+Fast path
+    `advance(state, player, action)` is `apply` changing `state` in place (same code; `apply`
+    copies first); a refusal leaves `state` unchanged. The dicts in a `legal_actions` list are
+    shared between calls: read them, do not change them.
+
 Session
     A table is a session with no end: `is_finished` is always False, `winners` always empty,
     `scores` counts rounds won. Round 1 is opened by the dealer, later rounds by the previous

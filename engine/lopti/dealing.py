@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.protocol import Event
+from engine.lopti.events import event
 from engine.core.rng import shuffled
 from engine.lopti.rules import DECK
 from engine.lopti.state import SETUP, LoptiState
@@ -51,7 +52,7 @@ def deal_round(state: LoptiState, round_number: int, events: list[Event]) -> Non
     state.ready = [False] * seats
     state.swaps = [0] * seats
     events.append(
-        Event(
+        event(
             "dealt",
             {
                 "round": round_number,

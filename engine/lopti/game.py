@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
 from typing import Any
 
 from pydantic import BaseModel
@@ -12,9 +11,11 @@ from engine.core.options import parse_options
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
 from engine.core.rng import rng_for
 from engine.lopti import session, turns
+from engine.lopti.actions import BIT, CHUNKS, COMBO, COUNT_TAG, FLIPS, PLAYS_CACHE, SITUATION, TAKE, THREES, plays
 from engine.lopti.dealing import deal_round
+from engine.lopti.events import applied, event
 from engine.lopti.options import LoptiOptions
-from engine.lopti.rules import DECK, SORT_KEY, VALUE, lowest_card, play_problem, sort_cards
+from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_cards
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
@@ -23,43 +24,9 @@ CLOCK_VOTE_TYPES = ("close_vote", "close_champion")
 RULE_KEYS = ("when", "event", "if", "do", "text")
 SIGNS = ("rock", "paper", "scissors")
 
-ALL, MATCH = "all", "match"
-_COMBOS: dict[tuple[str, ...], list[list[tuple[str, ...]]]] = {}
-
-
-def _combos(cards: list[str]) -> list[list[tuple[str, ...]]]:
-    """The combinations of one rank's cards, by size (1..len); cached, there are few."""
-    key = tuple(cards)
-    by_count = [list(combinations(key, count)) for count in range(1, len(key) + 1)]
-    _COMBOS[key] = by_count
-    return by_count
-
-
-def _playable_ranks(groups: dict[int, list[str]], top: int, options: Mapping[str, Any]) -> dict[int, str]:
-    """For a non-empty pile with no obligation: each held rank that may be played, with ALL
-    (any number of cards) or MATCH (more than the previous play, or completing four).
-    Mirrors `rules.play_problem`; the property tests check that the two agree."""
-    playable: dict[int, str] = {}
-    if top == 7:
-        for value in groups:
-            if value == 10:
-                if options["ten_on_seven"]:
-                    playable[value] = ALL
-            elif value < 7:
-                playable[value] = ALL
-            elif value == 7:
-                playable[value] = ALL if options["sevens_stack_singly"] else MATCH
-        return playable
-    for value in groups:
-        if value == 3 or value == 7 or value == 10:
-            playable[value] = ALL
-        elif value == 2:
-            playable[value] = MATCH if top == 2 else ALL
-        elif value > top:
-            playable[value] = ALL
-        elif value == top:
-            playable[value] = MATCH
-    return playable
+_BIT_OF = BIT.__getitem__
+_new = object.__new__
+_PLAYS_GET = PLAYS_CACHE.get
 
 
 def _refuse(code: str, message: str) -> Refused:
@@ -173,15 +140,47 @@ class Lopti(Game):
         return [state.players[state.round_winner]]
 
     def legal_actions(self, state: LoptiState, player: str) -> list[Action]:
+        """Every action `player` may take now (a new list; the action dicts in it may be shared
+        between calls, so treat them as read-only)."""
         if player == CLOCK:
             return [{"type": "timeout"}]
         seat = state.players.index(player)
-        actions: list[Action] = []
         phase = state.phase
         if phase == PLAY:
-            if seat == state.turn:
-                actions = self._turn_actions(state, seat)
+            if seat != state.turn:
+                actions = []
+            elif state.hands[seat]:
+                # The plays (and take): section 5.2 decided once per rank, with the hand as a bit
+                # mask and the plays from the tables of `engine.lopti.actions`.
+                held = sum(map(_BIT_OF, state.hands[seat]))  # distinct cards: the sum is the union
+                pile = state.pile
+                match = 0
+                if state.obligation:
+                    held &= THREES
+                elif pile:
+                    options = state.options
+                    any_number, match, tag = SITUATION[VALUE[pile[-1]]][options["ten_on_seven"]][
+                        options["sevens_stack_singly"]]
+                    match &= held
+                    held &= any_number | match
+                    if match:
+                        tag |= COUNT_TAG[state.last_play][state.run]
+                actions = []
+                for chunk in CHUNKS:
+                    part = held & chunk
+                    if part:
+                        if part & match:
+                            part |= tag
+                        listed = _PLAYS_GET(part)
+                        actions += plays(part) if listed is None else listed
+                if pile:
+                    actions.append(TAKE)
+            else:
+                actions = [FLIPS[position] for position, card in enumerate(state.face_down[seat]) if card is not None]
+                if state.pile and state.options["face_down_may_take"]:
+                    actions.append(TAKE)
         elif phase == SETUP:
+            actions = []
             if not state.ready[seat]:
                 if state.swaps[seat] == 0 or state.options["unlimited_swaps"]:
                     for hand_card in sort_cards(state.hands[seat]):
@@ -189,75 +188,53 @@ class Lopti(Game):
                             actions.append({"type": "swap", "hand": hand_card, "face_up": up_card})
                 actions.append({"type": "ready"})
         elif seat == state.round_winner:
-            actions.append({"type": "no_rule"})
+            actions = [{"type": "no_rule"}]
+        else:
+            actions = []
         if state.rules:
             for record in state.rules:
                 if record["active"] and record["author"] == player:
                     actions.append({"type": "delete_rule", "rule": record["id"]})
         return actions
 
-    def _turn_actions(self, state: LoptiState, seat: int) -> list[Action]:
-        """The current player's plays, flips and take: section 5.2 decided once per rank."""
-        actions: list[Action] = []
-        hand = state.hands[seat]
-        pile = state.pile
-        if not hand:
-            for position, card in enumerate(state.face_down[seat]):
-                if card is not None:
-                    actions.append({"type": "flip", "position": position})
-            if pile and state.options["face_down_may_take"]:
-                actions.append({"type": "take"})
-            return actions
-        groups: dict[int, list[str]] = {}
-        for card in sorted(hand, key=SORT_KEY.__getitem__):
-            value = VALUE[card]
-            if value in groups:
-                groups[value].append(card)
-            else:
-                groups[value] = [card]
-        if state.obligation:
-            ranks = {3: ALL} if 3 in groups else {}
-        elif not pile:
-            ranks = dict.fromkeys(groups, ALL)
-        else:
-            ranks = _playable_ranks(groups, VALUE[pile[-1]], state.options)
-        last_play, run = state.last_play, state.run
-        for value, how in ranks.items():
-            cards = groups[value]
-            by_count = _COMBOS.get(tuple(cards)) or _combos(cards)
-            for count, combos in enumerate(by_count, start=1):
-                if how is ALL or count > last_play or run + count == 4:
-                    for combo in combos:
-                        actions.append({"type": "play", "cards": list(combo)})
-        if pile:
-            actions.append({"type": "take"})
-        return actions
-
-    def apply(self, state: LoptiState, player: str, action: Action) -> Result:
-        """Apply an action in canonical form (from `check_action` or `legal_actions`)."""
+    def _act(self, state: LoptiState, player: str, action: Action, copy: bool = False) -> Result:
+        """The one implementation of `apply` (copy: the handler copies the state once the
+        action is known to be allowed) and `advance` (changes `state` itself)."""
+        if not copy and state.shared_rows:  # rows shared with a state `apply` made from it, or
+            state.unshare()  # it from: own them (same value) before changing any in place
         kind = action.get("type")
         if player == CLOCK:
             if kind == "timeout":
-                return self._timeout(state)
+                return self._timeout(state, copy)
             if kind in CLOCK_VOTE_TYPES:
                 return _refuse("not_implemented", "Rule Votes are not available yet.")
             raise MalformedAction("@clock can only time out")
-        if player not in state.players:
-            raise MalformedAction(f"unknown player {player!r}")
-        seat = state.players.index(player)
+        try:
+            seat = state.players.index(player)
+        except ValueError:
+            raise MalformedAction(f"unknown player {player!r}") from None
         handler = self._handlers.get(kind)
         if handler is None:
             if kind in VOTE_TYPES:
                 return _refuse("not_implemented", "Rule Votes and duels are not available yet.")
             raise MalformedAction(f"unknown action type {kind!r}")
         try:
-            return handler(self, state, seat, action)
+            return handler(self, state, seat, action, copy)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            # Only reachable when `apply` is called without `check_action` on a bad shape.
+            # Only reachable when `apply` is called without `check_action` on a bad shape, and
+            # always while checking, before the state is changed.
             raise MalformedAction(f"action {kind!r} is not well formed: {error!r}") from None
 
+    def apply(self, state: LoptiState, player: str, action: Action) -> Result:
+        """Apply an action in canonical form (from `check_action` or `legal_actions`) to a copy."""
+        return self._act(state, player, action, True)
+
+    # `advance(state, player, action)`: `apply` changing `state` in place and returning it. Every
+    # check is made before anything changes, so after a refusal `state` is as it was.
+    advance = _act
+
     # ----- setup --------------------------------------------------------------------------
-    def _swap(self, state: LoptiState, seat: int, action: Action) -> Result:
+    def _swap(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
         if state.phase != SETUP:
             return _refuse("wrong_phase", "Swaps are only allowed before the first play of the round.")
         if state.ready[seat]:
@@ -269,25 +246,25 @@ class Lopti(Game):
             return _refuse("not_in_hand", f"{hand_card} is not in your hand.")
         if up_card not in state.face_up[seat]:
             return _refuse("not_face_up", f"{up_card} is not one of your face-up cards.")
-        new = state.clone(seat)
+        new = state.clone(seat) if copy else state
         hand, row = new.hands[seat], new.face_up[seat]
         hand[hand.index(hand_card)] = up_card
         row[row.index(up_card)] = hand_card
         swaps = list(new.swaps)
         swaps[seat] += 1
         new.swaps = swaps
-        event = Event("swapped", {"player": state.players[seat], "to_face_up": hand_card, "to_hand": up_card})
-        return Applied(new, [event])
+        swapped = event("swapped", {"player": state.players[seat], "to_face_up": hand_card, "to_hand": up_card})
+        return applied(new, [swapped])
 
-    def _ready(self, state: LoptiState, seat: int, action: Action) -> Result:
+    def _ready(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
         if state.phase != SETUP:
             return _refuse("wrong_phase", "The round has already started.")
         if state.ready[seat]:
             return _refuse("already_ready", "You are already ready; waiting for the others.")
-        new = state.clone()
-        events = [Event("ready", {"player": state.players[seat]})]
+        new = state.clone() if copy else state
+        events = [event("ready", {"player": state.players[seat]})]
         self._make_ready(new, [seat], events)
-        return Applied(new, events)
+        return applied(new, events)
 
     @staticmethod
     def _make_ready(state: LoptiState, seats: list[int], events: list[Event]) -> None:
@@ -308,45 +285,68 @@ class Lopti(Game):
             return _refuse("not_your_turn", f"It is {state.players[state.turn]}'s turn.")
         return None
 
-    def _play(self, state: LoptiState, seat: int, action: Action) -> Result:
-        refusal = self._turn_problem(state, seat)
-        if refusal:
-            return refusal
+    def _play(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+        if state.phase != PLAY or seat != state.turn:
+            return self._turn_problem(state, seat)  # type: ignore[return-value]
         cards = action["cards"]
-        if not cards:
-            return _refuse("empty_play", "Play at least one card.")
-        if len(set(cards)) != len(cards):
-            return _refuse("duplicate_cards", "A card is named twice.")
+        # A play as `legal_actions` lists it (one rank, distinct, suit order) skips the shape
+        # checks it passes by construction; anything else takes the full checks.
+        known = COMBO.get(tuple(cards)) if type(cards) is list else None
+        if known is None:
+            if not cards:
+                return _refuse("empty_play", "Play at least one card.")
+            if len(set(cards)) != len(cards):
+                return _refuse("duplicate_cards", "A card is named twice.")
         hand = state.hands[seat]
         for card in cards:
             if card not in hand:
                 if not hand:
                     return _refuse("not_in_hand", "Your hand is empty: flip a face-down card (or take the pile).")
                 return _refuse("not_in_hand", f"{card} is not in your hand.")
-        rank = VALUE[cards[0]]
+        if known is None:
+            rank = VALUE[cards[0]]
+            for card in cards:
+                if VALUE[card] != rank:
+                    return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
+            count = len(cards)
+            cards = sort_cards(cards)
+        else:
+            rank, count = known
+            cards = cards[:]
+        if state.obligation or state.pile:
+            options = state.options
+            problem = play_problem(rank, count, state.pile, state.last_play, state.run, state.obligation,
+                                   options["sevens_stack_singly"], options["ten_on_seven"])
+            if problem:
+                return _refuse(*problem)
+        new = state.clone(seat) if copy else state
+        hand = new.hands[seat]
         for card in cards:
-            if VALUE[card] != rank:
-                return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
-        options = state.options
-        problem = play_problem(rank, len(cards), state.pile, state.last_play, state.run, state.obligation,
-                               options["sevens_stack_singly"], options["ten_on_seven"])
-        if problem:
-            return _refuse(*problem)
-        new = state.clone(seat)
-        events: list[Event] = []
-        self._play_cards(new, seat, sort_cards(cards), events)
-        return Applied(new, events)
+            hand.remove(card)
+        played = _new(Event)  # event("played", ...) and applied(new, events), inlined
+        fields = played.__dict__
+        fields["kind"] = "played"
+        fields["public"] = {"player": new.players[seat], "cards": cards, "extra": new.extra}
+        fields["private"] = {}
+        events = [played]
+        turns.after_play(new, seat, turns.land_play(new, seat, cards, events), events)
+        result = _new(Applied)
+        fields = result.__dict__
+        fields["state"] = new
+        fields["events"] = events
+        return result
 
     @staticmethod
     def _play_cards(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> None:
+        """Play `cards` from the hand (the timer's play; `_play` does the same steps inline)."""
         hand = state.hands[seat]
         for card in cards:
             hand.remove(card)
-        events.append(Event("played", {"player": state.players[seat], "cards": cards, "extra": state.extra}))
+        events.append(event("played", {"player": state.players[seat], "cards": cards, "extra": state.extra}))
         burned = turns.land_play(state, seat, cards, events)
         turns.after_play(state, seat, burned, events)
 
-    def _flip(self, state: LoptiState, seat: int, action: Action) -> Result:
+    def _flip(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
         refusal = self._turn_problem(state, seat)
         if refusal:
             return refusal
@@ -361,10 +361,10 @@ class Lopti(Game):
         if row[position] is None:
             unused = [index for index, card in enumerate(row) if card is not None]
             return _refuse("position_used", f"That card is already played; choose position {unused}.")
-        new = state.clone(seat)
+        new = state.clone(seat) if copy else state
         events: list[Event] = []
         self._flip_card(new, seat, position, events)
-        return Applied(new, events)
+        return applied(new, events)
 
     @staticmethod
     def _flip_card(state: LoptiState, seat: int, position: int, events: list[Event]) -> None:
@@ -375,27 +375,26 @@ class Lopti(Game):
         legal = play_problem(VALUE[card], 1, state.pile, state.last_play, state.run, state.obligation,
                              options["sevens_stack_singly"], options["ten_on_seven"]) is None
         player = state.players[seat]
-        events.append(Event("flipped", {"player": player, "position": position, "card": card,
+        events.append(event("flipped", {"player": player, "position": position, "card": card,
                                         "legal": legal, "extra": state.extra}))
         if legal:
             burned = turns.land_play(state, seat, [card], events)
             turns.after_play(state, seat, burned, events)
         else:
-            state.pile = state.pile + [card]
+            state.pile.append(card)
             turns.take_pile(state, seat, True, events)
 
-    def _take(self, state: LoptiState, seat: int, action: Action) -> Result:
-        refusal = self._turn_problem(state, seat)
-        if refusal:
-            return refusal
+    def _take(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+        if state.phase != PLAY or seat != state.turn:
+            return self._turn_problem(state, seat)  # type: ignore[return-value]
         if not state.pile:
             return _refuse("empty_pile", "The table is empty: open with any one rank.")
-        if turns.in_face_down_phase(state, seat) and not state.options["face_down_may_take"]:
+        if not state.options["face_down_may_take"] and turns.in_face_down_phase(state, seat):
             return _refuse("must_flip", "At this table a face-down player must flip a card.")
-        new = state.clone(seat)
+        new = state.clone(seat) if copy else state
         events: list[Event] = []
         turns.take_pile(new, seat, False, events)
-        return Applied(new, events)
+        return applied(new, events)
 
     # ----- between rounds -----------------------------------------------------------------
     def _winner_problem(self, state: LoptiState, seat: int) -> Refused | None:
@@ -405,7 +404,7 @@ class Lopti(Game):
             return _refuse("not_round_winner", f"Only {state.players[state.round_winner]} may give this round's rule.")
         return None
 
-    def _author_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
+    def _author_rule(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
         refusal = self._winner_problem(state, seat)
         if refusal:
             return refusal
@@ -413,59 +412,59 @@ class Lopti(Game):
         problem = session.rule_problem(rule, state.options["house_rules"])
         if problem:
             return _refuse(*problem)
-        new = state.clone()
+        new = state.clone() if copy else state
         events: list[Event] = []
         session.add_text_rule(new, seat, rule["text"], events)
         deal_round(new, new.round + 1, events)
-        return Applied(new, events)
+        return applied(new, events)
 
-    def _no_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
+    def _no_rule(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
         refusal = self._winner_problem(state, seat)
         if refusal:
             return refusal
-        new = state.clone()
-        events = [Event("no_rule", {"player": state.players[seat]})]
+        new = state.clone() if copy else state
+        events = [event("no_rule", {"player": state.players[seat]})]
         deal_round(new, new.round + 1, events)
-        return Applied(new, events)
+        return applied(new, events)
 
-    def _delete_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
+    def _delete_rule(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
         player = state.players[seat]
         problem = session.delete_problem(state, player, action["rule"])
         if problem:
             return _refuse(*problem)
-        new = state.clone()
+        new = state.clone() if copy else state
         events: list[Event] = []
         session.delete_rule(new, player, action["rule"], events)
-        return Applied(new, events)
+        return applied(new, events)
 
     # ----- the turn timer -----------------------------------------------------------------
-    def _timeout(self, state: LoptiState) -> Result:
-        new = state.clone(state.turn if state.phase == PLAY else None)
+    def _timeout(self, state: LoptiState, copy: bool) -> Result:
+        new = state.clone(state.turn if state.phase == PLAY else None) if copy else state
         events: list[Event] = []
         players = state.players
         if state.phase == SETUP:
             waiting = [seat for seat, ready in enumerate(state.ready) if not ready]
-            events.append(Event("timed_out", {"players": [players[seat] for seat in waiting], "phase": SETUP}))
+            events.append(event("timed_out", {"players": [players[seat] for seat in waiting], "phase": SETUP}))
             for seat in waiting:
-                events.append(Event("ready", {"player": players[seat]}))
+                events.append(event("ready", {"player": players[seat]}))
             self._make_ready(new, waiting, events)
         elif state.phase == AUTHORING:
             seat = state.round_winner
-            events.append(Event("timed_out", {"players": [players[seat]], "phase": AUTHORING}))
-            events.append(Event("no_rule", {"player": players[seat]}))
+            events.append(event("timed_out", {"players": [players[seat]], "phase": AUTHORING}))
+            events.append(event("no_rule", {"player": players[seat]}))
             deal_round(new, new.round + 1, events)
         else:
             seat = state.turn
-            events.append(Event("timed_out", {"players": [players[seat]], "phase": PLAY}))
-            face_down = turns.in_face_down_phase(state, seat)
-            if state.pile and not (face_down and not state.options["face_down_may_take"]):
+            events.append(event("timed_out", {"players": [players[seat]], "phase": PLAY}))
+            face_down = turns.in_face_down_phase(new, seat)
+            if new.pile and not (face_down and not new.options["face_down_may_take"]):
                 turns.take_pile(new, seat, False, events)
-            elif state.hands[seat]:
-                self._play_cards(new, seat, [lowest_card(state.hands[seat])], events)
+            elif new.hands[seat]:
+                self._play_cards(new, seat, [lowest_card(new.hands[seat])], events)
             else:
-                position = next(index for index, card in enumerate(state.face_down[seat]) if card is not None)
+                position = next(index for index, card in enumerate(new.face_down[seat]) if card is not None)
                 self._flip_card(new, seat, position, events)
-        return Applied(new, events)
+        return applied(new, events)
 
     _handlers = {
         "swap": _swap,

@@ -15,7 +15,7 @@ PLAY = "play"
 AUTHORING = "authoring"
 
 _SHARED = ("seed", "options", "players", "decks", "first_dealer", "ready", "swaps", "wins", "rules")
-# Per-seat lists of lists, and flat card lists, copied on every apply.
+# Per-seat lists of lists, and flat card lists (see `LoptiState.clone` for what is copied).
 _PER_SEAT = ("hands", "face_up", "face_down")
 _CARD_LISTS = ("stock", "pile", "chain", "burned", "out")
 _SCALARS = (
@@ -37,21 +37,33 @@ FIELDS = _SHARED + _PER_SEAT + _CARD_LISTS + _SCALARS
 class LoptiState:
     """One table: the session (rules, wins) and the round being played."""
 
-    __slots__ = FIELDS
+    # `shared_rows` (not part of the value): some seat's rows may be shared with another
+    # state, as `clone` leaves them; `unshare` copies them before anything changes one in place.
+    __slots__ = FIELDS + ("shared_rows",)
 
     def __init__(self, **values: Any):
         for name in FIELDS:
             setattr(self, name, values[name])
+        self.shared_rows = False
+
+    def unshare(self) -> None:
+        """Own every seat's rows again (for `advance` on a state that `clone` was used on)."""
+        self.hands = [row[:] for row in self.hands]
+        self.face_up = [row[:] for row in self.face_up]
+        self.face_down = [row[:] for row in self.face_down]
+        self.shared_rows = False
 
     def clone(self, seat: int | None = None) -> LoptiState:
-        """A copy for `apply` to change; the input state is never changed.
+        """A copy for `apply` to change (through the same code as `advance`); this state's
+        value is never changed (only its `shared_rows` mark is set).
 
-        Copy-on-write: the copy shares every list with this state, except that the outer
-        per-seat lists and the rows of `seat` (the acting player) are copied. Code that changes
-        any other list (pile, stock, chain, burned, out, ready, swaps, wins, rules) replaces it
-        instead of changing it in place.
+        Copy-on-write: the copy shares every list with this state, except the outer per-seat
+        lists, the rows of `seat` (the acting player), `pile` and `chain`, which are copied and
+        so may be changed in place. Code that changes any other list (stock, burned, out,
+        ready, swaps, wins, rules, another seat's rows) replaces it instead of changing it.
         """
         copy = object.__new__(LoptiState)
+        copy.shared_rows = self.shared_rows = True
         copy.seed = self.seed
         copy.options = self.options
         copy.players = self.players
@@ -69,8 +81,8 @@ class LoptiState:
             face_up[seat] = face_up[seat][:]
             face_down[seat] = face_down[seat][:]
         copy.stock = self.stock
-        copy.pile = self.pile
-        copy.chain = self.chain
+        copy.pile = self.pile[:]
+        copy.chain = self.chain[:]
         copy.burned = self.burned
         copy.out = self.out
         copy.round = self.round

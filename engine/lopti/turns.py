@@ -1,23 +1,32 @@
 """A Lopti turn (LOP-A11): the opening play or take, burns, the draw step, the face-up pick-up,
 extra plays after burns, going out and the end of a round.
 
-Every function changes the (already copied) state in place and appends the events it causes.
+Every function changes the state it is given in place (the state `advance` owns, or the copy
+`apply` made) and appends the events it causes. What may be changed in place is fixed by
+`LoptiState.clone`: the acting seat's rows, `pile` and `chain`; every other list is replaced,
+never changed, because a copy shares it with the state it was made from.
 """
 
 from __future__ import annotations
 
 from engine.core.protocol import Event
+from engine.lopti.events import event
 from engine.lopti.rules import SEVEN, TEN, THREE, VALUE
 from engine.lopti.state import AUTHORING, PLAY, LoptiState
 
 
 def next_active(state: LoptiState, seat: int) -> int:
     """The next seat clockwise that is not out (LOP-A10)."""
-    seats = len(state.players)
     out = state.out
-    candidate = (seat + 1) % seats
-    while candidate in out:
-        candidate = (candidate + 1) % seats
+    seats = len(state.players)
+    candidate = seat + 1
+    if candidate == seats:
+        candidate = 0
+    if out:
+        while candidate in out:
+            candidate += 1
+            if candidate == seats:
+                candidate = 0
     return candidate
 
 
@@ -49,39 +58,42 @@ def _burn(state: LoptiState, seat: int, cause: str, extra_cards: list[str], even
     state.obligation = False
     state.last_play = 0
     state.run = 0
-    events.append(Event("burned", {"player": state.players[seat], "cause": cause, "cards": removed}))
+    events.append(event("burned", {"player": state.players[seat], "cause": cause, "cards": removed}))
 
 
 def land_play(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> bool:
     """Put a legal play on the table and resolve it; return whether it burned the pile."""
     rank = VALUE[cards[0]]
-    count = len(cards)
-    players = state.players
     if rank == THREE:
-        state.chain = state.chain + cards
-        if len(state.chain) >= 4:
+        chain = state.chain
+        chain.extend(cards)
+        if len(chain) >= 4:
             _burn(state, seat, "threes", [], events)
             return True
         if state.pile:
             state.obligation = True
+            players = state.players
             receiver = next_active(state, seat)
-            events.append(Event("obligation_passed", {"player": players[seat], "to": players[receiver]}))
+            events.append(event("obligation_passed", {"player": players[seat], "to": players[receiver]}))
         else:
             state.obligation = False
         return False
-    _clear_chain(state)
+    if state.chain:
+        _clear_chain(state)
     state.obligation = False
     if rank == TEN:
         _burn(state, seat, "ten", list(cards), events)
         return True
+    count = len(cards)
     pile = state.pile
     if pile and VALUE[pile[-1]] == rank:
-        state.run += count
+        run = state.run + count
     else:
-        state.run = count
-    state.pile = pile + cards
+        run = count
+    state.run = run
+    pile.extend(cards)
     state.last_play = count
-    if state.run >= 4:
+    if run >= 4:
         _burn(state, seat, "sevens" if rank == SEVEN else "four", [], events)
         return True
     return False
@@ -92,11 +104,12 @@ def take_pile(state: LoptiState, seat: int, forced: bool, events: list[Event]) -
     taken = state.pile
     state.hands[seat].extend(taken)
     state.pile = []
-    _clear_chain(state)
+    if state.chain:
+        _clear_chain(state)
     state.obligation = False
     state.last_play = 0
     state.run = 0
-    events.append(Event("took", {"player": state.players[seat], "cards": taken, "forced": forced}))
+    events.append(event("took", {"player": state.players[seat], "cards": taken, "forced": forced}))
     state.turn = next_active(state, seat)
     state.extra = False
 
@@ -104,36 +117,41 @@ def take_pile(state: LoptiState, seat: int, forced: bool, events: list[Event]) -
 def after_play(state: LoptiState, seat: int, burned: bool, events: list[Event]) -> None:
     """Steps 3-6 of LOP-A11 after a legal play has landed."""
     players = state.players
-    if is_out(state, seat):
-        state.out = state.out + [seat]
-        events.append(Event("out", {"player": players[seat], "place": len(state.out)}))
-        if len(state.out) == 1:
+    hand = state.hands[seat]
+    if not hand and is_out(state, seat):
+        out = state.out = state.out + [seat]
+        events.append(event("out", {"player": players[seat], "place": len(out)}))
+        if len(out) == 1:
             state.round_winner = seat
-        active = len(players) - len(state.out)
-        if len(state.out) == 1 and not state.options["play_for_places"] or active <= 1:
+        active = len(players) - len(out)
+        if len(out) == 1 and not state.options["play_for_places"] or active <= 1:
             end_round(state, events)
             return
         state.turn = next_active(state, seat)
         state.extra = False
         return
-    hand = state.hands[seat]
-    if not state.extra and state.stock and len(hand) < 3:
+    if len(hand) < 3 and not state.extra and state.stock:
+        stock = state.stock
         wanted = 3 - len(hand) if state.options["draw_up_to_three"] else 1
-        drawn = state.stock[:wanted]
-        state.stock = state.stock[wanted:]
+        drawn = stock[:wanted]
+        state.stock = stock[wanted:]
         hand.extend(drawn)
-        events.append(Event("drew", {"player": players[seat], "count": len(drawn)}, {players[seat]: {"cards": drawn}}))
+        player = players[seat]
+        events.append(event("drew", {"player": player, "count": len(drawn)}, {player: {"cards": drawn}}))
     if not hand and state.face_up[seat]:
         picked = state.face_up[seat]
         state.face_up[seat] = []
         hand.extend(picked)
-        events.append(Event("face_up_taken", {"player": players[seat], "cards": picked}))
+        events.append(event("face_up_taken", {"player": players[seat], "cards": picked}))
     if burned:
         state.turn = seat
         state.extra = True
-        events.append(Event("extra_play", {"player": players[seat]}))
+        events.append(event("extra_play", {"player": players[seat]}))
     else:
-        state.turn = next_active(state, seat)
+        if state.out:
+            state.turn = next_active(state, seat)
+        else:
+            state.turn = seat + 1 if seat + 1 < len(players) else 0
         state.extra = False
 
 
@@ -147,7 +165,7 @@ def end_round(state: LoptiState, events: list[Event]) -> None:
     state.wins = wins
     players = state.players
     events.append(
-        Event(
+        event(
             "round_won",
             {
                 "player": players[winner],
@@ -171,4 +189,4 @@ def start_play(state: LoptiState, events: list[Event]) -> None:
     state.phase = PLAY
     state.turn = state.starter
     state.extra = False
-    events.append(Event("play_started", {"player": state.players[state.starter]}))
+    events.append(event("play_started", {"player": state.players[state.starter]}))

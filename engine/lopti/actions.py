@@ -1,0 +1,132 @@
+"""Precomputed tables behind `Lopti.legal_actions` and the fast check of a listed play.
+
+A hand is summarised as a 52-bit mask: card `rank + suit` is bit 4 * (value - 2) + suit index
+(suit order S, H, D, C), so the four bits of one rank form a "nibble" and ascending bits are
+ascending natural rank. Which ranks may be played on the current pile is a pair of masks per
+pile top and options (`situation`), derived card-for-card from the rules of section 5.2 as
+`rules.play_problem` states them (the property tests check that the two agree).
+
+The play actions themselves are built once: one dict per rank and set of suits, shared by
+every list `legal_actions` returns. They are the canonical form (cards of one rank in suit
+order) and must be treated as read-only by callers; each returned list is new.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from engine.core.cards import SUITS
+from engine.lopti.rules import DECK, SEVEN, TEN, THREE, TWO, VALUE
+
+Action = dict[str, Any]
+
+# card -> its bit; rank value -> the mask of its four cards.
+BIT: dict[str, int] = {card: 1 << (4 * (VALUE[card] - 2) + SUITS.index(card[-1])) for card in DECK}
+RANK_MASK: dict[int, int] = {value: 15 << (4 * (value - 2)) for value in range(2, 15)}
+ALL_CARDS = (1 << 52) - 1
+THREES = RANK_MASK[THREE]
+
+TAKE: Action = {"type": "take"}
+FLIPS: tuple[Action, ...] = tuple({"type": "flip", "position": position} for position in range(3))
+
+# value -> suit subset (4-bit) -> the play of exactly those cards.
+_PLAY: dict[int, dict[int, Action]] = {}
+# value -> held suits (4-bit) -> the plays of those cards, by size 1..n, in combination order.
+_BY_COUNT: dict[int, dict[int, list[list[Action]]]] = {}
+# A listed play's cards (as a tuple) -> (value, count): same rank, distinct, in suit order.
+COMBO: dict[tuple[str, ...], tuple[int, int]] = {}
+
+for _value in range(2, 15):
+    _cards = [card for card in DECK if VALUE[card] == _value]
+    _cards.sort(key=lambda card: SUITS.index(card[-1]))
+    _PLAY[_value] = {}
+    for _size in range(1, 5):
+        for _combo in combinations(_cards, _size):
+            _subset = sum(1 << SUITS.index(card[-1]) for card in _combo)
+            _PLAY[_value][_subset] = {"type": "play", "cards": list(_combo)}
+            COMBO[_combo] = (_value, _size)
+    _BY_COUNT[_value] = {}
+    for _held in range(1, 16):
+        _suits = [suit for suit in range(4) if _held >> suit & 1]
+        _BY_COUNT[_value][_held] = [
+            [_PLAY[_value][sum(1 << suit for suit in combo)] for combo in combinations(_suits, size)]
+            for size in range(1, len(_suits) + 1)
+        ]
+
+ALL, MATCH = "all", "match"
+
+
+def rank_mode(value: int, top: int, ten_on_seven: bool, sevens_stack_singly: bool) -> str | None:
+    """How cards of `value` may go on a pile whose top is `top` with no 3 obligation pending:
+    ALL (any number of them), MATCH (more than the previous play, or completing four), or None."""
+    if top == SEVEN:
+        if value == TEN:
+            return ALL if ten_on_seven else None
+        if value < SEVEN:
+            return ALL
+        if value == SEVEN:
+            return ALL if sevens_stack_singly else MATCH
+        return None
+    if value == THREE or value == SEVEN or value == TEN:
+        return ALL
+    if value == TWO:
+        return MATCH if top == TWO else ALL
+    if value > top:
+        return ALL
+    if value == top:
+        return MATCH
+    return None
+
+
+def _situation(top: int, ten_on_seven: bool, sevens_stack_singly: bool) -> tuple[int, int, int]:
+    """(mask of ranks playable in any number, mask of the rank that must match, its tag)."""
+    any_number = match = tag = 0
+    for value in range(2, 15):
+        mode = rank_mode(value, top, ten_on_seven, sevens_stack_singly)
+        if mode is ALL:
+            any_number |= RANK_MASK[value]
+        elif mode is MATCH:
+            match |= RANK_MASK[value]
+            tag = value << 60
+    return any_number, match, tag
+
+
+# SITUATION[top][ten_on_seven][sevens_stack_singly] (booleans index as 0 / 1).
+SITUATION: list[list[list[tuple[int, int, int]]]] = [
+    [[_situation(top, bool(ten), bool(sevens)) for sevens in (0, 1)] for ten in (0, 1)] for top in range(15)
+]
+
+# COUNT_TAG[last_play][run]: the sizes 1-4 allowed to match (bit size - 1), placed at bit 56.
+COUNT_TAG: list[list[int]] = [
+    [sum(1 << (size - 1) for size in range(1, 5) if size > last_play or run + size == 4) << 56 for run in range(53)]
+    for last_play in range(53)
+]
+
+CHUNKS = tuple(0xFFFF << shift for shift in (0, 16, 32, 48))
+# key -> plays(key); cleared when it grows past PLAYS_CACHE_SIZE, to bound its memory.
+PLAYS_CACHE: dict[int, list[Action]] = {}
+PLAYS_CACHE_SIZE = 1 << 16
+
+
+def plays(key: int) -> list[Action]:
+    """The plays of the held ranks in `key & ALL_CARDS` (one chunk of four ranks), ascending by
+    rank, then size, then combination order. If bits 60+ name a value (the match rank), only
+    the sizes in bits 56-59 are listed for it. Cached: keep the result read-only."""
+    listed = PLAYS_CACHE.get(key)
+    if listed is not None:
+        return listed
+    match_value = key >> 60
+    sizes = key >> 56 & 15
+    listed = []
+    for value in range(2, 15):
+        held = key >> (4 * (value - 2)) & 15
+        if not held:
+            continue
+        for size, group in enumerate(_BY_COUNT[value][held], start=1):
+            if value != match_value or sizes >> (size - 1) & 1:
+                listed.extend(group)
+    if len(PLAYS_CACHE) >= PLAYS_CACHE_SIZE:
+        PLAYS_CACHE.clear()
+    PLAYS_CACHE[key] = listed
+    return listed
