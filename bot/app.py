@@ -73,7 +73,13 @@ async def _post_init(application: Application) -> None:
     store = Store(settings.db_path)
     await store.open()
     bot = application.bot
-    publisher = Publisher(bot, store, lambda: bot.username, table_edit_interval=settings.table_edit_seconds)
+    publisher = Publisher(
+        bot,
+        store,
+        lambda: bot.username,
+        table_edit_interval=settings.table_edit_seconds,
+        group_language=settings.group_language,
+    )
     service = TableService(store, publisher, settings.turn_seconds, round_pause_seconds=settings.round_pause_seconds)
     if application.job_queue is not None:
         service.scheduler = Timers(application.job_queue, service, settings.warn_seconds, settings.nudge_seconds)

@@ -23,8 +23,9 @@ PLAYER_NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"
 GROUP_ID = -1001234567890
 
 
-def demo_settings(api: FakeBotAPI, db_path: str, **overrides: object) -> Settings:
+def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrides: object) -> Settings:
     values: dict[str, object] = {
+        "KARATA_GROUP_LANGUAGE": language,
         "BOT_TOKEN": DEMO_TOKEN,
         "TELEGRAM_API_BASE_URL": api.base_url,
         "KARATA_DB": db_path,
@@ -196,7 +197,7 @@ async def _demo(game: str, players: int, seed: int, language: str) -> int:
             simulation = Simulation.create(api, players, seed, language)
             chats = {simulation.group_id: "group"} | {user.id: f"{user.first_name} (private)" for user in simulation.users}
             transcript = Transcript(api, chats)
-            settings = demo_settings(api, str(Path(folder) / "demo.db"))
+            settings = demo_settings(api, str(Path(folder) / "demo.db"), language)
             async with running_application(settings) as application:
                 await api.settle(quiet=0.05)
                 await simulation.open_table(game)

@@ -26,6 +26,8 @@ class Settings(BaseSettings):
     webhook_listen: str = Field("0.0.0.0", validation_alias=AliasChoices("KARATA_WEBHOOK_LISTEN"))
     webhook_port: int = Field(8443, ge=1, le=65535, validation_alias=AliasChoices("KARATA_WEBHOOK_PORT"))
     webhook_secret: SecretStr | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_SECRET"))
+    # The language of a group until an admin chooses one with /language.
+    group_language: str = Field("sw", pattern="^(sw|en)$", validation_alias=AliasChoices("KARATA_GROUP_LANGUAGE"))
     log_level: str = Field("INFO", validation_alias=AliasChoices("KARATA_LOG_LEVEL"))
     # How long a player has for a decision unless the table chose otherwise (0: no timer).
     turn_seconds: int = Field(90, ge=0, le=3600, validation_alias=AliasChoices("KARATA_TURN_SECONDS"))
@@ -90,6 +92,7 @@ _ENV_NAMES = {
     "webhook_port": "KARATA_WEBHOOK_PORT",
     "webhook_secret": "KARATA_WEBHOOK_SECRET",
     "log_level": "KARATA_LOG_LEVEL",
+    "group_language": "KARATA_GROUP_LANGUAGE",
     "turn_seconds": "KARATA_TURN_SECONDS",
     "warn_seconds": "KARATA_WARN_SECONDS",
     "nudge_seconds": "KARATA_NUDGE_SECONDS",

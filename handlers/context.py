@@ -12,7 +12,7 @@ from telegram.ext import ContextTypes
 from bot.i18n import Translator, translator
 from bot.service import TableService
 from bot.storage import Seat, Store
-from handlers.publisher import DEFAULT_GROUP_LANGUAGE, Publisher
+from handlers.publisher import Publisher
 
 MAX_NAME = 32
 
@@ -44,7 +44,7 @@ async def chat_translator(context: ContextTypes.DEFAULT_TYPE, chat: Chat, user: 
     if chat.type == Chat.PRIVATE and user is not None:
         return await remember(context, user)
     language = await services(context).store.chat_language(chat.id)
-    return translator(language or DEFAULT_GROUP_LANGUAGE)
+    return translator(language or services(context).publisher.group_language)
 
 
 def thread_of(message: Message | None) -> int:

@@ -63,6 +63,7 @@ class Publisher:
         bot_username: Callable[[], str],
         clock: Callable[[], float] = time.time,
         table_edit_interval: float = 0.0,
+        group_language: str = DEFAULT_GROUP_LANGUAGE,
     ):
         self.bot = bot
         self.store = store
@@ -71,6 +72,7 @@ class Publisher:
         # A group allows a bot about 20 messages a minute, edits included: table edits are
         # coalesced so that at most one goes out per interval, always the newest.
         self.table_edit_interval = table_edit_interval
+        self.group_language = group_language
         self._pending_tables: dict[int, tuple[int, int, str, InlineKeyboardMarkup]] = {}
         self._table_editors: dict[int, asyncio.Task[None]] = {}
         self._last_table_edit: dict[int, float] = {}
@@ -85,7 +87,7 @@ class Publisher:
 
     # ----- languages ----------------------------------------------------------------------
     async def group_translator(self, chat_id: int) -> Translator:
-        return translator(await self.store.chat_language(chat_id) or DEFAULT_GROUP_LANGUAGE)
+        return translator(await self.store.chat_language(chat_id) or self.group_language)
 
     async def user_translator(self, user_id: int) -> Translator:
         user = await self.store.get_user(user_id)

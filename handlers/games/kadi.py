@@ -111,7 +111,7 @@ class KadiRenderer(GameRenderer):
         count = (view.get("counts") or {}).get(player)
         if count is not None:
             parts.append(_.plural("{count} card", "{count} cards", count))
-        if player == view.get("call_window") and not view.get("call_due"):
+        if player == view.get("call_window") and not view.get("call_due") and count == 1:
             parts.append(f"{CALL} Kadi Moja!")
         if player in (view.get("announced") or []):
             parts.append(f"{CALL} Niko Kadi")

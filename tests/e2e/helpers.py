@@ -15,7 +15,7 @@ def cards_in(text: str | None) -> list[str]:
 
 def hand_line_cards(text: str | None) -> list[str]:
     for line in (text or "").splitlines():
-        if line.startswith(("Your hand:", "Mkono wako:")):
+        if line.startswith(("Your hand:", "Karata zako:")):
             return cards_in(line)
     return []
 
