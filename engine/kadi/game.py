@@ -1,8 +1,10 @@
 """Kadi behind the shared `Game` protocol: set-up, the action handlers, the round and match end.
 
+There is one implementation of the rules: `advance`, which changes the state it is given.
 Every handler first judges the action on the state as it is (a refusal changes nothing), then
-works on one copy: it closes an open "Kadi Moja!" window (drawing the missed-call penalty,
-KAD-A16), resolves the action, and returns the new state with the events it caused.
+changes it in place: it closes an open "Kadi Moja!" window (drawing the missed-call penalty,
+KAD-A16), resolves the action, and returns the state with the events it caused. `apply` is
+`advance` on a copy (`KadiState.copy` copies exactly what `advance` changes in place).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedA
 from engine.core.rng import rng_for
 from engine.core.shapes import check_action
 from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK
+from engine.kadi.events import applied, event
 from engine.kadi.options import KadiOptions
-from engine.kadi.piles import deal_round, draw_cards, seat_after
-from engine.kadi.rules import legal_plays, play_problem
+from engine.kadi.piles import deal_round, draw_cards
+from engine.kadi.rules import drawn_playable, has_play, legal_plays, openers, play_problem
 from engine.kadi.scoring import hand_points, lowest, match_outcome
 from engine.kadi.state import KadiState
 from engine.kadi.views import player_view
@@ -135,20 +138,27 @@ class KadiGame(Game):
             size = len(state.hands[player])
             niko = options.niko_kadi_ahead
             draw_one = options.power_finish == "draw_one"
+            append = actions.append
             for cards in plays:
                 left = size - len(cards)
                 rank = RANK[cards[0]]
+                if left > 1 and not niko:  # the usual play: no call to offer with it
+                    if rank == "J":
+                        actions += [{"type": "play", "cards": cards, "command": command} for command in _COMMANDS]
+                    else:
+                        append({"type": "play", "cards": cards})
+                    continue
                 wins = left == 0 and rank not in POWER_RANKS
                 with_call = not wins and (niko or left == 1 or (left == 0 and draw_one))
                 if rank == "J":
                     for command in _COMMANDS:
-                        actions.append({"type": "play", "cards": cards, "command": command})
+                        append({"type": "play", "cards": cards, "command": command})
                         if with_call:
-                            actions.append({"type": "play", "cards": cards, "command": command, "call": True})
+                            append({"type": "play", "cards": cards, "command": command, "call": True})
                 else:
-                    actions.append({"type": "play", "cards": cards})
+                    append({"type": "play", "cards": cards})
                     if with_call:
-                        actions.append({"type": "play", "cards": cards, "call": True})
+                        append({"type": "play", "cards": cards, "call": True})
             if state.drawn is not None:
                 actions.append({"type": "pass"})
             elif state.pen_amount or not plays or options.voluntary_draw:
@@ -158,7 +168,7 @@ class KadiGame(Game):
                 if hidden is not None:
                     actions.append({"type": "unhide"})
                 elif size >= 3:
-                    actions.extend({"type": "hide", "card": card} for card in dict.fromkeys(state.hands[player]))
+                    actions += [{"type": "hide", "card": card} for card in dict.fromkeys(state.hands[player])]
         if state.window == player and (
             state.call_due or (options.niko_kadi_ahead and player not in state.announced)
         ):
@@ -166,10 +176,15 @@ class KadiGame(Game):
         if phase == "challenge" and player != state.provisional and player not in state.accepted:
             actions.append({"type": "accept"})
         if options.hiding:
-            actions.extend({"type": "accuse", "target": p} for p in state.seats if p != player)
+            actions += [{"type": "accuse", "target": p} for p in state.seats if p != player]
         return actions
 
     def apply(self, state: KadiState, player: str, action: Action) -> Result:
+        """`advance` on a copy: the same rules, and `state` is never changed."""
+        return self.advance(state.copy(), player, action)
+
+    def advance(self, state: KadiState, player: str, action: Action) -> Result:
+        """Apply `action`, changing `state` in place; a refusal is judged before any change."""
         if state.phase == "over":
             return Refused("match_over", "The match is over; start a new one.")
         kind = action.get("type")
@@ -188,13 +203,21 @@ class KadiGame(Game):
 
     # ----- handlers -----------------------------------------------------------------------
     def _play(self, state: KadiState, player: str, action: Action) -> Result:
-        refusal = _refuse_turn(state, player)
-        if refusal:
-            return refusal
+        if player != state.turn or state.phase == "challenge":
+            return _refuse_turn(state, player)  # type: ignore[return-value]
         cards = list(action.get("cards", []))
-        refusal = play_problem(state, player, cards)
-        if refusal:
-            return refusal
+        hand = state.hands[player]
+        if len(cards) == 1 and len(hand) > 1:
+            # The usual single card, judged as play_problem would judge it (no finish, no mix).
+            card = cards[0]
+            if card not in hand or card not in openers(state) or (state.drawn is not None and state.drawn != card):
+                refusal = play_problem(state, player, cards)
+                if refusal:
+                    return refusal
+        else:
+            refusal = play_problem(state, player, cards)
+            if refusal:
+                return refusal
         rank = RANK[cards[0]]
         command = action.get("command")
         if rank == "J":
@@ -206,68 +229,80 @@ class KadiGame(Game):
         elif command is not None:
             return Refused("command_not_allowed", "Only a J carries a command; play without one.")
 
-        new = state.copy()
+        new = state
         events: list[Event] = []
-        self._close_window(new, events)
-        hand = list(new.hands[player])
-        for card in cards:
-            hand.remove(card)
-        new.hands[player] = hand
-        new.discard.extend(cards)
+        if new.call_due:
+            self._close_window(new, events)  # adds the missed-call penalty to a hand (maybe `hand`)
+        else:
+            new.window = None
+        if len(cards) == 1:
+            hand.remove(cards[0])
+            new.discard.append(cards[0])
+        else:
+            for card in cards:
+                hand.remove(card)
+            new.discard.extend(cards)
         new.command = None
         new.command_for = None
         new.idle = 0
-        count = len(cards)
         seats = new.seats
-        steps = 1
-        if rank in PENALTY_PER_CARD:
-            new.pen_amount += PENALTY_PER_CARD[rank] * count
-            new.pen_kind = PENALTY_KIND[rank]
-        elif rank == "7" or (rank == "8" and len(seats) == 2):
-            steps = count + 1
-        elif rank == "8" and count % 2:
-            new.direction = -new.direction
-        direction = new.direction
-        following = seat_after(seats, player, steps, direction)
         public: dict[str, Any] = {"player": player, "cards": cards, "left": len(hand)}
-        if rank == "J":
-            new.command = value
-            new.command_for = following
-            public["command"] = {"power": True} if value == "power" else {"suit": value}
-        if new.pen_amount:
-            public["penalty"] = new.pen_amount
-        if steps > 1:
-            public["skipped"] = [seat_after(seats, player, i, direction) for i in range(1, steps)]
-        if rank == "8" and len(seats) > 2:
-            public["direction"] = "clockwise" if direction == 1 else "anticlockwise"
-        events.append(Event("played", public))
+        if rank not in POWER_RANKS:  # an ordinary card: no effect but the turn passes on
+            following = seats[(seats.index(player) + new.direction) % len(seats)]
+            if new.pen_amount:
+                public["penalty"] = new.pen_amount
+        else:
+            count = len(cards)
+            steps = 1
+            if rank in PENALTY_PER_CARD:
+                new.pen_amount += PENALTY_PER_CARD[rank] * count
+                new.pen_kind = PENALTY_KIND[rank]
+            elif rank == "7" or (rank == "8" and len(seats) == 2):
+                steps = count + 1
+            elif rank == "8" and count % 2:
+                new.direction = -new.direction
+            direction = new.direction
+            here = seats.index(player)
+            following = seats[(here + direction * steps) % len(seats)]
+            if rank == "J":
+                new.command = value
+                new.command_for = following
+                public["command"] = {"power": True} if value == "power" else {"suit": value}
+            if new.pen_amount:
+                public["penalty"] = new.pen_amount
+            if steps > 1:
+                public["skipped"] = [seats[(here + direction * i) % len(seats)] for i in range(1, steps)]
+            if rank == "8" and len(seats) > 2:
+                public["direction"] = "clockwise" if direction == 1 else "anticlockwise"
+        events.append(event("played", public))
 
         if not hand:
             if rank not in POWER_RANKS:
                 if new.hidden[player] is not None:
                     return self._open_challenge(new, player, following, events)
-                events.append(Event("won", {"player": player}))
+                events.append(event("won", {"player": player}))
                 return self._end_round(new, player, events)
             got = draw_cards(new, player, 1, events)  # KAD-A18: the journey is not over
-            events.append(Event("power_finish_draw", {"player": player, "count": len(got)}, {player: {"cards": got}}))
-            hand = new.hands[player]
+            events.append(event("power_finish_draw", {"player": player, "count": len(got)}, {player: {"cards": got}}))
         self._end_turn(new, player, following)
         new.call_due = len(hand) == 1
         if action.get("call"):
             self._record_call(new, player, events)
-        return Applied(new, events)
+        return applied(new, events)
 
     def _draw(self, state: KadiState, player: str, action: Action) -> Result:
-        refusal = _refuse_turn(state, player)
-        if refusal:
-            return refusal
+        if player != state.turn or state.phase == "challenge":
+            return _refuse_turn(state, player)  # type: ignore[return-value]
         if state.drawn is not None:
             return Refused("already_drew", "You have drawn already: play the drawn card or pass.")
-        if not state.pen_amount and not state.options.voluntary_draw and legal_plays(state, player):
+        if not state.pen_amount and not state.options.voluntary_draw and has_play(state, player):
             return Refused("must_play", "You have a card that fits: play it (draw only when nothing fits).")
-        new = state.copy()
+        new = state
         events: list[Event] = []
-        self._close_window(new, events)
+        if new.call_due:
+            self._close_window(new, events)
+        else:
+            new.window = None
         if new.pen_amount:
             return self._take_penalty(new, player, events)
         return self._draw_one(new, player, events, keep=False)
@@ -278,20 +313,20 @@ class KadiGame(Game):
             return refusal
         if state.drawn is None:
             return Refused("nothing_to_pass", "You may pass only right after drawing a card you could play.")
-        new = state.copy()
+        new = state
         events: list[Event] = []
         self._close_window(new, events)
-        events.append(Event("passed", {"player": player}))
+        events.append(event("passed", {"player": player}))
         return self._finish_turn(new, player, events, moved=True)
 
     def _call(self, state: KadiState, player: str, action: Action) -> Result:
         niko = state.options.niko_kadi_ahead and player not in state.announced
         if state.window != player or not (state.call_due or niko):
             return Refused("no_call_due", "There is no call to make now.")
-        new = state.copy()
+        new = state
         events: list[Event] = []
         self._record_call(new, player, events)
-        return Applied(new, events)
+        return applied(new, events)
 
     def _hide(self, state: KadiState, player: str, action: Action) -> Result:
         refusal = self._hiding_turn_refusal(state, player)
@@ -304,7 +339,7 @@ class KadiGame(Game):
             return Refused("not_in_hand", f"You do not hold {card}; hide a card from your hand.")
         if len(state.hands[player]) < 3:
             return Refused("too_few_cards", "Hide a card only while two or more others stay visible.")
-        new = state.copy()
+        new = state
         events: list[Event] = []
         self._close_window(new, events)
         hand = list(new.hands[player])
@@ -312,8 +347,8 @@ class KadiGame(Game):
         new.hands[player] = hand
         new.hidden = {**new.hidden, player: card}
         new.hide_used = True
-        events.append(Event("hid", {"player": player, "left": len(new.hands[player])}, {player: {"card": card}}))
-        return Applied(new, events)
+        events.append(event("hid", {"player": player, "left": len(new.hands[player])}, {player: {"card": card}}))
+        return applied(new, events)
 
     def _unhide(self, state: KadiState, player: str, action: Action) -> Result:
         refusal = self._hiding_turn_refusal(state, player)
@@ -322,14 +357,14 @@ class KadiGame(Game):
         card = state.hidden[player]
         if card is None:
             return Refused("not_hiding", "You hide no card.")
-        new = state.copy()
+        new = state
         events: list[Event] = []
         self._close_window(new, events)
         new.hands[player] = [*new.hands[player], card]
         new.hidden = {**new.hidden, player: None}
         new.hide_used = True
-        events.append(Event("unhid", {"player": player, "left": len(new.hands[player])}, {player: {"card": card}}))
-        return Applied(new, events)
+        events.append(event("unhid", {"player": player, "left": len(new.hands[player])}, {player: {"card": card}}))
+        return applied(new, events)
 
     def _accuse(self, state: KadiState, player: str, action: Action) -> Result:
         if not state.options.hiding:
@@ -339,7 +374,7 @@ class KadiGame(Game):
             return Refused("cannot_accuse_self", "Accuse another player.")
         if target not in state.seats:
             return Refused("not_seated", f"{target} is not playing at this table.")
-        new = state.copy()
+        new = state
         events: list[Event] = []
         hidden = state.hidden[target]
         payer = target if hidden is not None else player
@@ -351,39 +386,39 @@ class KadiGame(Game):
         got = draw_cards(new, payer, state.options.hiding_penalty, events)
         private.setdefault(payer, {})["cards"] = got
         public = {"accuser": player, "target": target, "caught": hidden is not None, "payer": payer, "count": len(got)}
-        events.append(Event("accused", public, private))
+        events.append(event("accused", public, private))
         if new.window is not None and len(new.hands[new.window]) != 1:
             new.call_due = False
         if hidden is not None and target == new.provisional:
-            events.append(Event("win_voided", {"player": target}))
+            events.append(event("win_voided", {"player": target}))
             new.phase = "play"
             new.turn = new.resume_turn
             new.provisional = None
             new.accepted = []
             new.resume_turn = None
-        return Applied(new, events)
+        return applied(new, events)
 
     def _accept(self, state: KadiState, player: str, action: Action) -> Result:
         if state.phase != "challenge":
             return Refused("no_challenge", "There is no provisional win to accept.")
         if player == state.provisional or player in state.accepted:
             return Refused("not_waiting_for_you", "Nothing to accept from you; wait for the others.")
-        new = state.copy()
-        events = [Event("accepted", {"player": player})]
+        new = state
+        events = [event("accepted", {"player": player})]
         new.accepted = [*state.accepted, player]
         if all(p == new.provisional or p in new.accepted for p in new.seats):
             return self._confirm_win(new, events)
-        return Applied(new, events)
+        return applied(new, events)
 
     def _timeout(self, state: KadiState) -> Result:
-        new = state.copy()
+        new = state
         events: list[Event] = []
         if state.phase == "challenge":
             return self._confirm_win(new, events)
         player = new.turn
         self._close_window(new, events)
         if new.drawn is not None:
-            events.append(Event("passed", {"player": player, "timeout": True}))
+            events.append(event("passed", {"player": player, "timeout": True}))
             return self._finish_turn(new, player, events, moved=True)  # type: ignore[arg-type]
         if new.pen_amount:
             return self._take_penalty(new, player, events)  # type: ignore[arg-type]
@@ -418,9 +453,9 @@ class KadiGame(Game):
         caller = new.window
         if caller is None:
             return
-        if new.call_due:
+        if new.call_due:  # a missed call
             got = draw_cards(new, caller, new.options.missed_call_penalty, events)
-            events.append(Event("missed_call", {"player": caller, "count": len(got)}, {caller: {"cards": got}}))
+            events.append(event("missed_call", {"player": caller, "count": len(got)}, {caller: {"cards": got}}))
             new.call_due = False
         new.window = None
 
@@ -431,7 +466,7 @@ class KadiGame(Game):
         if niko:
             new.announced = [*new.announced, player]
         if kadi_moja or niko:
-            events.append(Event("called", {"player": player}))
+            events.append(event("called", {"player": player}))
 
     def _end_turn(self, new: KadiState, player: str, following: str) -> None:
         new.window = player
@@ -448,16 +483,17 @@ class KadiGame(Game):
     def _finish_turn(self, new: KadiState, player: str, events: list[Event], moved: bool) -> Result:
         """End a turn that played nothing; a whole table of empty draws ends the round (blocked)."""
         new.idle = 0 if moved else new.idle + 1
-        self._end_turn(new, player, seat_after(new.seats, player, 1, new.direction))
+        seats = new.seats
+        self._end_turn(new, player, seats[(seats.index(player) + new.direction) % len(seats)])
         if new.idle >= len(new.seats):
-            events.append(Event("blocked", {"round": new.round}))
+            events.append(event("blocked", {"round": new.round}))
             return self._end_round(new, None, events)
-        return Applied(new, events)
+        return applied(new, events)
 
     def _take_penalty(self, new: KadiState, player: str, events: list[Event]) -> Result:
         owed = new.pen_amount
         got = draw_cards(new, player, owed, events)
-        events.append(Event("penalty_drawn", {"player": player, "owed": owed, "count": len(got)}, {player: {"cards": got}}))
+        events.append(event("penalty_drawn", {"player": player, "owed": owed, "count": len(got)}, {player: {"cards": got}}))
         new.pen_amount = 0
         new.pen_kind = None
         return self._finish_turn(new, player, events, moved=bool(got))
@@ -467,12 +503,12 @@ class KadiGame(Game):
         public = {"player": player, "count": len(got)}
         if keep:
             public["timeout"] = True
-        events.append(Event("drew", public, {player: {"cards": got}}))
+        events.append(event("drew", public, {player: {"cards": got}}))
         if got and not keep:
             new.drawn = got[0]
-            if legal_plays(new, player):
+            if drawn_playable(new, player):
                 new.idle = 0
-                return Applied(new, events)
+                return applied(new, events)
             new.drawn = None
         return self._finish_turn(new, player, events, moved=bool(got))
 
@@ -485,8 +521,8 @@ class KadiGame(Game):
         new.accepted = []
         new.resume_turn = following
         new.turn = None
-        events.append(Event("provisional_win", {"player": player}))
-        return Applied(new, events)
+        events.append(event("provisional_win", {"player": player}))
+        return applied(new, events)
 
     def _confirm_win(self, new: KadiState, events: list[Event]) -> Result:
         winner = new.provisional
@@ -498,7 +534,7 @@ class KadiGame(Game):
         new.provisional = None
         new.accepted = []
         new.resume_turn = None
-        events.append(Event("won", {"player": winner}))
+        events.append(event("won", {"player": winner}))
         return self._end_round(new, winner, events)
 
     def _end_round(self, new: KadiState, winner: str | None, events: list[Event]) -> Result:
@@ -514,7 +550,7 @@ class KadiGame(Game):
             points[p] = 0 if p == winner else hand_points(cards, scoring)
         new.scores = {p: new.scores[p] + points.get(p, 0) for p in new.players}
         events.append(
-            Event(
+            event(
                 "round_scored",
                 {"round": new.round, "winner": winner, "points": points, "totals": dict(new.scores), "hands": revealed},
             )
@@ -522,7 +558,7 @@ class KadiGame(Game):
         options = new.options
         leaving, staying, over = match_outcome(new.scores, new.seats, options.points_limit, options.elimination)
         if leaving:
-            events.append(Event("eliminated", {"players": leaving}))
+            events.append(event("eliminated", {"players": leaving}))
         new.window = None
         new.call_due = False
         new.drawn = None
@@ -532,8 +568,8 @@ class KadiGame(Game):
             new.phase = "over"
             new.turn = None
             new.provisional = None
-            events.append(Event("match_over", {"winners": list(new.winners), "totals": dict(new.scores)}))
-            return Applied(new, events)
+            events.append(event("match_over", {"winners": list(new.winners), "totals": dict(new.scores)}))
+            return applied(new, events)
         players = new.players
         start = players.index(new.dealer)
         dealer = next(players[(start + i) % len(players)] for i in range(1, len(players) + 1) if players[(start + i) % len(players)] in staying)
@@ -541,7 +577,7 @@ class KadiGame(Game):
         new.dealer = dealer
         new.round += 1
         events.append(deal_round(new))
-        return Applied(new, events)
+        return applied(new, events)
 
     # ----- what may be seen ---------------------------------------------------------------
     def view(self, state: KadiState, player: str | None) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from engine.core.protocol import Event
 from engine.core.rng import shuffled
 from engine.kadi.cards import DECK, is_power
+from engine.kadi.events import event
 from engine.kadi.state import KadiState
 
 
@@ -70,7 +71,7 @@ def deal_round(state: KadiState) -> Event:
     state.resume_turn = None
     state.reshuffles = 0
     state.idle = 0
-    return Event(
+    return event(
         "dealt",
         {
             "round": state.round,
@@ -86,14 +87,22 @@ def deal_round(state: KadiState) -> Event:
 
 
 def draw_cards(state: KadiState, player: str, count: int, events: list[Event]) -> list[str]:
-    """Move up to `count` cards from the stock to `player`'s hand (mutates `state`).
+    """Move up to `count` cards from the stock to `player`'s hand (changes `state` in place).
 
     An empty stock is rebuilt from the discard pile except its top card, shuffled from the
     seed (KAD-A7); when both are exhausted the player draws what there is.
     """
     stock = state.stock
-    hand = list(state.hands[player])
-    state.hands[player] = hand
+    hand = state.hands[player]
+    if 0 < count <= len(stock):  # the usual case: no reshuffle
+        if count == 1:
+            card = stock.pop()
+            hand.append(card)
+            return [card]
+        drawn = stock[: -count - 1 : -1]  # top first, as popped one by one
+        del stock[-count:]
+        hand.extend(drawn)
+        return drawn
     drawn: list[str] = []
     while len(drawn) < count:
         if not stock:
@@ -103,7 +112,7 @@ def draw_cards(state: KadiState, player: str, count: int, events: list[Event]) -
             below = state.discard[:-1]
             state.discard = state.discard[-1:]
             stock.extend(shuffled(below, state.seed, "reshuffle", state.round, state.reshuffles))
-            events.append(Event("reshuffled", {"cards": len(stock)}))
+            events.append(event("reshuffled", {"cards": len(stock)}))
         card = stock.pop()
         hand.append(card)
         drawn.append(card)

@@ -44,6 +44,9 @@ def openers(state: KadiState) -> frozenset[str]:
     command = state.command
     if command is not None:
         return POWER_CARDS if command == "power" else OPENERS_FOR_SUIT[command]
+    top = state.discard[-1]
+    if top != JOKER:  # effective_top's usual case, without the call
+        return OPENERS_ON[top]
     top = effective_top(state)
     return ALL_CARDS if top is None else OPENERS_ON[top]
 
@@ -65,51 +68,85 @@ def finish_refusal(state: KadiState, player: str, rank: str) -> Refused | None:
     return None
 
 
+_rank_of = RANK.__getitem__
+
+
 def legal_plays(state: KadiState, player: str) -> list[list[str]]:
     """Every legal play of `player`'s visible hand, canonical order, no duplicates."""
     hand = state.hands[player]
-    ok = openers(state)
-    firsts = [card for card in hand if card in ok]
+    firsts = list(filter(openers(state).__contains__, hand))
     if not firsts:
         return []
+    if firsts.count(JOKER) > 1:  # the two jokers are one card as far as plays go
+        firsts = list(dict.fromkeys(firsts))
     size = len(hand)
-    ranks = {RANK[card] for card in hand}
-    if len(ranks) == size:  # no two cards share a rank: single-card plays only
-        if size == 1 and finish_refusal(state, player, RANK[hand[0]]) is not None:
-            return []
-        plays = [[card] for card in firsts]
-    else:
-        plays = _multi_card_plays(state, player, hand, firsts)
+    ranks = list(map(_rank_of, hand))
+    plays: list[list[str]] = []
+    append = plays.append
+    for first in firsts:
+        rank = RANK[first]
+        together = ranks.count(rank)
+        if together == 1:  # no other card of its rank: the single card only
+            if size == 1 and finish_refusal(state, player, rank) is not None:
+                continue
+            append([first])
+        elif together == 2:  # a pair: the card alone, or both (unless that is a refused finish)
+            at = ranks.index(rank)
+            other = hand[ranks.index(rank, at + 1)] if hand[at] == first else hand[at]
+            append([first])
+            if size != 2 or finish_refusal(state, player, rank) is None:
+                append([first, other])
+        else:
+            _group_plays(state, player, hand, first, rank, plays)
     drawn = state.drawn
     if drawn is not None:
         plays = [play for play in plays if drawn in play]
     return plays
 
 
-def _multi_card_plays(state: KadiState, player: str, hand: list[str], firsts: list[str]) -> list[list[str]]:
-    groups: dict[str, list[str]] = {}
+def has_play(state: KadiState, player: str) -> bool:
+    """Whether `legal_plays(state, player)` is not empty, for a state with no drawn card."""
+    hand = state.hands[player]
+    ok = openers(state)
     for card in hand:
-        groups.setdefault(RANK[card], []).append(card)
-    plays: list[list[str]] = []
-    size = len(hand)
-    for first in dict.fromkeys(firsts):
-        group = groups[RANK[first]]
-        whole_hand_blocked = len(group) == size and finish_refusal(state, player, RANK[first]) is not None
-        others = list(group)
-        others.remove(first)
-        others.sort(key=DECK_INDEX.__getitem__)
-        for count in range(len(others) + 1):
-            if whole_hand_blocked and count == len(others):
+        if card in ok:
+            # That card alone is a play, unless it is the whole hand and going out is refused.
+            return len(hand) > 1 or finish_refusal(state, player, RANK[card]) is None
+    return False
+
+
+def drawn_playable(state: KadiState, player: str) -> bool:
+    """Whether `legal_plays(state, player)` is not empty; `state.drawn` was just drawn."""
+    drawn = state.drawn
+    hand = state.hands[player]
+    ok = openers(state)
+    if drawn in ok and len(hand) > 1:
+        return True  # the drawn card alone is a play (not a finish)
+    rank = RANK[drawn]  # type: ignore[index]
+    for card in hand:
+        if card in ok and RANK[card] == rank:
+            return bool(legal_plays(state, player))
+    return False  # no card of the drawn card's rank fits, so no play can include it
+
+
+def _group_plays(state: KadiState, player: str, hand: list[str], first: str, rank: str, plays: list[list[str]]) -> None:
+    """Append every play that opens with `first` and adds other cards of its rank."""
+    group = [card for card in hand if RANK[card] == rank]
+    whole_hand_blocked = len(group) == len(hand) and finish_refusal(state, player, rank) is not None
+    others = group
+    others.remove(first)
+    others.sort(key=DECK_INDEX.__getitem__)
+    for count in range(len(others) + 1):
+        if whole_hand_blocked and count == len(others):
+            continue
+        for chosen in dict.fromkeys(combinations(others, count)):
+            if not chosen:
+                plays.append([first])
                 continue
-            for chosen in dict.fromkeys(combinations(others, count)):
-                if not chosen:
-                    plays.append([first])
-                    continue
-                for last in dict.fromkeys(chosen):
-                    middle = list(chosen)
-                    middle.remove(last)
-                    plays.append([first, *middle, last])
-    return plays
+            for last in dict.fromkeys(chosen):
+                middle = list(chosen)
+                middle.remove(last)
+                plays.append([first, *middle, last])
 
 
 def play_problem(state: KadiState, player: str, cards: list[str]) -> Refused | None:
@@ -129,7 +166,7 @@ def play_problem(state: KadiState, player: str, cards: list[str]) -> Refused | N
     if state.drawn is not None and state.drawn not in cards:
         return Refused("must_play_drawn", "After drawing you may only play the drawn card (with its rank) or pass.")
     rank = RANK[cards[0]]
-    if any(RANK[card] != rank for card in cards):
+    if len(cards) > 1 and any(RANK[card] != rank for card in cards):
         return Refused("mixed_ranks", "Cards played together must all have the same number.")
     if cards[0] not in openers(state):
         if state.pen_amount:

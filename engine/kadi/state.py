@@ -63,7 +63,11 @@ class KadiState:
     winners: list[str]
 
     def copy(self) -> KadiState:
-        """A copy whose lists and dicts may be changed without touching this state."""
+        """A copy that `advance` may change in place without touching this state.
+
+        The piles, the hands dict and every hand list are copied (`advance` changes them in
+        place); everything else is immutable or is replaced, never changed in place.
+        """
         new = object.__new__(KadiState)
         new.seed = self.seed
         new.options = self.options
@@ -73,7 +77,7 @@ class KadiState:
         new.round = self.round
         new.dealer = self.dealer
         new.scores = self.scores
-        new.hands = dict(self.hands)  # hand lists are replaced on change, never changed in place
+        new.hands = {player: hand[:] for player, hand in self.hands.items()}
         new.hidden = self.hidden
         new.stock = self.stock[:]
         new.discard = self.discard[:]

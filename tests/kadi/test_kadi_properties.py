@@ -119,3 +119,36 @@ def test_uniform_random_playout_of_to_act_ends(seed):
     for step in random_steps(GAME, state, random.Random(seed), max_steps=200_000):
         last = step.state
     assert GAME.is_finished(last)
+
+
+@settings(deadline=None, max_examples=40)
+@given(seed=st.integers(0, 10**9), table=st.integers(0, 10**6))
+def test_advance_and_apply_give_identical_states_and_events(seed, table):
+    """`advance` (in place) and `apply` (on a copy) are one implementation: same states, same events,
+    same refusals; `apply` never changes its input and a refused `advance` changes nothing."""
+    state, players, _ = new_match(seed, table)
+    fast = GAME.load(GAME.dump(state))  # an independent copy that only `advance` touches
+    rng = random.Random(seed ^ table ^ 0x5EED)
+    for step, (player, action, before, after, events) in enumerate(random_walk(state, rng)):
+        if step % 5 == 0:  # refusals: judged before any change, identical on both paths
+            turn = GAME.to_act(before)[0]
+            for attempt in (random_play_attempt(before, turn, rng), {"type": "draw"}, {"type": "pass"}):
+                snapshot = GAME.dump(fast)
+                slow_result, fast_result = GAME.apply(before, turn, attempt), GAME.advance(fast, turn, attempt)
+                assert type(slow_result) is type(fast_result), attempt
+                if isinstance(fast_result, Refused):
+                    assert (fast_result.code, fast_result.message) == (slow_result.code, slow_result.message)
+                    assert GAME.dump(fast) == snapshot
+                else:  # an accepted attempt: follow the slow path's state again
+                    assert GAME.dump(fast_result.state) == GAME.dump(slow_result.state)
+                    assert [e.to_json() for e in fast_result.events] == [e.to_json() for e in slow_result.events]
+                    fast = GAME.load(GAME.dump(before))
+        assert GAME.dump(fast) == GAME.dump(before)
+        result = GAME.advance(fast, player, action)
+        assert isinstance(result, Applied)
+        assert GAME.dump(result.state) == GAME.dump(after)
+        assert result.events == events
+        assert [e.to_json() for e in result.events] == [e.to_json() for e in events]
+        assert GAME.legal_actions(result.state, player) == GAME.legal_actions(after, player)
+        fast = result.state
+    assert GAME.is_finished(fast)
