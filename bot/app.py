@@ -43,7 +43,13 @@ def build_application(settings: Settings) -> Application:
         .token(settings.token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.base_file_url)
-        .rate_limiter(AIORateLimiter(group_max_rate=settings.group_messages_per_minute, max_retries=3))
+        .rate_limiter(
+            AIORateLimiter(
+                overall_max_rate=settings.bot_messages_per_second,
+                group_max_rate=settings.group_messages_per_minute,
+                max_retries=3,
+            )
+        )
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
         .build()

@@ -33,6 +33,7 @@ def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrid
         "KARATA_NUDGE_SECONDS": 0,
         # The fake server has no flood limit; a real group does (see Settings).
         "KARATA_GROUP_RATE": 6000,
+        "KARATA_BOT_RATE": 10000,
         "KARATA_TABLE_EDIT_SECONDS": 0,
         "KARATA_ROUND_PAUSE_SECONDS": 0,
     }
@@ -51,6 +52,8 @@ class Simulation:
         # With the running Application, players decide on a move first and then tap its
         # buttons, as people do; without it they press any button they see.
         self.application = None
+        # Optional policy: (player, legal actions, loaded table) -> the action to make.
+        self.choose: Callable[..., dict] | None = None
 
     @classmethod
     def create(cls, api: FakeBotAPI, count: int, seed: int, language: str = "en", group_id: int = GROUP_ID) -> Simulation:
@@ -135,6 +138,9 @@ class Simulation:
         if not targets:
             return []
         target = self.rng.choice(targets)
+        if self.choose is not None:
+            wanted = self.choose(str(user.id), [node.action for node in targets], loaded)
+            target = next(node for node in targets if node.action == wanted)
         labels = []
         node = target
         while node is not None and node.number > 0:

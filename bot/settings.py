@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     # Seconds before a timeout at which the table warns.
     warn_seconds: int = Field(20, ge=0, le=600, validation_alias=AliasChoices("KARATA_WARN_SECONDS"))
     # Telegram allows a bot about 20 messages a minute in one group; edits count too.
+    bot_messages_per_second: int = Field(30, ge=1, le=10000, validation_alias=AliasChoices("KARATA_BOT_RATE"))
     group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
     # Seconds between a round's end and the next deal being shown.
     round_pause_seconds: float = Field(5.0, ge=0, le=120, validation_alias=AliasChoices("KARATA_ROUND_PAUSE_SECONDS"))
@@ -97,6 +98,7 @@ _ENV_NAMES = {
     "warn_seconds": "KARATA_WARN_SECONDS",
     "nudge_seconds": "KARATA_NUDGE_SECONDS",
     "group_messages_per_minute": "KARATA_GROUP_RATE",
+    "bot_messages_per_second": "KARATA_BOT_RATE",
     "table_edit_seconds": "KARATA_TABLE_EDIT_SECONDS",
     "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",
 }

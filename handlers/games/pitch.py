@@ -73,7 +73,7 @@ class PitchRenderer(GameRenderer):
         teams = view.get("teams")
         if teams:
             lines.append(
-                _("Teams: {first} v {second}", first=" & ".join(name(names, p) for p in teams[0]), second=" & ".join(name(names, p) for p in teams[1]))
+                _("Teams: {first} v {second}", first=" &amp; ".join(name(names, p) for p in teams[0]), second=" &amp; ".join(name(names, p) for p in teams[1]))
             )
         return lines + self._centre(view, _, names, for_player=False)
 
