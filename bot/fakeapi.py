@@ -877,6 +877,8 @@ class FakeBotAPI:
         """Create a forum topic; returns its message_thread_id."""
         chat = self.chats[chat_id]
         mid = self._new_message_id(chat_id)
+        if mid == 1:  # thread 1 is the General topic, as on Telegram
+            mid = self._new_message_id(chat_id)
         self._store(MessageRecord(
             chat_id=chat_id, message_id=mid, from_bot=True, sender_id=self.bot_id,
             date=int(time.time()), text=None, parse_mode=None, plain=None, entities=[],

@@ -205,7 +205,7 @@ class TableService:
                 return Outcome.refused(
                     "player_count", table=table, low=game.min_players, high=game.max_players
                 )
-            needing = [name for name in getattr(game, "consent_options", ()) if table.options.get(name)]
+            needing = [name for name in game.consent_options if table.options.get(name)]
             if needing and table.consents is None:
                 # Options such as Kadi's hiding mode start only if every player agrees.
                 table.consents = {}
@@ -225,7 +225,7 @@ class TableService:
                 return Outcome.refused("not_seated", table=table)
             table.consents[str(user_id)] = agree
             if not agree:
-                for name in getattr(game, "consent_options", ()):
+                for name in game.consent_options:
                     table.options[name] = False
                 table.options = options_dict(parse_options(game.Options, table.options))
                 return await self._deal(table, game)

@@ -169,7 +169,7 @@ class Publisher:
     ) -> str:
         renderer = renderer_for(table.game)
         names = names_of(table)
-        view = {**game.view(state, None), "names": names}
+        view = self.player_view(table, game, state, None)
         waiting = set(game.to_act(state))
         lines = [
             f"<b>🃏 {escape(game_title(table.game, _))}</b> · "
@@ -214,7 +214,7 @@ class Publisher:
             again = InlineKeyboardButton(_("Play again"), callback_data=PlayAgain(table.table_id).encode())
             return InlineKeyboardMarkup([[again]])
         names = names_of(table)
-        view = {**game.view(state, None), "names": names}
+        view = self.player_view(table, game, state, None)
         public = [
             InlineKeyboardButton(label, callback_data=TableButton(table.table_id, table.version, key).encode())
             for label, key in renderer_for(table.game).table_buttons(view, names, _)
@@ -319,7 +319,8 @@ class Publisher:
 
     # ----- the private hand ---------------------------------------------------------------
     def player_view(self, table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
-        return {**game.view(state, player), "names": names_of(table)}
+        """The engine's view plus what a renderer needs from the table: names and options."""
+        return {**game.view(state, player), "names": names_of(table), "table_options": table.options}
 
     def player_tree(
         self, renderer: GameRenderer, game: Game, state: State, player: str, _: Translator, table: TableRow

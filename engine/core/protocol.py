@@ -84,6 +84,8 @@ class Game(ABC):
     Options: ClassVar[type[BaseModel]]
     # Bumped whenever the shape of `dump` changes; `load` may upgrade older shapes.
     schema_version: ClassVar[int] = 1
+    # Options that may only be switched on when every player agrees before the deal.
+    consent_options: ClassVar[tuple[str, ...]] = ()
     # action type -> {field: kind}; kinds in engine.core.shapes; a leading "?" marks optional.
     action_fields: ClassVar[Mapping[str, Mapping[str, str]]]
 

@@ -57,6 +57,8 @@ class KadiGame(Game):
     min_players = 2
     max_players = 7
     Options = KadiOptions
+    # K9: hiding mode needs every player's consent (KAD-A22).
+    consent_options = ("hiding",)
     action_fields = {
         "play": {"cards": "cards", "command": "?object", "call": "?bool"},
         "draw": {},

@@ -151,7 +151,7 @@ class KadiRenderer(GameRenderer):
         buttons = []
         if view.get("call_due"):
             buttons.append((f"{CALL} Kadi Moja!", "call"))
-        if view.get("options", {}).get("hiding") or view.get("hiding"):
+        if (view.get("table_options") or {}).get("hiding"):
             for index, player in enumerate(view.get("players", [])):
                 if player in (view.get("seats") or []):
                     buttons.append(("⚖️ " + names.get(player, player)[:16], f"accuse:{index}"))

@@ -168,3 +168,66 @@ async def test_a_long_match_with_elimination_ends_with_standings_and_costs_few_c
         sends = [method for method, _ in api.calls if method in ("sendMessage", "editMessageText", "deleteMessage")]
         moves = final.table.version - 1
         assert len(sends) / moves <= 3, f"{len(sends)} Bot API calls for {moves} moves"
+
+
+async def agree_to_hiding(api, sim, answers):
+    lobby = sim.table_message()
+    for user, answer in zip(sim.users, answers):
+        data = next(d for row in lobby.buttons for label, d in row if d.endswith(":" + answer))
+        await api.wait_for_answer(await api.press(user, sim.group_id, lobby.message_id, data))
+
+
+async def open_hiding_table(api, application, sim, answers, hands=()):
+    players = [str(user.id) for user in sim.users]
+    named = {players[index]: cards for index, cards in enumerate(hands)}
+    deck = build_deck(players, players[-1], hands=named, start="6H", hand_size=5)
+    application.bot_data["karata"].service.deal_override = lambda table: (players[-1], [deck])
+    await api.send_text(sim.users[0], sim.group_id, "/newgame kadi hand_size=5 hiding=true")
+    lobby = await api.wait_until(sim.table_message, what="lobby")
+    join = next(d for row in lobby.buttons for _, d in row if d.startswith("https://"))
+    for user in sim.users:
+        await api.open_link(user, join)
+    await api.settle(quiet=0.05)
+    start = next(d for row in lobby.buttons for _, d in row if d.endswith(":start"))
+    await api.wait_for_answer(await api.press(sim.users[0], sim.group_id, lobby.message_id, start))
+    await api.settle(quiet=0.05)
+    assert "agreement" in sim.table_message().plain
+    await agree_to_hiding(api, sim, answers)
+    await api.settle(quiet=0.05)
+    return await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+
+
+async def test_one_refusal_turns_hiding_off(api, start_bot):
+    sim = simulation(api)
+    async with start_bot() as application:
+        table = await open_hiding_table(api, application, sim, ["agree", "refuse"])
+        assert table.status == "playing" and table.options["hiding"] is False
+        assert not any("Hide" in label for label in labels(sim, sim.users[0]))
+
+
+async def accuse(api, application, sim, accuser, target):
+    """Press the accuse button on the table twice: the first press only explains the stakes."""
+    await application.bot_data["karata"].publisher.flush()
+    message = sim.table_message()
+    data = next(d for row in message.buttons for label, d in row if label == "⚖️ " + target.first_name)
+    first = await api.wait_for_answer(await api.press(accuser, sim.group_id, message.message_id, data))
+    assert first.get("show_alert") and "Press again" in first["text"]
+    await api.wait_for_answer(await api.press(accuser, sim.group_id, message.message_id, data))
+
+
+async def test_hiding_accusations_right_and_wrong(api, start_bot):
+    sim = simulation(api)
+    amina, baraka, chausiku = sim.users
+    async with start_bot() as application:
+        table = await open_hiding_table(api, application, sim, ["agree", "agree", "agree"], hands=[["9S", "4C"]])
+        assert table.options["hiding"] is True
+        await press(api, sim, amina, "🙈 Hide a card", "9♠")
+        assert await count(application, table, str(amina.id)) == 5
+        # Baraka accuses Chausiku, who hides nothing: Baraka pays.
+        await accuse(api, application, sim, baraka, chausiku)
+        assert "hid nothing" in await table_text(application, sim)
+        assert await count(application, table, str(baraka.id)) == 10
+        # Baraka accuses Amina, who hides 9♠: Amina pays.
+        await accuse(api, application, sim, baraka, amina)
+        assert "caught hiding" in await table_text(application, sim)
+        assert await count(application, table, str(amina.id)) == 10

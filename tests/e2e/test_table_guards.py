@@ -197,3 +197,50 @@ async def test_the_command_menu_is_set_in_swahili_and_english(api, start_bot):
     default = {command["command"]: command["description"] for command in api.commands()}
     assert set(english) == set(default) >= {"newgame", "hand", "table", "language"}
     assert english["newgame"] != default["newgame"]
+
+
+async def test_each_forum_topic_has_its_own_table(api, start_bot):
+    sim = simulation(api)
+    api.chats[sim.group_id].is_forum = True
+    first = api.add_topic(sim.group_id, "Kadi")
+    second = api.add_topic(sim.group_id, "Pitch")
+    async with start_bot() as application:
+        await api.send_text(sim.users[0], sim.group_id, "/newgame kadi", thread_id=first)
+        await api.send_text(sim.users[1], sim.group_id, "/newgame pitch", thread_id=second)
+        await api.settle(quiet=0.05)
+        store = application.bot_data["karata"].store
+        kadi = await store.live_table(sim.group_id, first)
+        pitch = await store.live_table(sim.group_id, second)
+        assert kadi.game == "kadi" and pitch.game == "pitch"
+        lobbies = {message.thread_id: message.plain for message in api.bot_messages(sim.group_id)}
+        assert "Kadi" in lobbies[first] and "Pitch" in lobbies[second]
+
+
+async def test_over_long_and_malformed_commands_get_a_clear_answer(api, start_bot):
+    sim = simulation(api)
+    async with start_bot() as application:
+        await api.send_text(sim.users[0], sim.group_id, "/newgame " + "x" * 300)
+        reply = await api.wait_until(lambda: api.last_message(sim.group_id), what="reply")
+        assert "I do not know the game" in reply.plain and len(reply.plain) < 400
+        await api.send_text(sim.users[0], sim.group_id, "/newgame kadi timer=forever")
+        await api.wait_until(lambda: api.last_message(sim.group_id).message_id != reply.message_id, what="reply")
+        assert "timer=60" in api.last_message(sim.group_id).plain
+        assert await application.bot_data["karata"].store.live_table(sim.group_id, 0) is None
+
+
+async def test_a_flood_wait_is_retried_and_nothing_is_lost(api, start_bot):
+    sim = simulation(api)
+    async with start_bot() as application:
+        sim.application = application
+        await sim.open_table("kadi")
+        table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+        api.flood("editMessageText", retry_after=1, times=1)
+        assert await sim.step()
+        await application.bot_data["karata"].publisher.flush()
+        await api.settle(quiet=0.1)
+        loaded = await table_state(application, table.table_id)
+        assert loaded.table.version == table.version + 1
+        assert [code for _, _, code, _ in api.errors] == [429]
+        # The refused edit was sent again: every message shows the move.
+        last_edits = [params for method, params in api.calls if method == "editMessageText"]
+        assert len(last_edits) >= 3
