@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.cards import Card
+from engine.core.fast import applied as fast_applied, event as fast_event
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, Refused, Result
 from engine.core.rng import rng_for
 from engine.pitch import rules
@@ -254,26 +255,11 @@ class PitchGame(Game):
 
 # ----- steps of a hand (each changes the state it is given: `advance` has checked the action) -----
 
-_new = object.__new__
-
-
 def _event(kind: str, public: dict[str, Any]) -> Event:
-    """`Event(kind, public)` without the frozen dataclass's __init__: the same object in a third of the time."""
-    event = _new(Event)
-    fields = event.__dict__
-    fields["kind"] = kind
-    fields["public"] = public
-    fields["private"] = {}
-    return event
+    return fast_event(kind, public)
 
 
-def _applied(state: PitchState, events: list[Event]) -> Applied:
-    """`Applied(state, events)`, likewise without the frozen dataclass's __init__."""
-    result = _new(Applied)
-    fields = result.__dict__
-    fields["state"] = state
-    fields["events"] = events
-    return result
+_applied = fast_applied
 
 
 def _doing(state: PitchState) -> str:
@@ -365,12 +351,7 @@ def _play(state: PitchState, seat: int, card: str, events: list[Event]) -> Appli
     state.hands = hands[:seat] + (hand[:at] + hand[at + 1 :],) + hands[seat + 1 :]
     player = players[seat]
     tricks_played = state.tricks_played
-    event = _new(Event)  # _event("played", ...), inlined on the commonest step
-    fields = event.__dict__
-    fields["kind"] = "played"
-    fields["public"] = {"player": player, "card": card, "trick": tricks_played + 1}
-    fields["private"] = {}
-    events.append(event)
+    events.append(fast_event("played", {"player": player, "card": card, "trick": tricks_played + 1}))
     trump = state.trump
     if trump is None:  # P9: the pitcher's first card sets trumps
         state.trump = trump = SUIT[card]
