@@ -360,9 +360,7 @@ def _play(state: PitchState, seat: int, card: str, events: list[Event]) -> Appli
     if len(trick) < seats:
         state.trick = trick
         state.turn = (seat + 1) % seats
-        result = _new(Applied)  # _applied(state, events), inlined on the commonest step
-        result.__dict__.update(state=state, events=events)
-        return result
+        return fast_applied(state, events)
     leader = state.leader
     winner = rules.trick_winner(trick, leader, trump, seats)
     won = list(state.won)
