@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path

@@ -494,7 +494,7 @@ def format_text(text: str, parse_mode: str | None, entities: list | None = None,
     if mode == "markdown":
         return parse_markdown(text)
     if mode:
-        raise _bad(f"unsupported parse_mode")
+        raise _bad("unsupported parse_mode")
     return text, list(entities or [])
 
 

@@ -10,7 +10,7 @@ from telegram.ext import ContextTypes
 
 from handlers import telegram_io
 from handlers.callback_data import TableButton, TreeNode
-from handlers.context import chat_translator, effective, remember, services, thread_of
+from handlers.context import chat_translator, effective, services, thread_of
 from handlers.games import renderer_for
 from handlers.refusals import refusal_text
 

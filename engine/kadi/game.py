@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from engine.core.cards import SUITS
 from engine.core.options import parse_options
-from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
+from engine.core.protocol import CLOCK, Action, Event, Game, MalformedAction, Refused, Result
 from engine.core.rng import rng_for
 from engine.core.shapes import check_action
 from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK

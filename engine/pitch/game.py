@@ -17,7 +17,7 @@ from engine.core.fast import applied as fast_applied, event as fast_event
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, Refused, Result
 from engine.core.rng import rng_for
 from engine.pitch import rules
-from engine.pitch.cards import DECK, SUIT, sort_hand
+from engine.pitch.cards import DECK, SUIT
 from engine.pitch.dealing import HAND_SIZE, deal, deck_for_deal
 from engine.pitch.options import PitchOptions
 from engine.pitch.scoring import HandResult, score_hand

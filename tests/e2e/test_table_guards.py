@@ -112,7 +112,7 @@ async def test_player_names_are_escaped(api, start_bot):
 
 async def test_a_player_whose_private_chat_fails_is_told_in_the_group(api, start_bot):
     sim = simulation(api)
-    async with start_bot() as application:
+    async with start_bot():
         await api.send_text(sim.users[0], sim.group_id, "/newgame kadi")
         lobby = await api.wait_until(sim.table_message, what="lobby")
         join = next(data for row in lobby.buttons for _, data in row if data.startswith("https://"))
