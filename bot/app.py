@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
 from telegram.ext import (
@@ -115,16 +116,22 @@ async def _post_shutdown(application: Application) -> None:
         await found.store.close()
 
 
+def webhook_options(settings: Settings) -> dict[str, object]:
+    """Where the webhook server listens; its path is the path of the public URL."""
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+    return {
+        "listen": settings.webhook_listen,
+        "port": settings.webhook_port,
+        "url_path": urlsplit(settings.webhook_url or "").path.lstrip("/"),
+        "webhook_url": settings.webhook_url,
+        "secret_token": secret,
+        "allowed_updates": Update.ALL_TYPES,
+    }
+
+
 def run(settings: Settings) -> None:
     application = build_application(settings)
     if settings.mode.value == "webhook":
-        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-        application.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            webhook_url=settings.webhook_url,
-            secret_token=secret,
-            allowed_updates=Update.ALL_TYPES,
-        )
+        application.run_webhook(**webhook_options(settings))  # type: ignore[arg-type]
     else:
         application.run_polling(allowed_updates=Update.ALL_TYPES)

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 from telegram.ext import Application
 
-from bot.app import build_application
+from bot.app import build_application, webhook_options
 from bot.settings import Settings
 
 
@@ -22,7 +22,10 @@ async def running_application(settings: Settings) -> AsyncIterator[Application]:
     if application.post_init:
         await application.post_init(application)
     assert application.updater is not None
-    await application.updater.start_polling(poll_interval=0.0, timeout=1)
+    if settings.mode.value == "webhook":
+        await application.updater.start_webhook(**webhook_options(settings))  # type: ignore[arg-type]
+    else:
+        await application.updater.start_polling(poll_interval=0.0, timeout=1)
     await application.start()
     try:
         yield application
