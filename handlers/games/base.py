@@ -122,6 +122,9 @@ class GameRenderer:
             points = event.get("points") or {}
             totals = event.get("totals") or event.get("scores") or {}
             lines = ["<b>" + _("Round {number} results", number=event.get("round") or event.get("hand") or "") + "</b>"]
+            limit = event.get("limit") or event.get("points_limit")
+            if limit:
+                lines.append(_("Points limit: {limit}", limit=limit))
             for player in totals or points:
                 gained = points.get(player)
                 part = f" ({'+' if (gained or 0) >= 0 else ''}{gained})" if gained is not None else ""

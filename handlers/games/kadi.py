@@ -228,6 +228,17 @@ class KadiRenderer(GameRenderer):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))
         return None
 
+    def round_summary(self, events, _, names):
+        lines = super().round_summary(events, _, names)
+        if not lines:
+            return lines
+        for event in events:
+            if event["kind"] == "round_scored" and event.get("winner"):
+                lines.insert(1, "🏆 " + _("{name} went out.", name=name(names, event["winner"])))
+            if event["kind"] == "eliminated":
+                lines.append(_("Eliminated: {names}", names=", ".join(name(names, p) for p in event["players"])))
+        return lines
+
     def result_lines(self, view, scores, winners, _, names):
         # Kadi scores are penalty points: fewest is best.
         lines = []

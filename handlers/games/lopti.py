@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name
+from handlers.games.base import SEVERAL, GameRenderer, name
 
 KIND_ORDER = {"ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5, "delete_rule": 6}
 
