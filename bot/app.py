@@ -33,6 +33,8 @@ COMMANDS = (
     ("table", N_("Post the table again")),
     ("cancel", N_("Close this group's table")),
     ("kadi", N_("Call “Kadi Moja!”")),
+    ("rules", N_("Show the house rules")),
+    ("endsession", N_("End this table's session")),
     ("language", N_("Choose Swahili or English")),
     ("help", N_("What Karata can do")),
 )
@@ -64,6 +66,8 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("table", play.table_command))
     application.add_handler(CommandHandler("language", basics.language_command))
     application.add_handler(CommandHandler("kadi", play.call_at_table))
+    application.add_handler(CommandHandler("rules", play.rules_command))
+    application.add_handler(CommandHandler("endsession", play.end_session_command))
     application.add_handler(
         MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.call_at_table)
     )
@@ -92,6 +96,13 @@ async def _post_init(application: Application) -> None:
         service.scheduler = Timers(application.job_queue, service, settings.warn_seconds, settings.nudge_seconds)
     application.bot_data["karata"] = Services(store, service, publisher)
     await _set_commands(application)
+    if application.job_queue is not None:
+        idle = settings.session_idle_hours * 3600
+
+        async def end_idle(_context: object) -> None:
+            await service.end_idle_tables(idle)
+
+        application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
     resumed = await service.resume_after_restart()
     for table in resumed:
         loaded = await service.load(table.table_id)

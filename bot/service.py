@@ -251,6 +251,35 @@ class TableService:
         await self.publisher.table_changed(table, game, state, [], None)
         return Outcome(True, table=table)
 
+    async def end_session(self, table_id: int, user_id: int | None, is_admin: bool) -> Outcome:
+        """End a running table where it stands (its creator, an admin, or the idle timer: user None)."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.state is None or loaded.table.status != "playing":
+                return Outcome.refused("not_playing")
+            table = loaded.table
+            if user_id is not None and user_id != table.creator_id and not is_admin:
+                return Outcome.refused("not_creator_or_admin", table=table)
+            table.status = "finished"
+            table.deadline = None
+            table.paused_until = None
+            await self.store.save_table(table)
+            if self.scheduler:
+                self.scheduler.cancel(table_id)
+            await self.publisher.session_ended(table, loaded.game, loaded.state)
+            return Outcome(True, table=table)
+
+    async def end_idle_tables(self, idle_seconds: float) -> list[int]:
+        """End tables nobody has touched for `idle_seconds` (a Lopti session's end, or an abandoned game)."""
+        ended = []
+        for table in await self.store.idle_tables(self.clock() - idle_seconds):
+            if table.status == "lobby":
+                await self.cancel(table.table_id, table.creator_id, True)
+            else:
+                await self.end_session(table.table_id, None, True)
+            ended.append(table.table_id)
+        return ended
+
     async def play_again(self, table_id: int, user_id: int, chat_member: Seat) -> Outcome:
         old = await self.store.get_table(table_id)
         if old is None or old.status != "finished":

@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
     # Seconds between a round's end and the next deal being shown.
     round_pause_seconds: float = Field(5.0, ge=0, le=120, validation_alias=AliasChoices("KARATA_ROUND_PAUSE_SECONDS"))
+    # A table nobody touched for this long ends (a Lopti session's end; abandoned games).
+    session_idle_hours: float = Field(12, gt=0, le=720, validation_alias=AliasChoices("KARATA_SESSION_IDLE_HOURS"))
     # At most one edit of a table message per this many seconds (the newest wins).
     table_edit_seconds: float = Field(3.0, ge=0, le=60, validation_alias=AliasChoices("KARATA_TABLE_EDIT_SECONDS"))
     # Seconds a player may be idle on their turn before a private "your turn" nudge.
@@ -101,6 +103,7 @@ _ENV_NAMES = {
     "bot_messages_per_second": "KARATA_BOT_RATE",
     "table_edit_seconds": "KARATA_TABLE_EDIT_SECONDS",
     "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",
+    "session_idle_hours": "KARATA_SESSION_IDLE_HOURS",
 }
 
 

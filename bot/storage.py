@@ -305,6 +305,13 @@ class Store:
             rows = await cursor.fetchall()
         return [_table_from_row(row) for row in rows]
 
+    async def idle_tables(self, before: float) -> list[TableRow]:
+        async with self.db.execute(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ?", (before,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_table_from_row(row) for row in rows]
+
     async def live_tables_of_user(self, user_id: int) -> list[TableRow]:
         async with self.db.execute("SELECT * FROM tables WHERE status IN ('lobby', 'playing')") as cursor:
             rows = await cursor.fetchall()

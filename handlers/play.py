@@ -190,3 +190,40 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _, renderer.refusal_texts))
         return
     await message.reply_text(_("Use the buttons under your cards to play. /help shows the commands."))
+
+
+async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules in a group: the table's house rules with their authors."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    table = await found.store.live_table(chat.id, thread_of(message))
+    if table is None or table.status != "playing":
+        await message.reply_text(_("There is no table here. Start one with /newgame."))
+        return
+    loaded = await found.service.load(table.table_id)
+    if loaded is None or loaded.state is None:
+        return
+    renderer = renderer_for(table.game)
+    view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, None)
+    lines = renderer.rules_lines(view, _, view["names"]) or [_("This game has no house rules.")]
+    await message.reply_text("\n".join(lines), parse_mode="HTML")
+
+
+async def end_session_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/endsession in a group: end the table where it stands (its creator or an admin)."""
+    from handlers.context import is_admin
+
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    table = await found.store.live_table(chat.id, thread_of(message))
+    if table is None:
+        await message.reply_text(_("There is no table here. Start one with /newgame."))
+        return
+    if table.status == "lobby":
+        outcome = await found.service.cancel(table.table_id, user.id, await is_admin(context, chat.id, user.id))
+    else:
+        outcome = await found.service.end_session(table.table_id, user.id, await is_admin(context, chat.id, user.id))
+    if not outcome.ok:
+        await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _))

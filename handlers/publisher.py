@@ -296,6 +296,20 @@ class Publisher:
             except Unreachable:
                 log.warning("cannot post round results in %s", table.chat_id)
 
+    async def session_ended(self, table: TableRow, game: Game, state: State) -> None:
+        _ = await self.group_translator(table.chat_id)
+        renderer = renderer_for(table.game)
+        names = names_of(table)
+        lines = [f"<b>🃏 {escape(game_title(table.game, _))}</b>", _("The session is over. Standings:")]
+        lines.extend(renderer.result_lines(self.player_view(table, game, state, None), game.scores(state), game.winners(state), _, names))
+        again = InlineKeyboardButton(_("Play again"), callback_data=PlayAgain(table.table_id).encode())
+        await self.flush(table.table_id)
+        await telegram_io.edit_or_send(
+            self.bot, table.chat_id, table.table_message_id, "\n".join(lines), InlineKeyboardMarkup([[again]]), table.thread_id
+        )
+        for seat in table.seats:
+            await self._clear_hand(table, seat.user_id)
+
     async def deadline_warning(self, table: TableRow, game: Game, state: State) -> None:
         await self.post_table(table, game, state, warning=True)
 

@@ -99,6 +99,10 @@ class GameRenderer:
             return _.plural("{count} card", "{count} cards", counts[player])
         return ""
 
+    def rules_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """The table's house rules, for /rules (games without house rules have none)."""
+        return []
+
     def score_text(self, score: int, _: Translator) -> str:
         return _.plural("{count} point", "{count} points", score)
 

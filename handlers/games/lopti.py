@@ -107,6 +107,16 @@ class LoptiRenderer(GameRenderer):
             parts.append("✅")
         return " ".join(parts)
 
+    def rules_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        rules = view.get("rules") or []
+        if not rules:
+            return [_("No house rules yet: the winner of a round writes one.")]
+        return [
+            _("Rule {number} by {name} (round {round}): {text}", number=rule["id"], name=name(names, rule["author"]),
+              round=rule.get("round", ""), text=_escape(rule.get("text") or ""))
+            for rule in rules
+        ]
+
     def score_text(self, score: int, _: Translator) -> str:
         return _.plural("{count} win", "{count} wins", score)
 

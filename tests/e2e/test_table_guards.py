@@ -244,3 +244,21 @@ async def test_a_flood_wait_is_retried_and_nothing_is_lost(api, start_bot):
         # The refused edit was sent again: every message shows the move.
         last_edits = [params for method, params in api.calls if method == "editMessageText"]
         assert len(last_edits) >= 3
+
+
+async def test_endsession_shows_standings_and_idle_tables_end_by_themselves(api, start_bot):
+    sim = simulation(api)
+    async with start_bot() as application:
+        await sim.open_table("kadi")
+        await api.send_text(sim.users[1], sim.group_id, "/endsession")
+        refusal = await api.wait_until(lambda: "Only the player who opened" in (api.last_message(sim.group_id).plain or ""), what="refusal")
+        assert refusal
+        await api.send_text(sim.users[0], sim.group_id, "/endsession")
+        await api.wait_until(lambda: "session is over" in (sim.table_message().plain or ""), what="standings")
+        service = application.bot_data["karata"].service
+        assert await service.store.live_table(sim.group_id, 0) is None
+        # A new table left alone ends when the idle timer looks at it.
+        await api.send_text(sim.users[0], sim.group_id, "/newgame pitch")
+        await api.wait_until(lambda: "Pitch" in (sim.table_message().plain or ""), what="lobby")
+        assert await service.end_idle_tables(-1) != []
+        assert await service.store.live_table(sim.group_id, 0) is None
