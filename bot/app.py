@@ -13,6 +13,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
+    PollAnswerHandler,
     filters,
 )
 
@@ -75,6 +76,7 @@ def build_application(settings: Settings) -> Application:
         MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, play.private_text)
     )
     application.add_handler(CallbackQueryHandler(basics.on_callback))
+    application.add_handler(PollAnswerHandler(play.poll_answer))
     application.add_error_handler(basics.on_error)
     return application
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
+from telegram import Update
 from telegram.ext import Application
 
 from bot.app import build_application, webhook_options
@@ -25,7 +26,7 @@ async def running_application(settings: Settings) -> AsyncIterator[Application]:
     if settings.mode.value == "webhook":
         await application.updater.start_webhook(**webhook_options(settings))  # type: ignore[arg-type]
     else:
-        await application.updater.start_polling(poll_interval=0.0, timeout=1)
+        await application.updater.start_polling(poll_interval=0.0, timeout=1, allowed_updates=Update.ALL_TYPES)
     await application.start()
     try:
         yield application

@@ -323,6 +323,19 @@ class TableService:
             await self._commit(table, game, result.state, result.events, player, action)
             return Outcome(True, table=table)
 
+    async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
+        """An out-of-turn action that does not depend on what the player saw (a vote, a typed
+        call): applied to the table as it is when its turn in the lock comes."""
+        table = await self.store.get_table(table_id)
+        if table is None:
+            return Outcome.refused("no_table")
+        outcome = await self.act(table_id, player, table.version, action)
+        if outcome.code == "stale":
+            latest = await self.store.get_table(table_id)
+            if latest is not None:
+                outcome = await self.act(table_id, player, latest.version, action)
+        return outcome
+
     async def timeout(self, table_id: int, version: int) -> Outcome:
         return await self.act(table_id, CLOCK, version, {"type": "timeout"})
 

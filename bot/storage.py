@@ -79,6 +79,18 @@ MIGRATIONS: Sequence[str] = (
     """
     ALTER TABLE tables ADD COLUMN paused_until REAL;
     """,
+    # 4: group polls (Lopti's Rule Votes): which table and question a Telegram poll belongs to
+    """
+    CREATE TABLE polls (
+        poll_id TEXT PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        key TEXT NOT NULL,
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        open INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX polls_of_table ON polls(table_id, open);
+    """,
 )
 
 LIVE = ("lobby", "playing")
@@ -368,6 +380,28 @@ class Store:
         ) as cursor:
             rows = await cursor.fetchall()
         return [(row["version"], row["player"], json.loads(row["action"])) for row in rows]
+
+    # ----- polls --------------------------------------------------------------------------
+    @_serialized
+    async def add_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:
+        await self.db.execute(
+            "INSERT INTO polls (poll_id, table_id, key, chat_id, message_id) VALUES (?, ?, ?, ?, ?)",
+            (poll_id, table_id, key, chat_id, message_id),
+        )
+        await self.db.commit()
+
+    async def open_poll(self, table_id: int) -> aiosqlite.Row | None:
+        async with self.db.execute("SELECT * FROM polls WHERE table_id = ? AND open = 1", (table_id,)) as cursor:
+            return await cursor.fetchone()
+
+    async def poll(self, poll_id: str) -> aiosqlite.Row | None:
+        async with self.db.execute("SELECT * FROM polls WHERE poll_id = ?", (poll_id,)) as cursor:
+            return await cursor.fetchone()
+
+    @_serialized
+    async def close_poll(self, poll_id: str) -> None:
+        await self.db.execute("UPDATE polls SET open = 0 WHERE poll_id = ?", (poll_id,))
+        await self.db.commit()
 
     # ----- private hand messages ----------------------------------------------------------
     async def hand_message(self, table_id: int, user_id: int) -> int | None:

@@ -6,6 +6,7 @@ import re
 import time
 
 from telegram import Chat, Update
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from handlers import telegram_io
@@ -158,7 +159,7 @@ async def call_at_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if table is None or table.game != "kadi" or table.status != "playing" or table.seat_of(user.id) is None:
         return
     _ = await chat_translator(context, chat, user)
-    outcome = await found.service.act(table.table_id, str(user.id), table.version, {"type": "call"})
+    outcome = await found.service.act_now(table.table_id, str(user.id), {"type": "call"})
     if not outcome.ok:
         await message.reply_text(
             refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for("kadi").refusal_texts)
@@ -227,3 +228,31 @@ async def end_session_command(update: Update, context: ContextTypes.DEFAULT_TYPE
         outcome = await found.service.end_session(table.table_id, user.id, await is_admin(context, chat.id, user.id))
     if not outcome.ok:
         await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _))
+
+
+async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """An answer to a game's poll (a Rule Vote): the voter's action at the table."""
+    answer = update.poll_answer
+    if answer is None or answer.user is None:
+        return
+    found = services(context)
+    row = await found.store.poll(answer.poll_id)
+    if row is None or not row["open"]:
+        return
+    loaded = await found.service.load(row["table_id"])
+    if loaded is None or loaded.state is None or loaded.table.status != "playing":
+        return
+    renderer = renderer_for(loaded.table.game)
+    view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, None)
+    action = renderer.poll_action(row["key"], list(answer.option_ids), view)
+    if action is None:
+        return
+    outcome = await found.service.act_now(loaded.table.table_id, str(answer.user.id), action)
+    if not outcome.ok:
+        # A poll answer cannot be answered with a toast; tell the voter privately if we can.
+        _ = await chat_translator(context, Chat(answer.user.id, Chat.PRIVATE), answer.user)
+        text = refusal_text(outcome.code, outcome.message, outcome.values, _, renderer.refusal_texts)
+        try:
+            await context.bot.send_message(answer.user.id, text)
+        except TelegramError:
+            pass

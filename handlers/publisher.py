@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import TelegramError
 
 from bot.i18n import N_, Translator, translator
 from bot.storage import Store, TableRow
@@ -277,6 +278,7 @@ class Publisher:
         self, table: TableRow, game: Game, state: State, events: list[Event], actor: str | None
     ) -> None:
         await self.post_table(table, game, state)
+        await self._sync_poll(table, game, state)
         await self._post_round_summary(table, events)
         if table.paused_until is not None and self.clock() < table.paused_until:
             return  # the next deal is shown when the pause ends
@@ -284,6 +286,32 @@ class Publisher:
             await self.send_hand(table, game, state, seat.user_id, events, actor=actor)
         if actor is not None and actor.isdigit():
             await self._drop_nudge(table.table_id, int(actor))
+
+    async def _sync_poll(self, table: TableRow, game: Game, state: State) -> None:
+        """Open the poll the game asks for now, and close one it no longer asks for."""
+        _ = await self.group_translator(table.chat_id)
+        renderer = renderer_for(table.game)
+        view = self.player_view(table, game, state, None)
+        wanted = None if game.is_finished(state) or table.status != "playing" else renderer.poll_for(view, _, view["names"])
+        current = await self.store.open_poll(table.table_id)
+        if current is not None and (wanted is None or wanted[0] != current["key"]):
+            await self.store.close_poll(current["poll_id"])
+            try:
+                await self.bot.stop_poll(current["chat_id"], current["message_id"])
+            except TelegramError as error:
+                log.debug("could not stop poll %s: %s", current["poll_id"], error)
+            current = None
+        if wanted is not None and current is None:
+            key, question, answers = wanted
+            try:
+                message = await self.bot.send_poll(
+                    table.chat_id, question[:300], [answer[:100] for answer in answers],
+                    is_anonymous=False, message_thread_id=table.thread_id or None,
+                )
+            except TelegramError as error:
+                log.warning("could not open a poll in %s: %s", table.chat_id, error)
+                return
+            await self.store.add_poll(message.poll.id, table.table_id, key, table.chat_id, message.message_id)
 
     async def _post_round_summary(self, table: TableRow, events: list[Event]) -> None:
         if not events:

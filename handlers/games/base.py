@@ -73,6 +73,14 @@ class GameRenderer:
         """The action a message typed in the private chat stands for now (e.g. a house rule)."""
         return None
 
+    def poll_for(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> tuple[str, str, list[str]] | None:
+        """The poll the group should see now: (key, question, answers), or None."""
+        return None
+
+    def poll_action(self, key: str, option_ids: Sequence[int], view: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The action a poll answer stands for (the voter is the actor), or None."""
+        return None
+
     def table_action(self, key: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
         """The action a table button's key stands for (the presser is the actor), or None."""
         return None
