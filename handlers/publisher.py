@@ -369,6 +369,8 @@ class Publisher:
     ) -> ActionTree:
         view = self.player_view(table, game, state, player)
         legal = game.legal_actions(state, player) if not game.is_finished(state) else []
+        if legal or not game.is_finished(state):
+            legal = [*legal, *renderer.extra_actions(view, player)]
         ordered = renderer.order_actions(legal, view)
         return build_tree(ordered, lambda action: renderer.action_path(action, view, _))
 

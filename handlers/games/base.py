@@ -61,6 +61,11 @@ class GameRenderer:
             return _("You may act now.")
         return _("Wait for your turn.")
 
+    def extra_actions(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """Actions the engine accepts but cannot list (they carry free data): offered as buttons
+        too, and checked by the engine like any other press."""
+        return []
+
     def order_actions(self, actions: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         """The order buttons appear in (the tree is numbered in this order, so it must be stable)."""
         return list(actions)

@@ -9,7 +9,20 @@ from bot.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import SEVERAL, GameRenderer, name
 
-KIND_ORDER = {"ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5, "delete_rule": 6}
+KIND_ORDER = {
+    "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
+    "delete_rule": 6, "propose": 7,
+}
+SIGNS = {"rock": ("✊", N_("Rock")), "paper": ("✋", N_("Paper")), "scissors": ("✌️", N_("Scissors"))}
+# The base rules a Rule Vote may change (lopti.md section 6), as players read them.
+BASE_OPTIONS = {
+    "play_for_places": N_("play on for places"),
+    "face_down_may_take": N_("face-down players may take the pile"),
+    "sevens_stack_singly": N_("7s go on 7s one at a time"),
+    "draw_up_to_three": N_("draw up to three cards"),
+    "unlimited_swaps": N_("any number of swaps at the start"),
+    "ten_on_seven": N_("a 10 may follow a 7"),
+}
 
 
 class LoptiRenderer(GameRenderer):
@@ -30,12 +43,52 @@ class LoptiRenderer(GameRenderer):
     }
 
     def order_actions(self, actions, view):
+        # Votes are cast in the group's poll, not from the private keyboard.
+        actions = [action for action in actions if action["type"] != "vote"]
+
         def key(action):
             cards = action.get("cards") or ([action["hand"]] if "hand" in action else [])
             first = show.by_rank(cards[0]) if cards else (0, 0)
             return (KIND_ORDER.get(action["type"], 9), first, len(cards), action.get("position", 0), action.get("rule", 0))
 
         return sorted(actions, key=key)
+
+    def extra_actions(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """Rule Vote proposals: removing a rule in force or switching a base rule, now or next round."""
+        if view.get("phase") not in ("setup", "play") or view.get("vote") or view.get("duel") or view.get("vote_used"):
+            return []
+        if player not in (view.get("players") or []):
+            return []
+        changes: list[dict[str, Any]] = [{"remove": rule["id"]} for rule in view.get("rules") or []]
+        options = view.get("options") or {}
+        changes += [{"option": name, "value": not options.get(name, False)} for name in BASE_OPTIONS if name in options]
+        return [
+            {"type": "propose", "change": change, "starts": starts}
+            for change in changes
+            for starts in ("now", "next_round")
+        ]
+
+    def change_text(self, change: Mapping[str, Any], _: Translator) -> str:
+        if "remove" in change:
+            return _("remove rule {number}", number=change["remove"])
+        if "amend" in change:
+            return _("change rule {number}", number=change["amend"])
+        label = _(BASE_OPTIONS.get(change.get("option", ""), change.get("option", "")))
+        return _("switch on: {rule}", rule=label) if change.get("value") else _("switch off: {rule}", rule=label)
+
+    def poll_for(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]):
+        vote = view.get("vote")
+        if not vote:
+            return None
+        when = _("now") if vote.get("starts") == "now" else _("from next round")
+        question = _("Rule Vote by {name}: {change} ({when})?", name=names.get(vote["proposer"], vote["proposer"]),
+                     change=self.change_text(vote["change"], _), when=when)
+        return (f"vote:{vote['id']}", question, [_("Yes"), _("No")])
+
+    def poll_action(self, key: str, option_ids, view: Mapping[str, Any]):
+        if not key.startswith("vote:") or len(option_ids) != 1 or option_ids[0] not in (0, 1):
+            return None
+        return {"type": "vote", "yes": option_ids[0] == 0}
 
     def text_action(self, view: Mapping[str, Any], text: str) -> dict[str, Any] | None:
         if view.get("phase") == "authoring" and view.get("awaiting_rule") == view.get("me"):
@@ -58,6 +111,14 @@ class LoptiRenderer(GameRenderer):
             return ["🫳 " + _("Take the pile")]
         if kind == "no_rule":
             return [_("No rule")]
+        if kind == "throw":
+            symbol, label = SIGNS[action["sign"]]
+            return [f"{symbol} {_(label)}"]
+        if kind == "champion":
+            return ["🛡 " + _("I'll defend it")]
+        if kind == "propose":
+            when = _("Now") if action["starts"] == "now" else _("Next round")
+            return ["🗳 " + _("Propose a change"), self.change_text(action["change"], _)[:40], when]
         if kind == "delete_rule":
             return ["📜 " + _("My rules"), _("Delete rule {number}", number=action["rule"])]
         return super().action_path(action, view, _)
@@ -124,7 +185,21 @@ class LoptiRenderer(GameRenderer):
         lines = self._pile(view, _, names)
         lines.append(_("Stock: {count}", count=view.get("stock_count", 0)))
         for rule in view.get("rules") or []:
-            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {_escape(rule['text'])}")
+            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {_escape(rule.get('text') or '')}")
+        vote = view.get("vote")
+        if vote:
+            lines.append("🗳 " + _("Rule Vote: {change}. Yes {yes}, no {no}; {needed} yes votes pass.",
+                                   change=self.change_text(vote["change"], _), yes=vote.get("yes", 0), no=vote.get("no", 0),
+                                   needed=vote.get("needed", "")))
+        duel = view.get("duel")
+        if duel:
+            score = duel.get("score") or {}
+            defender = name(names, duel["defender"]) if duel.get("defender") else "?"
+            lines.append("⚔️ " + _("Duel: {a} {x} - {y} {b} (first to {target})", a=name(names, duel["proposer"]),
+                                   x=score.get("proposer", 0), y=score.get("defender", 0), b=defender,
+                                   target=duel.get("target", 16)))
+            if duel.get("stage") == "champion":
+                lines.append(_("The author is away: a supporter of the rule may defend it."))
         return lines
 
     def _pile(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
@@ -172,6 +247,28 @@ class LoptiRenderer(GameRenderer):
             return _("{name} deleted rule {number}.", name=who, number=event["rule"])
         if kind == "timed_out":
             return _("Time's up.")
+        if kind == "proposed":
+            return "🗳 " + _("{name} proposes: {change}.", name=who, change=self.change_text(event["change"], _))
+        if kind == "vote_closed":
+            results = {"passed": _("passed"), "failed": _("failed"), "tied": _("tied: a duel decides")}
+            return "🗳 " + _("The vote {result} ({yes} yes, {no} no).", result=results.get(event["result"], event["result"]),
+                             yes=event.get("yes", 0), no=event.get("no", 0))
+        if kind == "change_applied":
+            return _("Changed: {change}.", change=self.change_text(event["change"], _))
+        if kind == "change_scheduled":
+            return _("From next round: {change}.", change=self.change_text(event["change"], _))
+        if kind == "change_rejected":
+            return _("No change: {change} was turned down.", change=self.change_text(event["change"], _))
+        if kind == "throws_revealed":
+            signs = event.get("signs") or {}
+            shown = " · ".join(f"{name(names, p)} {SIGNS[sign][0]}" for p, sign in signs.items() if sign in SIGNS)
+            return "⚔️ " + shown
+        if kind == "duel_won":
+            return "⚔️ " + _("{name} wins the duel.", name=who)
+        if kind == "champion":
+            return "🛡 " + _("{name} defends the rule.", name=who)
+        if kind == "no_champion":
+            return _("Nobody defended the rule: the change passes.")
         return None
 
     round_end_kinds = ("round_won",)
