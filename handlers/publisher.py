@@ -81,7 +81,7 @@ class Publisher:
         self._shown: dict[tuple[int, int], tuple[str, Any]] = {}
         # The last private note per hand ("You drew 7♥"), kept until that player's next action so
         # that other players' moves do not change (and re-send) this player's message.
-        self._notes: dict[tuple[int, int], list[str]] = {}
+        self._notes: dict[tuple[int, int], tuple[int, list[str]]] = {}
         self._shown_tables: dict[int, tuple[int | None, str, Any]] = {}
         self._nudges: dict[tuple[int, int], int] = {}
         self._dm_failure_told: set[tuple[int, int]] = set()
@@ -402,9 +402,12 @@ class Publisher:
                     private_lines.append(line)
         key = (table.table_id, int(player)) if player.isdigit() else None
         if key is not None:
+            # A note belongs to its round: a new deal starts with a clean slate.
+            round_number = game.round_number(state)
             if private_lines or actor == player:
-                self._notes[key] = private_lines
-            private_lines = self._notes.get(key, [])
+                self._notes[key] = (round_number, private_lines)
+            noted_round, noted = self._notes.get(key, (round_number, []))
+            private_lines = noted if noted_round == round_number else []
         if private_lines:
             lines.append("")
             lines.extend(f"<i>{line}</i>" for line in private_lines)
