@@ -17,7 +17,17 @@ def deck_for_round(state: LoptiState, round_number: int) -> list[str]:
 
 
 def deal_round(state: LoptiState, round_number: int, events: list[Event]) -> None:
-    """Deal round `round_number` into `state` (changed in place) and open its setup (LOP-A19)."""
+    """Deal round `round_number` into `state` (changed in place) and open its setup (LOP-A19).
+    Changes voted for "next_round" apply first; house-rule skips and a reversed direction end
+    with the round; the new round gets its Rule Vote (L20.1)."""
+    if state.pending:
+        from engine.lopti.meta import apply_pending
+
+        apply_pending(state, events)
+    state.direction = 1
+    if state.skips:
+        state.skips = []
+    state.vote_used = False
     players = state.players
     seats = len(players)
     deck = deck_for_round(state, round_number)

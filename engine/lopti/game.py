@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from engine.core.options import parse_options
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
 from engine.core.rng import rng_for
-from engine.lopti import session, turns
+from engine.lopti import house, meta, session, turns
 from engine.lopti.actions import BIT, CHUNKS, COMBO, COUNT_TAG, FLIPS, PLAYS_CACHE, SITUATION, TAKE, THREES, plays
 from engine.lopti.dealing import deal_round
 from engine.lopti.events import applied, event
@@ -19,10 +19,13 @@ from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_card
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
-VOTE_TYPES = ("propose", "vote", "champion", "throw")
 CLOCK_VOTE_TYPES = ("close_vote", "close_champion")
 RULE_KEYS = ("when", "event", "if", "do", "text")
 SIGNS = ("rock", "paper", "scissors")
+
+VOTES: list[Action] = [{"type": "vote", "yes": True}, {"type": "vote", "yes": False}]
+THROWS: list[Action] = [{"type": "throw", "sign": sign} for sign in SIGNS]
+CHAMPION: Action = {"type": "champion"}
 
 _BIT_OF = BIT.__getitem__
 _new = object.__new__
@@ -31,6 +34,40 @@ _PLAYS_GET = PLAYS_CACHE.get
 
 def _refuse(code: str, message: str) -> Refused:
     return Refused(code, message)
+
+
+def _check_change(change: dict[str, Any]) -> dict[str, Any]:
+    """The shape of a proposal (section 7): {"remove": id}, {"amend": id, "rule": {...}} or
+    {"option": name, "value": v}; its content is for the rules to refuse."""
+    keys = set(change)
+    if keys == {"remove"} and type(change["remove"]) is int:
+        return {"remove": change["remove"]}
+    if keys == {"amend", "rule"} and type(change["amend"]) is int and isinstance(change["rule"], dict):
+        rule = change["rule"]
+        unknown = [key for key in rule if key not in RULE_KEYS]
+        if unknown:
+            raise MalformedAction(f"a rule has no field {unknown[0]!r}")
+        if "text" in rule and not isinstance(rule["text"], str):
+            raise MalformedAction("a rule's 'text' must be a string")
+        return {"amend": change["amend"], "rule": rule}
+    if keys == {"option", "value"} and isinstance(change["option"], str):
+        return {"option": change["option"], "value": change["value"]}
+    raise MalformedAction("'change' is {'remove': id}, {'amend': id, 'rule': {...}} or {'option': name, 'value': v}")
+
+
+def _land_with_rules(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> bool:
+    """`turns.land_play` with the house rules on `play` before and after it (section 9: they
+    resolve as soon as the play has resolved, before the draw step). Returns whether a burn (the
+    play's own or a rule's custom burn) gives the extra play: one extra play per play."""
+    if "play" not in state.hooks:
+        return turns.land_play(state, seat, cards, events)
+    context = {"rank": cards[0][:-1], "count": len(cards), "pile": len(state.pile)}
+    burned = house.fire(state, "before", "play", seat, context, events)
+    if turns.land_play(state, seat, cards, events):
+        burned = True
+    if house.fire(state, "after", "play", seat, context, events):
+        burned = True
+    return burned
 
 
 class Lopti(Game):
@@ -125,8 +162,10 @@ class Lopti(Game):
                 raise MalformedAction(f"a rule has no field {unknown[0]!r}")
             if "text" in rule and not isinstance(rule["text"], str):
                 raise MalformedAction("a rule's 'text' must be a string")
-        elif kind == "propose" and canonical["starts"] not in ("now", "next_round"):
-            raise MalformedAction("'starts' must be 'now' or 'next_round'")
+        elif kind == "propose":
+            if canonical["starts"] not in ("now", "next_round"):
+                raise MalformedAction("'starts' must be 'now' or 'next_round'")
+            canonical["change"] = _check_change(canonical["change"])
         elif kind == "throw" and canonical["sign"] not in SIGNS:
             raise MalformedAction("'sign' must be rock, paper or scissors")
         return canonical
@@ -143,7 +182,12 @@ class Lopti(Game):
         """Every action `player` may take now (a new list; the action dicts in it may be shared
         between calls, so treat them as read-only)."""
         if player == CLOCK:
-            return [{"type": "timeout"}]
+            actions = [{"type": "timeout"}]
+            if state.vote is not None:
+                actions.append({"type": "close_vote"})
+            if state.duel is not None and state.duel["stage"] != "throws":
+                actions.append({"type": "close_champion"})
+            return actions
         seat = state.players.index(player)
         phase = state.phase
         if phase == PLAY:
@@ -195,6 +239,13 @@ class Lopti(Game):
             for record in state.rules:
                 if record["active"] and record["author"] == player:
                     actions.append({"type": "delete_rule", "rule": record["id"]})
+        if state.vote is not None:
+            actions += VOTES
+        if state.duel is not None:
+            if meta.throw_problem(state, player) is None:
+                actions += THROWS
+            elif meta.champion_problem(state, player) is None:
+                actions.append(CHAMPION)
         return actions
 
     def _act(self, state: LoptiState, player: str, action: Action, copy: bool = False) -> Result:
@@ -206,8 +257,21 @@ class Lopti(Game):
         if player == CLOCK:
             if kind == "timeout":
                 return self._timeout(state, copy)
-            if kind in CLOCK_VOTE_TYPES:
-                return _refuse("not_implemented", "Rule Votes are not available yet.")
+            if kind == "close_vote":
+                if state.vote is None:
+                    return _refuse("no_vote", "No Rule Vote is open.")
+                new = state.clone() if copy else state
+                events: list[Event] = []
+                meta.close_vote(new, events)
+                return applied(new, events)
+            if kind == "close_champion":
+                problem = meta.close_champion_problem(state)
+                if problem:
+                    return _refuse(*problem)
+                new = state.clone() if copy else state
+                events = []
+                meta.close_champion(new, events)
+                return applied(new, events)
             raise MalformedAction("@clock can only time out")
         try:
             seat = state.players.index(player)
@@ -215,8 +279,6 @@ class Lopti(Game):
             raise MalformedAction(f"unknown player {player!r}") from None
         handler = self._handlers.get(kind)
         if handler is None:
-            if kind in VOTE_TYPES:
-                return _refuse("not_implemented", "Rule Votes and duels are not available yet.")
             raise MalformedAction(f"unknown action type {kind!r}")
         try:
             return handler(self, state, seat, action, copy)
@@ -329,7 +391,11 @@ class Lopti(Game):
         fields["public"] = {"player": new.players[seat], "cards": cards, "extra": new.extra}
         fields["private"] = {}
         events = [played]
-        turns.after_play(new, seat, turns.land_play(new, seat, cards, events), events)
+        if new.hooks:
+            burned = _land_with_rules(new, seat, cards, events)
+        else:
+            burned = turns.land_play(new, seat, cards, events)
+        turns.after_play(new, seat, burned, events)
         result = _new(Applied)
         fields = result.__dict__
         fields["state"] = new
@@ -343,7 +409,10 @@ class Lopti(Game):
         for card in cards:
             hand.remove(card)
         events.append(event("played", {"player": state.players[seat], "cards": cards, "extra": state.extra}))
-        burned = turns.land_play(state, seat, cards, events)
+        if state.hooks:
+            burned = _land_with_rules(state, seat, cards, events)
+        else:
+            burned = turns.land_play(state, seat, cards, events)
         turns.after_play(state, seat, burned, events)
 
     def _flip(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
@@ -375,10 +444,19 @@ class Lopti(Game):
         legal = play_problem(VALUE[card], 1, state.pile, state.last_play, state.run, state.obligation,
                              options["sevens_stack_singly"], options["ten_on_seven"]) is None
         player = state.players[seat]
+        hooked = "flip" in state.hooks
+        if hooked:
+            context = {"rank": card[:-1], "legal": legal, "pile": len(state.pile)}
+            house.fire(state, "before", "flip", seat, context, events)
         events.append(event("flipped", {"player": player, "position": position, "card": card,
                                         "legal": legal, "extra": state.extra}))
+        if hooked:
+            house.fire(state, "after", "flip", seat, context, events)
         if legal:
-            burned = turns.land_play(state, seat, [card], events)
+            if state.hooks:
+                burned = _land_with_rules(state, seat, [card], events)
+            else:
+                burned = turns.land_play(state, seat, [card], events)
             turns.after_play(state, seat, burned, events)
         else:
             state.pile.append(card)
@@ -409,12 +487,12 @@ class Lopti(Game):
         if refusal:
             return refusal
         rule = action["rule"]
-        problem = session.rule_problem(rule, state.options["house_rules"])
+        problem = session.rule_problem(rule, state.options["house_rules"]) or session.removed_problem(state, rule)
         if problem:
             return _refuse(*problem)
         new = state.clone() if copy else state
         events: list[Event] = []
-        session.add_text_rule(new, seat, rule["text"], events)
+        session.add_rule(new, seat, rule, events)
         deal_round(new, new.round + 1, events)
         return applied(new, events)
 
@@ -435,6 +513,52 @@ class Lopti(Game):
         new = state.clone() if copy else state
         events: list[Event] = []
         session.delete_rule(new, player, action["rule"], events)
+        meta.rule_deleted(new, action["rule"], events)
+        return applied(new, events)
+
+    # ----- the Rule Vote and the duel (out of turn: never in `to_act`) ---------------------
+    def _propose(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+        change = action["change"]
+        problem = meta.proposal_problem(state, change)
+        if problem:
+            return _refuse(*problem)
+        new = state.clone() if copy else state
+        events: list[Event] = []
+        meta.propose(new, seat, change, action["starts"], events)
+        return applied(new, events)
+
+    def _vote(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+        if state.vote is None:
+            return _refuse("no_vote", "No Rule Vote is open.")
+        yes = action["yes"]
+        if type(yes) is not bool:
+            raise TypeError("'yes' must be a boolean")
+        new = state.clone() if copy else state
+        events: list[Event] = []
+        meta.cast(new, seat, yes, events)
+        return applied(new, events)
+
+    def _champion(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+        player = state.players[seat]
+        problem = meta.champion_problem(state, player)
+        if problem:
+            return _refuse(*problem)
+        new = state.clone() if copy else state
+        events: list[Event] = []
+        meta.champion(new, player, events)
+        return applied(new, events)
+
+    def _throw(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+        player = state.players[seat]
+        sign = action["sign"]
+        if sign not in SIGNS:
+            raise ValueError("'sign' must be rock, paper or scissors")
+        problem = meta.throw_problem(state, player)
+        if problem:
+            return _refuse(*problem)
+        new = state.clone() if copy else state
+        events: list[Event] = []
+        meta.throw(new, player, sign, events)
         return applied(new, events)
 
     # ----- the turn timer -----------------------------------------------------------------
@@ -475,6 +599,10 @@ class Lopti(Game):
         "author_rule": _author_rule,
         "no_rule": _no_rule,
         "delete_rule": _delete_rule,
+        "propose": _propose,
+        "vote": _vote,
+        "champion": _champion,
+        "throw": _throw,
     }
 
     # ----- what may be seen ---------------------------------------------------------------

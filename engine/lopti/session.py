@@ -1,9 +1,9 @@
 """The session's house rules (L19-L20): the round winner's text rule, no rule, and deletion by the author.
 
 A rule is stored as {"id", "author", "text", "rule", "round", "active"}: `rule` holds the
-structured template (section 8) once the house-rules issue implements it, None for a text-only
-table rule. Deleted rules stay in the list with `active` false (L20.9: they may only return by
-a later vote).
+structured template (section 8, normalized by `engine.lopti.house.normalize`), None for a
+text-only table rule (shown, never applied). Deleted or voted-out rules stay in the list with
+`active` false (L20.9: they may only return by a later vote, an `amend` proposal).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Event
-from engine.lopti.state import LoptiState
+from engine.lopti import house
+from engine.lopti.state import LoptiState, _fresh
 
 MAX_RULE_TEXT = 280
 TEMPLATE_KEYS = ("when", "event", "if", "do")
@@ -26,9 +27,18 @@ def rule_problem(rule: dict[str, Any], mode: str) -> Problem:
     if any(key in rule for key in TEMPLATE_KEYS):
         if mode == "text":
             return ("templates_off", "This table takes text rules only: give the rule as text.")
-        return ("not_implemented", "Rules the bot enforces are not available yet: give a text rule or no rule.")
+        problem = house.template_problem(rule)
+        if problem:
+            return problem
+        if "text" not in rule:
+            return None
+        return _text_problem(rule)
     if mode == "templates":
         return ("text_rules_off", "This table takes only rules the bot enforces.")
+    return _text_problem(rule)
+
+
+def _text_problem(rule: dict[str, Any]) -> Problem:
     text = rule.get("text")
     text = text.strip() if isinstance(text, str) else ""
     if not text:
@@ -38,18 +48,42 @@ def rule_problem(rule: dict[str, Any], mode: str) -> Problem:
     return None
 
 
-def add_text_rule(state: LoptiState, seat: int, text: str, events: list[Event]) -> None:
+def stored_form(rule: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """(text, structured rule or None) of an accepted rule."""
+    text = rule.get("text")
+    text = text.strip() if isinstance(text, str) else ""
+    structured = house.normalize(rule) if any(key in rule for key in TEMPLATE_KEYS) else None
+    return text, structured
+
+
+def removed_problem(state: LoptiState, rule: dict[str, Any]) -> Problem:
+    """L20.9: a removed rule cannot come back this session except by a later Rule Vote."""
+    text, structured = stored_form(rule)
+    for record in state.rules:
+        if not record["active"] and record["rule"] == structured and (structured is not None or record["text"] == text):
+            return ("rule_removed", f"That is rule {record['id']}, which was removed this session; only a "
+                                    "Rule Vote (amend) can bring it back.")
+    return None
+
+
+def add_rule(state: LoptiState, seat: int, rule: dict[str, Any], events: list[Event]) -> None:
+    text, structured = stored_form(rule)
     record = {
         "id": state.next_rule_id,
         "author": state.players[seat],
-        "text": text.strip(),
-        "rule": None,
+        "text": text,
+        "rule": structured,
         "round": state.round,
         "active": True,
     }
     state.rules = state.rules + [record]
     state.next_rule_id += 1
+    state.rebuild_hooks()
     events.append(Event("rule_authored", {"player": record["author"], "rule": public_rule(record)}))
+
+
+def add_text_rule(state: LoptiState, seat: int, text: str, events: list[Event]) -> None:
+    add_rule(state, seat, {"text": text}, events)
 
 
 def delete_problem(state: LoptiState, player: str, rule_id: int) -> Problem:
@@ -66,6 +100,7 @@ def delete_rule(state: LoptiState, player: str, rule_id: int, events: list[Event
         {**record, "active": False, "deleted_round": state.round} if record["id"] == rule_id else record
         for record in state.rules
     ]
+    state.rebuild_hooks()
     events.append(Event("rule_deleted", {"player": player, "rule": rule_id}))
 
 
@@ -74,4 +109,8 @@ def active_rules(state: LoptiState) -> list[dict[str, Any]]:
 
 
 def public_rule(record: dict[str, Any]) -> dict[str, Any]:
-    return {"id": record["id"], "author": record["author"], "text": record["text"], "round": record["round"]}
+    """A rule as views and events show it: `rule` is the structured form (None for a text-only
+    table rule, which the bot shows but never applies); `enforced` says whether the bot applies it."""
+    structured = record["rule"]
+    return {"id": record["id"], "author": record["author"], "text": record["text"], "round": record["round"],
+            "rule": _fresh(structured) if structured is not None else None, "enforced": structured is not None}

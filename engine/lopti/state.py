@@ -31,7 +31,14 @@ _SCALARS = (
     "round_winner",
     "next_rule_id",
 )
-FIELDS = _SHARED + _PER_SEAT + _CARD_LISTS + _SCALARS
+# The meta-game (house rules, Rule Vote, duel); all replaced, never changed in place.
+# direction: 1 clockwise, -1 reversed by a house rule (this round); skips: seats that miss their
+# next turn (house rules, this round); vote / duel: the open Rule Vote / duel (dicts) or None;
+# vote_used: this round's Rule Vote is taken; pending: changes voted for the next round.
+_META = ("direction", "skips", "vote", "vote_used", "duel", "pending", "next_vote_id")
+META_DEFAULTS = {"direction": 1, "skips": [], "vote": None, "vote_used": False, "duel": None, "pending": [],
+                 "next_vote_id": 1}
+FIELDS = _SHARED + _PER_SEAT + _CARD_LISTS + _SCALARS + _META
 
 
 class LoptiState:
@@ -39,12 +46,20 @@ class LoptiState:
 
     # `shared_rows` (not part of the value): some seat's rows may be shared with another
     # state, as `clone` leaves them; `unshare` copies them before anything changes one in place.
-    __slots__ = FIELDS + ("shared_rows",)
+    # `hooks` (derived from `rules`, not part of the value): event -> active structured rules.
+    __slots__ = FIELDS + ("shared_rows", "hooks")
 
     def __init__(self, **values: Any):
         for name in FIELDS:
-            setattr(self, name, values[name])
+            setattr(self, name, values[name] if name in values or name not in META_DEFAULTS
+                    else _fresh(META_DEFAULTS[name]))
         self.shared_rows = False
+        self.rebuild_hooks()
+
+    def rebuild_hooks(self) -> None:
+        from engine.lopti.house import build_hooks
+
+        self.hooks = build_hooks(self.rules) if self.rules else {}
 
     def unshare(self) -> None:
         """Own every seat's rows again (for `advance` on a state that `clone` was used on)."""
@@ -96,6 +111,14 @@ class LoptiState:
         copy.run = self.run
         copy.round_winner = self.round_winner
         copy.next_rule_id = self.next_rule_id
+        copy.hooks = self.hooks
+        copy.direction = self.direction
+        copy.skips = self.skips
+        copy.vote = self.vote
+        copy.vote_used = self.vote_used
+        copy.duel = self.duel
+        copy.pending = self.pending
+        copy.next_vote_id = self.next_vote_id
         return copy
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,9 +128,9 @@ class LoptiState:
             if name in _PER_SEAT or name == "decks":
                 value = [list(row) for row in value]
             elif isinstance(value, list):
-                value = [dict(item) if isinstance(item, dict) else item for item in value]
+                value = _fresh(value)
             elif isinstance(value, dict):
-                value = dict(value)
+                value = _fresh(value)
             data[name] = value
         return data
 
@@ -115,13 +138,15 @@ class LoptiState:
     def from_dict(cls, data: Mapping[str, Any]) -> LoptiState:
         values = {}
         for name in FIELDS:
+            if name not in data and name in META_DEFAULTS:  # a dump from before the meta-game
+                continue
             value = data[name]
             if name in _PER_SEAT or name == "decks":
                 value = [list(row) for row in value]
             elif isinstance(value, list):
-                value = [dict(item) if isinstance(item, dict) else item for item in value]
+                value = _fresh(value)
             elif isinstance(value, dict):
-                value = dict(value)
+                value = _fresh(value)
             values[name] = value
         return cls(**values)
 
@@ -132,3 +157,12 @@ class LoptiState:
 
     def __repr__(self) -> str:
         return f"LoptiState(round={self.round}, phase={self.phase!r}, turn={self.turn})"
+
+
+def _fresh(value: Any) -> Any:
+    """A deep copy of JSON-like data (the vote and duel dicts hold lists and dicts)."""
+    if isinstance(value, dict):
+        return {key: _fresh(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    return value

@@ -16,18 +16,58 @@ from engine.lopti.state import AUTHORING, PLAY, LoptiState
 
 
 def next_active(state: LoptiState, seat: int) -> int:
-    """The next seat clockwise that is not out (LOP-A10)."""
+    """The next seat in the direction of play (clockwise unless a house rule reversed it) that
+    is not out (LOP-A10); pending house-rule skips are not counted here (see `next_turn`)."""
     out = state.out
     seats = len(state.players)
-    candidate = seat + 1
-    if candidate == seats:
-        candidate = 0
-    if out:
-        while candidate in out:
-            candidate += 1
-            if candidate == seats:
-                candidate = 0
+    if state.direction == 1:
+        candidate = seat + 1
+        if candidate == seats:
+            candidate = 0
+        if out:
+            while candidate in out:
+                candidate += 1
+                if candidate == seats:
+                    candidate = 0
+        return candidate
+    candidate = (seat - 1) % seats
+    while candidate in out:
+        candidate = (candidate - 1) % seats
     return candidate
+
+
+def next_turn(state: LoptiState, seat: int, events: list[Event] | None = None) -> int:
+    """Who plays after `seat`: the next active player, passing over (and, with `events`, using
+    up) house-rule skips; a skipped player misses that turn (event `skipped`)."""
+    candidate = next_active(state, seat)
+    if not state.skips:
+        return candidate
+    skips = list(state.skips)
+    while candidate in skips:
+        skips.remove(candidate)
+        if events is not None:
+            events.append(event("skipped", {"player": state.players[candidate]}))
+        candidate = next_active(state, candidate)
+    if events is not None:
+        state.skips = skips
+    return candidate
+
+
+def pass_turn(state: LoptiState, seat: int, events: list[Event]) -> None:
+    """The turn passes from `seat` (slow path: skips, direction, `turn_start` house rules)."""
+    state.turn = turn = next_turn(state, seat, events)
+    state.extra = False
+    if state.hooks:
+        turn_started(state, turn, events)
+
+
+def turn_started(state: LoptiState, seat: int, events: list[Event]) -> None:
+    from engine.lopti.house import fire
+
+    if "turn_start" in state.hooks:
+        context = {"pile": len(state.pile)}
+        fire(state, "before", "turn_start", seat, context, events)
+        fire(state, "after", "turn_start", seat, context, events)
 
 
 def is_out(state: LoptiState, seat: int) -> bool:
@@ -49,8 +89,25 @@ def _clear_chain(state: LoptiState) -> None:
         state.chain = []
 
 
-def _burn(state: LoptiState, seat: int, cause: str, extra_cards: list[str], events: list[Event]) -> None:
-    """LOP-A21: the pile (and the 10s / 3s involved) leaves the round; pending effects end."""
+def _burn(state: LoptiState, seat: int, cause: str, extra_cards: list[str], events: list[Event],
+          played: list[str] | None = None) -> None:
+    """LOP-A21: the pile (and the 10s / 3s involved) leaves the round; pending effects end.
+    House rules on `burn` resolve before / after it (`played`: the play that caused it)."""
+    if state.hooks and "burn" in state.hooks:
+        from engine.lopti.house import fire
+
+        cards = played or extra_cards
+        context = {"cause": cause, "pile": len(state.pile), "count": len(cards),
+                   "rank": cards[0][:-1] if cards else None}
+        fire(state, "before", "burn", seat, context, events)
+        context["burned"] = burn_pile(state, seat, cause, extra_cards, events)
+        fire(state, "after", "burn", seat, context, events)
+        return
+    burn_pile(state, seat, cause, extra_cards, events)
+
+
+def burn_pile(state: LoptiState, seat: int, cause: str, extra_cards: list[str], events: list[Event]) -> list[str]:
+    """The burn itself (also a house rule's custom burn, which triggers no house rule)."""
     removed = state.pile + state.chain + extra_cards
     state.burned = state.burned + removed
     state.pile = []
@@ -59,6 +116,7 @@ def _burn(state: LoptiState, seat: int, cause: str, extra_cards: list[str], even
     state.last_play = 0
     state.run = 0
     events.append(event("burned", {"player": state.players[seat], "cause": cause, "cards": removed}))
+    return removed
 
 
 def land_play(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> bool:
@@ -68,13 +126,21 @@ def land_play(state: LoptiState, seat: int, cards: list[str], events: list[Event
         chain = state.chain
         chain.extend(cards)
         if len(chain) >= 4:
-            _burn(state, seat, "threes", [], events)
+            _burn(state, seat, "threes", [], events, cards)
             return True
         if state.pile:
             state.obligation = True
             players = state.players
-            receiver = next_active(state, seat)
+            hooked = state.hooks and "obligation_passed" in state.hooks
+            if hooked:
+                from engine.lopti.house import fire
+
+                context = {"count": len(cards), "pile": len(state.pile)}
+                fire(state, "before", "obligation_passed", seat, context, events)
+            receiver = next_turn(state, seat)
             events.append(event("obligation_passed", {"player": players[seat], "to": players[receiver]}))
+            if hooked:
+                fire(state, "after", "obligation_passed", seat, context, events)
         else:
             state.obligation = False
         return False
@@ -94,13 +160,19 @@ def land_play(state: LoptiState, seat: int, cards: list[str], events: list[Event
     pile.extend(cards)
     state.last_play = count
     if run >= 4:
-        _burn(state, seat, "sevens" if rank == SEVEN else "four", [], events)
+        _burn(state, seat, "sevens" if rank == SEVEN else "four", [], events, cards)
         return True
     return False
 
 
 def take_pile(state: LoptiState, seat: int, forced: bool, events: list[Event]) -> None:
     """L4.1-L4.2, L14.5: the pile goes into the hand and the turn ends; the next player opens."""
+    hooked = state.hooks and "take" in state.hooks
+    if hooked:
+        from engine.lopti.house import fire
+
+        context = {"pile": len(state.pile)}
+        fire(state, "before", "take", seat, context, events)
     taken = state.pile
     state.hands[seat].extend(taken)
     state.pile = []
@@ -110,34 +182,31 @@ def take_pile(state: LoptiState, seat: int, forced: bool, events: list[Event]) -
     state.last_play = 0
     state.run = 0
     events.append(event("took", {"player": state.players[seat], "cards": taken, "forced": forced}))
+    if hooked:
+        fire(state, "after", "take", seat, context, events)
+    if state.hooks or state.skips:
+        pass_turn(state, seat, events)
+        return
     state.turn = next_active(state, seat)
     state.extra = False
 
 
 def after_play(state: LoptiState, seat: int, burned: bool, events: list[Event]) -> None:
     """Steps 3-6 of LOP-A11 after a legal play has landed."""
+    if state.hooks:
+        _after_play_with_rules(state, seat, burned, events)
+        return
     players = state.players
     hand = state.hands[seat]
     if not hand and is_out(state, seat):
         out = state.out = state.out + [seat]
         events.append(event("out", {"player": players[seat], "place": len(out)}))
-        if len(out) == 1:
-            state.round_winner = seat
-        active = len(players) - len(out)
-        if len(out) == 1 and not state.options["play_for_places"] or active <= 1:
-            end_round(state, events)
+        if _round_over(state, seat, events):
             return
-        state.turn = next_active(state, seat)
-        state.extra = False
+        pass_turn(state, seat, events)
         return
     if len(hand) < 3 and not state.extra and state.stock:
-        stock = state.stock
-        wanted = 3 - len(hand) if state.options["draw_up_to_three"] else 1
-        drawn = stock[:wanted]
-        state.stock = stock[wanted:]
-        hand.extend(drawn)
-        player = players[seat]
-        events.append(event("drew", {"player": player, "count": len(drawn)}, {player: {"cards": drawn}}))
+        _draw_step(state, seat, hand, events)
     if not hand and state.face_up[seat]:
         picked = state.face_up[seat]
         state.face_up[seat] = []
@@ -147,12 +216,71 @@ def after_play(state: LoptiState, seat: int, burned: bool, events: list[Event]) 
         state.turn = seat
         state.extra = True
         events.append(event("extra_play", {"player": players[seat]}))
+    elif state.skips or state.direction != 1:
+        pass_turn(state, seat, events)
     else:
         if state.out:
             state.turn = next_active(state, seat)
         else:
             state.turn = seat + 1 if seat + 1 < len(players) else 0
         state.extra = False
+
+
+def _draw_step(state: LoptiState, seat: int, hand: list[str], events: list[Event]) -> None:
+    stock = state.stock
+    wanted = 3 - len(hand) if state.options["draw_up_to_three"] else 1
+    drawn = stock[:wanted]
+    state.stock = stock[wanted:]
+    hand.extend(drawn)
+    player = state.players[seat]
+    events.append(event("drew", {"player": player, "count": len(drawn)}, {player: {"cards": drawn}}))
+
+
+def _round_over(state: LoptiState, seat: int, events: list[Event]) -> bool:
+    out = state.out
+    if len(out) == 1:
+        state.round_winner = seat
+    active = len(state.players) - len(out)
+    if len(out) == 1 and not state.options["play_for_places"] or active <= 1:
+        end_round(state, events)
+        return True
+    return False
+
+
+def _after_play_with_rules(state: LoptiState, seat: int, burned: bool, events: list[Event]) -> None:
+    """`after_play` when house rules are in force: the same steps, with the `out` and
+    `face_up_taken` rules around their base events and skips / direction / `turn_start`."""
+    from engine.lopti.house import fire
+
+    players = state.players
+    hooks = state.hooks
+    if not state.hands[seat] and is_out(state, seat):
+        fire(state, "before", "out", seat, {}, events)
+        out = state.out = state.out + [seat]
+        events.append(event("out", {"player": players[seat], "place": len(out)}))
+        fire(state, "after", "out", seat, {}, events)
+        if _round_over(state, seat, events):
+            return
+        pass_turn(state, seat, events)
+        return
+    hand = state.hands[seat] = list(state.hands[seat])
+    if len(hand) < 3 and not state.extra and state.stock:
+        _draw_step(state, seat, hand, events)
+    if not state.hands[seat] and state.face_up[seat]:
+        if "face_up_taken" in hooks:
+            fire(state, "before", "face_up_taken", seat, {}, events)
+        picked = state.face_up[seat]
+        state.face_up[seat] = []
+        state.hands[seat] = state.hands[seat] + picked
+        events.append(event("face_up_taken", {"player": players[seat], "cards": picked}))
+        if "face_up_taken" in hooks:
+            fire(state, "after", "face_up_taken", seat, {}, events)
+    if burned:
+        state.turn = seat
+        state.extra = True
+        events.append(event("extra_play", {"player": players[seat]}))
+    else:
+        pass_turn(state, seat, events)
 
 
 def end_round(state: LoptiState, events: list[Event]) -> None:
@@ -190,3 +318,5 @@ def start_play(state: LoptiState, events: list[Event]) -> None:
     state.turn = state.starter
     state.extra = False
     events.append(event("play_started", {"player": state.players[state.starter]}))
+    if state.hooks:
+        turn_started(state, state.starter, events)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.lopti.rules import SEVEN, VALUE, sort_cards
-from engine.lopti.session import active_rules
+from engine.lopti.meta import duel_view, vote_view
+from engine.lopti.session import active_rules, public_rule
 from engine.lopti.state import AUTHORING, PLAY, LoptiState
 
 
@@ -56,6 +57,13 @@ def player_view(state: LoptiState, player: str | None, to_act: list[str]) -> dic
         "awaiting_rule": players[state.round_winner] if state.phase == AUTHORING else None,
         "scores": dict(zip(players, state.wins)),
         "rules": active_rules(state),
+        "removed_rules": [public_rule(record) for record in state.rules if not record["active"]],
+        "direction": "clockwise" if state.direction == 1 else "anticlockwise",
+        "skips": [players[seat] for seat in state.skips],
+        "vote": vote_view(state),
+        "vote_used": state.vote_used,
+        "pending_changes": [dict(change) for change in state.pending],
+        "duel": duel_view(state, player),
         "options": dict(state.options),
     }
 

@@ -76,7 +76,7 @@ def test_bad_shapes_are_malformed_but_vote_actions_are_not(tmp_path, action):
     data["actions"] = [["@clock", {"type": "close_vote"}], ["amina", {"type": "throw", "sign": "rock"}]]
     path.write_text(json.dumps(data))
     code, out, _ = run(path)
-    assert code == 1 and json.loads(out)["error"]["code"] == "not_implemented"
+    assert code == 1 and json.loads(out)["error"]["code"] == "no_vote"  # well formed: refused, not malformed
 
 
 def test_out_of_range_flip_is_refused_not_malformed(tmp_path):

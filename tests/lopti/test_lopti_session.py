@@ -39,7 +39,8 @@ def test_winner_gives_a_text_rule_and_the_next_round_is_dealt():
     assert kinds(events) == ["rule_authored", "dealt"]
     assert GAME.round_number(state) == 2 and state.phase == "setup"
     rules = GAME.view(state, None)["rules"]
-    assert rules == [{"id": 1, "author": winner, "text": "Sing when you burn.", "round": 1}]
+    assert rules == [{"id": 1, "author": winner, "text": "Sing when you burn.", "round": 1, "rule": None,
+                      "enforced": False}]
     assert GAME.legal_actions(state, winner)[-1] == {"type": "delete_rule", "rule": 1}
 
 
@@ -53,12 +54,12 @@ def test_text_rule_length_is_one_to_280_characters():
     act(state, winner, {"type": "author_rule", "rule": {"text": "x" * 280}})
 
 
-def test_enforced_rules_are_not_implemented_yet_and_modes_are_respected():
-    """LOP-A22, option `house_rules`: template rules wait for the house-rules issue; "templates"
-    tables refuse text rules, "text" tables refuse templates."""
+def test_enforced_rules_are_validated_and_modes_are_respected():
+    """LOP-A22, option `house_rules`: a template rule is validated (section 8: one to three
+    effects); "templates" tables refuse text rules, "text" tables refuse templates."""
     template = {"when": "after", "event": "play", "do": [], "text": "Two 8s: next draws two."}
     state = to_authoring()
-    assert refused(state, winner_of(state), {"type": "author_rule", "rule": template}).code == "not_implemented"
+    assert refused(state, winner_of(state), {"type": "author_rule", "rule": template}).code == "bad_effects"
     state = to_authoring(options={"house_rules": "templates"})
     assert refused(state, winner_of(state), {"type": "author_rule", "rule": {"text": "hi"}}).code == "text_rules_off"
     state = to_authoring(options={"house_rules": "text"})
@@ -96,17 +97,19 @@ def test_author_may_delete_their_rule_at_any_time():
     assert refused(state, winner, {"type": "delete_rule", "rule": 1}).code == "no_such_rule"
 
 
-def test_rule_votes_and_duels_are_refused_for_now():
-    """Section 7: propose, vote, champion, throw and the vote clocks are vocabulary, refused for now."""
+def test_vote_and_duel_actions_without_a_vote_or_duel_are_refused():
+    """Section 7: propose, vote, champion, throw and the vote clocks are refused when there is
+    nothing for them (no rule to remove, no vote open, no duel)."""
     state = started(build_deck())
-    for action in (
-        {"type": "propose", "change": {"remove": 1}, "starts": "now"},
-        {"type": "vote", "yes": True},
-        {"type": "champion"},
-        {"type": "throw", "sign": "rock"},
+    for action, code in (
+        ({"type": "propose", "change": {"remove": 1}, "starts": "now"}, "no_such_rule"),
+        ({"type": "vote", "yes": True}, "no_vote"),
+        ({"type": "champion"}, "no_champion_wait"),
+        ({"type": "throw", "sign": "rock"}, "no_duel"),
     ):
-        assert refused(state, "baraka", action).code == "not_implemented"
-    assert refused(state, CLOCK, {"type": "close_vote"}).code == "not_implemented"
+        assert refused(state, "baraka", action).code == code
+    assert refused(state, CLOCK, {"type": "close_vote"}).code == "no_vote"
+    assert refused(state, CLOCK, {"type": "close_champion"}).code == "no_champion_wait"
 
 
 def test_timeouts_apply_the_spec_defaults():
