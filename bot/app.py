@@ -95,7 +95,9 @@ async def _post_init(application: Application) -> None:
     )
     service = TableService(store, publisher, settings.turn_seconds, round_pause_seconds=settings.round_pause_seconds)
     if application.job_queue is not None:
-        service.scheduler = Timers(application.job_queue, service, settings.warn_seconds, settings.nudge_seconds)
+        service.scheduler = Timers(
+            application.job_queue, service, settings.warn_seconds, settings.nudge_seconds, settings.vote_seconds
+        )
     application.bot_data["karata"] = Services(store, service, publisher)
     await _set_commands(application)
     if application.job_queue is not None:

@@ -68,6 +68,8 @@ class Scheduler(Protocol):
 
     def cancel(self, table_id: int) -> None: ...
 
+    def schedule_clock_actions(self, table_id: int, kinds: list[str]) -> None: ...
+
 
 class TableService:
     def __init__(
@@ -336,6 +338,16 @@ class TableService:
                 outcome = await self.act(table_id, player, latest.version, action)
         return outcome
 
+    @staticmethod
+    def clock_actions(game: Game, state: State) -> list[str]:
+        """Windows the clock closes besides the turn timer (a Rule Vote, a champion's call)."""
+        if game.is_finished(state):
+            return []
+        return [action["type"] for action in game.legal_actions(state, CLOCK) if action["type"] != "timeout"]
+
+    async def clock_action(self, table_id: int, kind: str) -> Outcome:
+        return await self.act_now(table_id, CLOCK, {"type": kind})
+
     async def timeout(self, table_id: int, version: int) -> Outcome:
         return await self.act(table_id, CLOCK, version, {"type": "timeout"})
 
@@ -355,6 +367,7 @@ class TableService:
                 self.scheduler.cancel(table.table_id)
             else:
                 self.scheduler.schedule(table, self.clock())
+            self.scheduler.schedule_clock_actions(table.table_id, self.clock_actions(game, state))
         await self.publisher.table_changed(table, game, state, events, player)
 
     def _set_deadline(self, table: TableRow, game: Game, state: State) -> None:
@@ -408,6 +421,12 @@ class TableService:
         """Give every pending deadline a fresh full period: our downtime is never a player's penalty."""
         resumed = []
         now = self.clock()
+        if self.scheduler:
+            # Vote and champion windows also start again in full.
+            for table in await self.store.playing_tables():
+                loaded = await self.load(table.table_id)
+                if loaded is not None and loaded.state is not None:
+                    self.scheduler.schedule_clock_actions(table.table_id, self.clock_actions(loaded.game, loaded.state))
         for table in await self.store.tables_with_deadlines():
             if table.paused_until is not None:
                 await self.end_pause(table.table_id)

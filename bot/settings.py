@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
     # Seconds between a round's end and the next deal being shown.
     round_pause_seconds: float = Field(5.0, ge=0, le=120, validation_alias=AliasChoices("KARATA_ROUND_PAUSE_SECONDS"))
+    # How long a Rule Vote (and the wait for a champion) stays open.
+    vote_seconds: float = Field(120, gt=0, le=3600, validation_alias=AliasChoices("KARATA_VOTE_SECONDS"))
     # A table nobody touched for this long ends (a Lopti session's end; abandoned games).
     session_idle_hours: float = Field(12, gt=0, le=720, validation_alias=AliasChoices("KARATA_SESSION_IDLE_HOURS"))
     # At most one edit of a table message per this many seconds (the newest wins).
@@ -104,6 +106,7 @@ _ENV_NAMES = {
     "table_edit_seconds": "KARATA_TABLE_EDIT_SECONDS",
     "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",
     "session_idle_hours": "KARATA_SESSION_IDLE_HOURS",
+    "vote_seconds": "KARATA_VOTE_SECONDS",
 }
 
 

@@ -317,6 +317,11 @@ class Store:
             rows = await cursor.fetchall()
         return [_table_from_row(row) for row in rows]
 
+    async def playing_tables(self) -> list[TableRow]:
+        async with self.db.execute("SELECT * FROM tables WHERE status = 'playing'") as cursor:
+            rows = await cursor.fetchall()
+        return [_table_from_row(row) for row in rows]
+
     async def idle_tables(self, before: float) -> list[TableRow]:
         async with self.db.execute(
             "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ?", (before,)

@@ -17,11 +17,35 @@ if TYPE_CHECKING:
 
 
 class Timers:
-    def __init__(self, job_queue: JobQueue, service: TableService, warn_seconds: int, nudge_seconds: float):
+    def __init__(
+        self,
+        job_queue: JobQueue,
+        service: TableService,
+        warn_seconds: int,
+        nudge_seconds: float,
+        window_seconds: float = 120,
+    ):
         self.job_queue = job_queue
         self.service = service
         self.warn_seconds = warn_seconds
         self.nudge_seconds = nudge_seconds
+        # How long a clock-closed window (a Rule Vote, waiting for a champion) stays open.
+        self.window_seconds = window_seconds
+
+    def schedule_clock_actions(self, table_id: int, kinds: list[str]) -> None:
+        """Arm one job per open window; a window keeps its first deadline until it closes."""
+        prefix = f"clock:{table_id}:"
+        for job in self.job_queue.jobs():
+            if job.name and job.name.startswith(prefix) and job.name[len(prefix):] not in kinds:
+                job.schedule_removal()
+        for kind in kinds:
+            name = prefix + kind
+            if not self.job_queue.get_jobs_by_name(name):
+                self.job_queue.run_once(self._on_clock_action, self.window_seconds, data=(table_id, kind), name=name)
+
+    async def _on_clock_action(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        table_id, kind = context.job.data  # type: ignore[union-attr, misc]
+        await self.service.clock_action(table_id, kind)
 
     @staticmethod
     def _names(table_id: int) -> tuple[str, str, str, str]:

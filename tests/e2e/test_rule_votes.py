@@ -1,0 +1,148 @@
+"""Lopti's Rule Votes as group polls, ties fought out by Rock-Paper-Scissors, and a restart mid-vote."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import simulation
+from tests.e2e.helpers import table_state
+
+pytestmark = pytest.mark.asyncio
+
+TEN_ON_SEVEN = "switch on: a 10 may follow a 7"
+
+
+async def open_lopti(api, application, sim):
+    sim.application = application
+    await sim.open_table("lopti")
+    return await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+
+
+async def press(api, sim, user, *labels):
+    for label in labels:
+        message = sim.hand_message(user)
+        assert message is not None, f"{user.first_name} has no buttons"
+        await api.wait_for_answer(await api.press_text(user, user.id, message.message_id, label))
+
+
+async def propose_ten_on_seven(api, sim, user):
+    await press(api, sim, user, "🗳 Propose a change", TEN_ON_SEVEN, "Now")
+    return await api.wait_until(lambda: [m for m in api.bot_messages(sim.group_id) if m.poll_id], what="the poll")
+
+
+async def vote(api, user, poll_id, yes):
+    await api.answer_poll(user, poll_id, [0 if yes else 1])
+
+
+async def options_of(application, table):
+    loaded = await table_state(application, table.table_id)
+    return loaded.game.view(loaded.state, None)
+
+
+async def test_a_vote_that_passes_changes_the_rule_now(api, start_bot):
+    sim = simulation(api, count=3, seed=1)
+    async with start_bot() as application:
+        table = await open_lopti(api, application, sim)
+        poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        assert "Rule Vote by Amina" in api.polls[poll.poll_id]["question"]
+        await vote(api, sim.users[0], poll.poll_id, True)
+        await vote(api, sim.users[1], poll.poll_id, True)
+        await vote(api, sim.users[2], poll.poll_id, False)
+
+        async def changed():
+            return (await options_of(application, table))["options"]["ten_on_seven"] is True
+
+        await api.wait_until(changed, what="the change")
+        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], what="the poll closed")
+        # One vote a round: nobody is offered a second proposal.
+        assert not any("Propose" in label for user in sim.users for label in _labels(sim, user))
+
+
+def _labels(sim, user):
+    message = sim.hand_message(user)
+    return [label for row in message.buttons for label, _ in row] if message else []
+
+
+async def test_a_vote_that_fails_changes_nothing(api, start_bot):
+    sim = simulation(api, count=3, seed=2)
+    async with start_bot() as application:
+        table = await open_lopti(api, application, sim)
+        poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        for user, yes in zip(sim.users, (True, False, False)):
+            await vote(api, user, poll.poll_id, yes)
+        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], what="the poll closed")
+        assert (await options_of(application, table))["options"]["ten_on_seven"] is False
+
+
+async def test_a_vote_from_outside_the_table_is_refused_privately(api, start_bot):
+    sim = simulation(api, count=3, seed=2)
+    stranger = api.add_user(4242, "Zawadi")
+    api.set_member(sim.group_id, stranger, "member")
+    await api.user_starts_bot(stranger)
+    async with start_bot() as application:
+        table = await open_lopti(api, application, sim)
+        poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        before = (await table_state(application, table.table_id)).table.version
+        await vote(api, stranger, poll.poll_id, True)
+        await api.settle(quiet=0.1)
+        assert (await table_state(application, table.table_id)).table.version == before
+
+
+@pytest.mark.parametrize("proposer_wins", [True, False])
+async def test_a_tied_vote_is_settled_by_a_duel(api, start_bot, proposer_wins):
+    sim = simulation(api, count=4, seed=3)
+    amina, baraka = sim.users[0], sim.users[1]
+    async with start_bot() as application:
+        table = await open_lopti(api, application, sim)
+        poll = (await propose_ten_on_seven(api, sim, amina))[-1]
+        for user, yes in zip(sim.users, (True, True, False, False)):
+            await vote(api, user, poll.poll_id, yes)
+
+        async def duel():
+            return (await options_of(application, table)).get("duel")
+
+        started = await api.wait_until(duel, what="the duel")
+        await api.settle(quiet=0.1)
+        defender = next(user for user in sim.users if str(user.id) == started["defender"]) if started["defender"] else None
+        if defender is None:  # the author of a base rule is nobody: a "no" voter champions it
+            supporter = next(user for user in sim.users[2:] if "🛡 I'll defend it" in _labels(sim, user))
+            await press(api, sim, supporter, "🛡 I'll defend it")
+            defender = supporter
+        winner_sign, loser_sign = "✊ Rock", "✌️ Scissors"
+        for _ in range(40):
+            if not await duel():
+                break
+            await press(api, sim, amina, winner_sign if proposer_wins else loser_sign)
+            await press(api, sim, defender, loser_sign if proposer_wins else winner_sign)
+        assert not await duel()
+        assert (await options_of(application, table))["options"]["ten_on_seven"] is proposer_wins
+        await application.bot_data["karata"].publisher.flush()
+        assert "wins the duel" in sim.table_message().plain
+
+
+async def test_a_restart_during_a_vote_loses_no_ballot(api, start_bot):
+    sim = simulation(api, count=3, seed=4)
+    async with start_bot() as application:
+        table = await open_lopti(api, application, sim)
+        poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        await vote(api, sim.users[0], poll.poll_id, True)
+        await api.settle(quiet=0.1)
+    async with start_bot() as application:
+        # The ballot cast before the restart still counts: two yes of three pass.
+        await vote(api, sim.users[1], poll.poll_id, True)
+        await vote(api, sim.users[2], poll.poll_id, False)
+
+        async def changed():
+            return (await options_of(application, table))["options"]["ten_on_seven"] is True
+
+        await api.wait_until(changed, what="the change after the restart")
+
+
+async def test_a_vote_nobody_finishes_closes_on_the_clock(api, start_bot):
+    sim = simulation(api, count=3, seed=5)
+    async with start_bot(KARATA_VOTE_SECONDS=0.5) as application:
+        table = await open_lopti(api, application, sim)
+        poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        await vote(api, sim.users[0], poll.poll_id, True)
+        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=5, what="the poll closed by the clock")
+        assert (await options_of(application, table))["options"]["ten_on_seven"] is False
