@@ -20,6 +20,7 @@ from bot.settings import Settings
 DEMO_TOKEN = "123456789:karata-offline-demo-token"
 PLAYER_NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
 GROUP_ID = -1001234567890
+SKIP = "\x00skip"
 
 
 def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrides: object) -> Settings:
@@ -105,6 +106,8 @@ class Simulation:
             return False
         user, message, buttons = self.rng.choice(choices)
         path = await self._intended_path(user, message)
+        if path == [SKIP]:
+            return True
         if not path:
             query = await self.api.press(user, user.id, message.message_id, self.rng.choice(buttons))
             await self.api.wait_for_answer(query, timeout=10)
@@ -139,6 +142,8 @@ class Simulation:
         target = self.rng.choice(targets)
         if self.choose is not None:
             wanted = self.choose(str(user.id), [node.action for node in targets], loaded)
+            if wanted is None:
+                return [SKIP]  # this player has nothing they want to do now
             target = next(node for node in targets if node.action == wanted)
         labels = []
         node = target

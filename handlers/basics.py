@@ -15,6 +15,7 @@ from handlers.callback_data import (
     PickGame,
     PickLanguage,
     PlayAgain,
+    RuleDraft,
     TableButton,
     TreeNode,
     decode,
@@ -118,6 +119,10 @@ async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         await play.press_action(update, context, data)
     elif isinstance(data, TableButton):
         await play.press_table_button(update, context, data)
+    elif isinstance(data, RuleDraft):
+        from handlers.rule_builder import press_draft
+
+        await press_draft(update, context, data)
     elif isinstance(data, LobbyOp):
         await lobby.lobby_op(update, context, data)
     elif isinstance(data, PickGame):

@@ -8,9 +8,11 @@ can only select something legal now, or be refused.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
+DRAFT_CODE = re.compile(r"[0-9a-z]*!?")
 
 
 class BadCallbackData(ValueError):
@@ -82,7 +84,19 @@ class TableButton:
         return _fit(f"P:{self.table_id}:{self.version}:{self.key}")
 
 
-CallbackData = TableButton | TreeNode | LobbyOp | PickGame | PickLanguage | PlayAgain
+@dataclass(frozen=True)
+class RuleDraft:
+    """Lopti's rule builder: `B:table:version:code`, one character per choice, `!` to confirm."""
+
+    table_id: int
+    version: int
+    code: str
+
+    def encode(self) -> str:
+        return _fit(f"B:{self.table_id}:{self.version}:{self.code}")
+
+
+CallbackData = RuleDraft | TableButton | TreeNode | LobbyOp | PickGame | PickLanguage | PlayAgain
 
 LOBBY_OPS = ("leave", "start", "cancel", "agree", "refuse")
 
@@ -109,6 +123,8 @@ def decode(data: str | None) -> CallbackData:
         return TreeNode(_int(parts[0]), _int(parts[1]), _int(parts[2]))
     if kind == "P" and len(parts) >= 3 and all(part.replace("_", "").isalnum() for part in parts[2:]):
         return TableButton(_int(parts[0]), _int(parts[1]), ":".join(parts[2:]))
+    if kind == "B" and len(parts) == 3 and DRAFT_CODE.fullmatch(parts[2]):
+        return RuleDraft(_int(parts[0]), _int(parts[1]), parts[2])
     if kind == "L" and len(parts) == 2 and parts[1] in LOBBY_OPS:
         return LobbyOp(_int(parts[0]), parts[1])
     if kind == "N" and len(parts) == 1 and parts[0].isidentifier():

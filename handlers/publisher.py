@@ -25,7 +25,7 @@ from engine.core.protocol import Event, Game, State
 from engine.registry import get_game
 from handlers import telegram_io
 from handlers.action_tree import ActionTree, Node, build_tree
-from handlers.callback_data import LobbyOp, PlayAgain, TableButton, TreeNode
+from handlers.callback_data import LobbyOp, PlayAgain, RuleDraft, TableButton, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
 from handlers.telegram_io import Unreachable
@@ -425,8 +425,9 @@ class Publisher:
             lines.append(_("Chosen: {choice}", choice=escape(" ".join(reversed(path)))))
         return "\n".join(lines)
 
-    def hand_markup(self, table: TableRow, tree: ActionTree, node: Node) -> InlineKeyboardMarkup | None:
-        _ = None  # labels are already localized by the renderer
+    def hand_markup(
+        self, table: TableRow, tree: ActionTree, node: Node, builder: str | None = None
+    ) -> InlineKeyboardMarkup | None:
         buttons = [
             InlineKeyboardButton(child.label, callback_data=TreeNode(table.table_id, table.version, child.number).encode())
             for child in node.children
@@ -443,6 +444,8 @@ class Publisher:
             )
         if extra:
             keyboard.append(extra)
+        if builder and node.number == 0:
+            keyboard.insert(0, [InlineKeyboardButton(builder, callback_data=RuleDraft(table.table_id, table.version, "").encode())])
         return InlineKeyboardMarkup(keyboard) if keyboard else None
 
     async def send_hand(
@@ -462,7 +465,8 @@ class Publisher:
         tree = self.player_tree(renderer, game, state, player, _, table)
         node = tree.node(node_number) or tree.root
         text = self.hand_text(table, game, state, player, _, events, node, actor)
-        markup = self.hand_markup(table, tree, node)
+        builder = renderer.builder_button(self.player_view(table, game, state, player), player, _)
+        markup = self.hand_markup(table, tree, node, builder)
         key = (table.table_id, user_id)
         shown = (text, markup.to_dict() if markup else None)
         message_id = None if fresh else await self.store.hand_message(table.table_id, user_id)
@@ -500,6 +504,10 @@ class Publisher:
             await telegram_io.send(self.bot, table.chat_id, text, InlineKeyboardMarkup([[button]]), table.thread_id)
         except Unreachable:
             log.warning("cannot write to group %s", table.chat_id)
+
+    def forget_hand(self, table_id: int, user_id: int) -> None:
+        """The hand message was used for something else (the rule builder): redraw it next time."""
+        self._shown.pop((table_id, user_id), None)
 
     def dm_restored(self, table_id: int, user_id: int) -> None:
         self._dm_failure_told.discard((table_id, user_id))

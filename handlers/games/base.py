@@ -61,6 +61,10 @@ class GameRenderer:
             return _("You may act now.")
         return _("Wait for your turn.")
 
+    def builder_button(self, view: Mapping[str, Any], player: str, _: Translator) -> str | None:
+        """The label of a button that opens a step-by-step builder for this player now, if any."""
+        return None
+
     def extra_actions(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         """Actions the engine accepts but cannot list (they carry free data): offered as buttons
         too, and checked by the engine like any other press."""

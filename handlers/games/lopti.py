@@ -53,6 +53,12 @@ class LoptiRenderer(GameRenderer):
 
         return sorted(actions, key=key)
 
+    def builder_button(self, view: Mapping[str, Any], player: str, _: Translator) -> str | None:
+        allows = (view.get("table_options") or {}).get("house_rules", "templates_and_text") in ("templates", "templates_and_text")
+        if view.get("phase") == "authoring" and view.get("awaiting_rule") == player and allows:
+            return "🧩 " + _("Build a rule")
+        return None
+
     def extra_actions(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         """Rule Vote proposals: removing a rule in force or switching a base rule, now or next round."""
         if view.get("phase") not in ("setup", "play") or view.get("vote") or view.get("duel") or view.get("vote_used"):

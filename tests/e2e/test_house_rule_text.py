@@ -6,6 +6,7 @@ import pytest
 
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import table_state
+from tests.e2e.test_games_at_the_table import event_kinds
 
 pytestmark = pytest.mark.asyncio
 
@@ -43,3 +44,36 @@ async def test_the_winner_writes_a_text_rule_that_everyone_sees(api, start_bot):
         after = await table_state(application, loaded.table.table_id)
         assert after.game.round_number(after.state) == loaded.game.round_number(loaded.state) + 1
     assert not [error for error in api.errors if "parse" in error[3]]
+
+
+async def test_the_winner_builds_a_rule_that_fires_in_the_next_round(api, start_bot):
+    sim = simulation(api, count=2, seed=21)
+    async with start_bot() as application:
+        loaded, winner = await play_until_authoring(api, application, sim)
+        author = next(user for user in sim.users if str(user.id) == winner)
+        steps = ["🧩 Build a rule", "After", "a play", "Always", "Draw cards", "the next player", "1", "✔ That's all"]
+        message = api.bot_messages(author.id)[-1]
+        for label in steps:
+            await api.wait_for_answer(await api.press_text(author, author.id, message.message_id, label))
+        preview = api.message(author.id, message.message_id).plain
+        assert "After a play: the next player draws 1 card." in preview
+        # Back goes one step back; the rule is kept as built so far.
+        await api.wait_for_answer(await api.press_text(author, author.id, message.message_id, "↩ Back"))
+        await api.wait_for_answer(await api.press_text(author, author.id, message.message_id, "✔ That's all"))
+        answer = await api.wait_for_answer(await api.press_text(author, author.id, message.message_id, "✔ Confirm"))
+        assert "in force" in answer["text"]
+        table = loaded.table
+        # From here the players just play: nobody deletes the rule or calls a vote on it.
+        def just_play(player, actions, loaded):
+            wanted = [a for a in actions if a["type"] not in ("delete_rule", "propose")]
+            return sim.rng.choice(wanted) if wanted else None
+
+        sim.choose = just_play
+        for _ in range(30):
+            assert await sim.step()
+        current = await table_state(application, table.table_id)
+        kinds = await event_kinds(application, current)
+        after = kinds[kinds.index("rule_authored"):] if "rule_authored" in kinds else kinds
+        assert "rule_fired" in after, after
+        await application.bot_data["karata"].publisher.flush()
+        assert "the next player draws 1 card" in sim.table_message().plain

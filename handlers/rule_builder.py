@@ -1,0 +1,281 @@
+"""Lopti's house-rule builder: the round's winner composes a rule with buttons, step by step.
+
+The draft lives in the callback data itself (`B:table:version:code`, one character per choice),
+so nothing is stored until the rule is confirmed, an old builder message is simply stale, and
+"back" is the code minus its last character. The engine checks the finished rule like any
+other `author_rule`; the builder only offers choices its tables allow.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import ContextTypes
+
+from bot.i18n import N_, Translator
+from engine.lopti.house import BURN_CAUSES, CONDITIONS, EFFECTS, EVENTS, RANKS, ROLES, ROLES_WITH_OTHERS, WHEN
+from handlers import telegram_io
+from handlers.callback_data import RuleDraft
+from handlers.context import chat_translator, effective, services
+from handlers.games import renderer_for
+from handlers.publisher import rows
+from handlers.refusals import refusal_text
+
+DIGITS = string.digits + string.ascii_lowercase
+MAX_EFFECTS = 3
+
+EVENT_WORDS = {
+    "play": N_("a play"),
+    "burn": N_("a burn"),
+    "take": N_("taking the pile"),
+    "flip": N_("a face-down flip"),
+    "face_up_taken": N_("picking up the face-up cards"),
+    "obligation_passed": N_("passing on a 3"),
+    "turn_start": N_("the start of a turn"),
+    "out": N_("a player going out"),
+}
+ROLE_WORDS = {
+    "actor": N_("the player"),
+    "next": N_("the next player"),
+    "previous": N_("the previous player"),
+    "others": N_("everyone else"),
+    "most_cards": N_("the player with most cards"),
+    "fewest_cards": N_("the player with fewest cards"),
+}
+CAUSE_WORDS = {"ten": N_("a 10"), "four": N_("four of a kind"), "threes": N_("3s"), "sevens": N_("7s"), "rule": N_("a house rule")}
+CONDITION_VALUES: dict[str, tuple[Any, ...]] = {
+    "ranks": RANKS,
+    "min_cards": (2, 3, 4),
+    "min_pile": (5, 10, 20),
+    "burn_cause": BURN_CAUSES,
+    "legal": (True, False),
+}
+
+
+@dataclass
+class Draft:
+    when: str | None = None
+    event: str | None = None
+    condition: dict[str, Any] | None = None
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    current: dict[str, Any] | None = None
+    done: bool = False
+
+    def rule(self, text: str) -> dict[str, Any]:
+        return {"when": self.when, "event": self.event, "if": self.condition or {}, "do": self.effects, "text": text}
+
+
+@dataclass
+class Step:
+    question: str
+    choices: list[tuple[str, Any]]
+
+
+def condition_label(key: str, value: Any, _: Translator) -> str:
+    if key == "ranks":
+        return _("of {rank}s", rank=value)
+    if key == "min_cards":
+        return _("of at least {count} cards", count=value)
+    if key == "min_pile":
+        return _("with at least {count} cards in the pile", count=value)
+    if key == "burn_cause":
+        return _("by {cause}", cause=_(CAUSE_WORDS[value]))
+    return _("that is legal") if value else _("that is not legal")
+
+
+def effect_words(effect: dict[str, Any], _: Translator) -> str:
+    name, role, receiver = effect["effect"], effect.get("who"), effect.get("to")
+    who = _(ROLE_WORDS[role]) if role else ""
+    if name == "draw":
+        return _.plural("{who} draws {count} card", "{who} draws {count} cards", effect["n"], who=who)
+    if name == "give":
+        return _.plural("{who} gives their lowest card to {to}", "{who} gives their {count} lowest cards to {to}",
+                        effect["n"], who=who, to=_(ROLE_WORDS[receiver]))
+    if name == "skip":
+        return _("{who} misses a turn", who=who)
+    if name == "reverse":
+        return _("play changes direction")
+    if name == "reveal":
+        return _("{who} shows their hand to the table", who=who)
+    if name == "return_burned":
+        return _("the burned cards go back into the stock")
+    return _("the pile burns")
+
+
+def rule_words(draft: Draft, _: Translator) -> str:
+    """The rule in plain words, as far as it is built."""
+    if draft.when is None:
+        return ""
+    opening = _("Before") if draft.when == "before" else _("After")
+    text = opening
+    if draft.event:
+        text += " " + _(EVENT_WORDS[draft.event])
+        if draft.condition:
+            key, value = next(iter(draft.condition.items()))
+            text += " " + condition_label(key, value if key != "ranks" else value[0], _)
+    effects = [effect_words(effect, _) for effect in draft.effects]
+    return text + (": " + "; ".join(effects) + "." if effects else " …")
+
+
+def _allowed_effects(draft: Draft) -> list[str]:
+    names = []
+    for name in EFFECTS:
+        if name == "return_burned" and (draft.event != "burn" or draft.when != "after"):
+            continue
+        if name == "burn" and (draft.event != "play" or not draft.condition):
+            continue
+        names.append(name)
+    return names
+
+
+def next_step(draft: Draft, _: Translator) -> Step | None:
+    """What to ask next (None: the rule is finished and waits for confirmation)."""
+    if draft.when is None:
+        return Step(_("When does your rule act?"), [(_("Before"), "before"), (_("After"), "after")])
+    if draft.event is None:
+        return Step(_("On which event?"), [(_(EVENT_WORDS[event]), event) for event in EVENTS])
+    if draft.condition is None:
+        choices: list[tuple[str, Any]] = [(_("Always"), None)]
+        for key in CONDITIONS[draft.event]:
+            choices += [(condition_label(key, value, _), (key, value)) for value in CONDITION_VALUES[key]]
+        return Step(_("Only when…?"), choices)
+    if draft.current is not None:
+        effect = draft.current
+        fields = EFFECTS[effect["effect"]]
+        for key, kind in fields.items():
+            if key in effect:
+                continue
+            if kind.startswith("role"):
+                roles = ROLES_WITH_OTHERS if kind == "role+" else ROLES
+                roles = [role for role in roles if not (key == "to" and role == effect.get("who"))]
+                question = _("Who?") if key == "who" else _("To whom?")
+                return Step(question, [(_(ROLE_WORDS[role]), role) for role in roles])
+            low, high = (int(part) for part in kind.split("-"))
+            return Step(_("How many cards?"), [(str(n), n) for n in range(low, high + 1)])
+    if draft.done:
+        return None
+    effect_choices = [(effect_label(name, _), ("effect", name)) for name in _allowed_effects(draft)]
+    if not draft.effects:
+        return Step(_("What happens?"), effect_choices)
+    more = effect_choices if len(draft.effects) < MAX_EFFECTS else []
+    return Step(_("Anything else?"), [("✔ " + _("That's all"), ("done", None)), *more])
+
+
+EFFECT_LABELS = {
+    "draw": N_("Draw cards"),
+    "give": N_("Give cards"),
+    "skip": N_("Miss a turn"),
+    "reverse": N_("Reverse direction"),
+    "reveal": N_("Show a hand"),
+    "return_burned": N_("Burned cards back"),
+    "burn": N_("Burn the pile"),
+}
+
+
+def effect_label(name: str, _: Translator) -> str:
+    return _(EFFECT_LABELS[name])
+
+
+def choose(draft: Draft, value: Any) -> None:
+    """Apply one choice of the current step to the draft."""
+    if draft.when is None:
+        draft.when = value
+    elif draft.event is None:
+        draft.event = value
+    elif draft.condition is None:
+        if value is None:
+            draft.condition = {}
+        else:
+            key, choice = value
+            draft.condition = {key: [choice] if key == "ranks" else choice}
+    elif draft.current is not None:
+        fields = EFFECTS[draft.current["effect"]]
+        key = next(key for key in fields if key not in draft.current)
+        draft.current[key] = value
+    elif value[0] == "done":
+        draft.done = True
+    else:
+        draft.current = {"effect": value[1]}
+    if draft.current is not None and all(key in draft.current for key in EFFECTS[draft.current["effect"]]):
+        draft.effects.append(draft.current)
+        draft.current = None
+
+
+def replay(code: str, _: Translator) -> Draft | None:
+    """The draft a code stands for, or None if the code is not a path of the builder."""
+    draft = Draft()
+    for char in code:
+        step = next_step(draft, _)
+        index = DIGITS.find(char)
+        if step is None or not 0 <= index < len(step.choices):
+            return None
+        choose(draft, step.choices[index][1])
+    return draft
+
+
+def builder_message(table_id: int, version: int, code: str, _: Translator) -> tuple[str, InlineKeyboardMarkup] | None:
+    draft = replay(code, _)
+    if draft is None:
+        return None
+    step = next_step(draft, _)
+    lines = ["🧩 <b>" + _("Your house rule") + "</b>", rule_words(draft, _) or "…", ""]
+    buttons: list[InlineKeyboardButton] = []
+    if step is None:
+        lines.append(_("Confirm to make it a rule for the rest of the session."))
+        buttons.append(InlineKeyboardButton("✔ " + _("Confirm"), callback_data=RuleDraft(table_id, version, code + "!").encode()))
+    else:
+        lines.append("<b>" + step.question + "</b>")
+        buttons += [
+            InlineKeyboardButton(label, callback_data=RuleDraft(table_id, version, code + DIGITS[index]).encode())
+            for index, (label, _value) in enumerate(step.choices)
+        ]
+    keyboard = rows(buttons, 2 if step is None or len(step.choices) < 9 else 3)
+    back = code[:-1] if code else None
+    if back is not None:
+        keyboard.append([InlineKeyboardButton("↩ " + _("Back"), callback_data=RuleDraft(table_id, version, back).encode())])
+    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: RuleDraft) -> None:
+    """A builder button: show the next step, go back, or submit the finished rule."""
+    query = update.callback_query
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    loaded = await found.service.load(data.table_id)
+    if loaded is None or loaded.state is None or loaded.table.status != "playing":
+        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+        return
+    if data.version != loaded.table.version:
+        await telegram_io.answer(query, refusal_text("stale", None, {}, _))
+        return
+    view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, str(user.id))
+    if view.get("awaiting_rule") != str(user.id):
+        await telegram_io.answer(query, refusal_text("not_round_winner", None, {}, _, renderer_for("lopti").refusal_texts))
+        return
+    code = data.code
+    found.publisher.forget_hand(data.table_id, user.id)
+    if code.endswith("!"):
+        draft = replay(code[:-1], _)
+        if draft is None or next_step(draft, _) is not None:
+            await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
+            return
+        rule = draft.rule(rule_words(draft, _))
+        outcome = await found.service.act(data.table_id, str(user.id), data.version, {"type": "author_rule", "rule": rule})
+        if outcome.ok:
+            await telegram_io.answer(query, _("Your rule is in force from the next round."))
+        else:
+            await telegram_io.answer(
+                query, refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for("lopti").refusal_texts), alert=True
+            )
+        return
+    built = builder_message(data.table_id, data.version, code, _)
+    if built is None:
+        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
+        return
+    text, markup = built
+    await telegram_io.edit_or_send(context.bot, chat.id, message.message_id, text, markup)
+    await telegram_io.answer(query)
