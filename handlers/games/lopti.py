@@ -239,6 +239,8 @@ class LoptiRenderer(GameRenderer):
             return "🔥 " + _("{name} burned the pile and plays again.", name=who)
         if kind == "took":
             return _.plural("{name} took the pile ({count} card).", "{name} took the pile ({count} cards).", len(event.get("cards", [])), name=who)
+        if kind == "extra_play":
+            return _("{name} plays again on the empty table.", name=who)
         if kind == "face_up_taken":
             return _("{name} picked up the face-up cards.", name=who)
         if kind == "obligation_passed":

@@ -88,6 +88,8 @@ class ThreeThirteenRenderer(GameRenderer):
                          + _("Stock: {count}", count=view.get("stock_count", 0)))
         for player, melds in (view.get("table_melds") or {}).items():
             lines.append(f"🏁 {name(names, player)}: " + "  ".join("[" + show.cards(meld) + "]" for meld in melds))
+        if view.get("final_turns"):
+            lines.append(_("{names}: one more turn each.", names=", ".join(name(names, p) for p in view["final_turns"])))
         return lines
 
     def score_text(self, score: int, _: Translator) -> str:
