@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
@@ -10,7 +11,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import Translator, translator
-from bot.service import TableService
+from bot.service import Loaded, TableService
 from bot.storage import Seat, Store
 from handlers.publisher import Publisher
 
@@ -64,3 +65,36 @@ async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: in
 def effective(update: Update) -> tuple[Chat, User, Message]:
     assert update.effective_chat and update.effective_user and update.effective_message
     return update.effective_chat, update.effective_user, update.effective_message
+
+
+@dataclass
+class Press:
+    """A button press on a running table, checked: the table plays and the presser is seated."""
+
+    query: Any
+    user: User
+    chat: Chat
+    message: Message
+    _: Translator
+    found: Services
+    loaded: Loaded
+
+
+async def running_table_press(update: Update, context: ContextTypes.DEFAULT_TYPE, table_id: int) -> Press | None:
+    """Load the table a button belongs to; answer with a toast and return None when it cannot be
+    pressed (the match is over, or the presser does not sit at it)."""
+    from handlers import telegram_io
+    from handlers.refusals import refusal_text
+
+    query = update.callback_query
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    found = services(context)
+    loaded = await found.service.load(table_id)
+    if loaded is None or loaded.state is None or loaded.table.status != "playing":
+        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+        return None
+    if loaded.table.seat_of(user.id) is None:
+        await telegram_io.answer(query, refusal_text("not_seated", None, {}, _))
+        return None
+    return Press(query, user, chat, message, _, found, loaded)

@@ -11,25 +11,18 @@ from telegram.ext import ContextTypes
 
 from handlers import telegram_io
 from handlers.callback_data import TableButton, TreeNode
-from handlers.context import chat_translator, effective, services, thread_of
+from handlers.context import chat_translator, effective, running_table_press, services, thread_of
 from handlers.games import renderer_for
 from handlers.refusals import refusal_text
 
 
 async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data: TreeNode) -> None:
     """A button of the action tree: open a branch, or apply the action it stands for."""
-    query = update.callback_query
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    found = services(context)
-    loaded = await found.service.load(data.table_id)
-    if loaded is None or loaded.state is None or loaded.table.status != "playing":
-        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+    press = await running_table_press(update, context, data.table_id)
+    if press is None:
         return
-    table, game, state = loaded.table, loaded.game, loaded.state
-    if table.seat_of(user.id) is None:
-        await telegram_io.answer(query, refusal_text("not_seated", None, {}, _))
-        return
+    query, user, _, found = press.query, press.user, press._, press.found
+    table, game, state = press.loaded.table, press.loaded.game, press.loaded.state
     player = str(user.id)
     # Answers come last, so that when a player sees the toast the screen is already current.
     if data.version != table.version:
@@ -111,18 +104,11 @@ KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
 
 async def press_table_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: TableButton) -> None:
     """A button on the group table ("Kadi Moja!", accuse): pressed by whoever it concerns."""
-    query = update.callback_query
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    found = services(context)
-    loaded = await found.service.load(data.table_id)
-    if loaded is None or loaded.state is None or loaded.table.status != "playing":
-        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+    press = await running_table_press(update, context, data.table_id)
+    if press is None:
         return
-    table, game, state = loaded.table, loaded.game, loaded.state
-    if table.seat_of(user.id) is None:
-        await telegram_io.answer(query, refusal_text("not_seated", None, {}, _))
-        return
+    query, user, _, found = press.query, press.user, press._, press.found
+    table, game, state = press.loaded.table, press.loaded.game, press.loaded.state
     if data.version != table.version:
         await telegram_io.answer(query, refusal_text("too_late", None, {}, _))
         return

@@ -16,10 +16,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.i18n import N_, Translator
-from engine.lopti.house import BURN_CAUSES, CONDITIONS, EFFECTS, EVENTS, RANKS, ROLES, ROLES_WITH_OTHERS, WHEN
+from engine.lopti.house import BURN_CAUSES, CONDITIONS, EFFECTS, EVENTS, RANKS, ROLES, ROLES_WITH_OTHERS
 from handlers import telegram_io
 from handlers.callback_data import RuleDraft
-from handlers.context import chat_translator, effective, services
+from handlers.context import running_table_press
 from handlers.games import renderer_for
 from handlers.publisher import rows
 from handlers.refusals import refusal_text
@@ -241,14 +241,11 @@ def builder_message(table_id: int, version: int, code: str, _: Translator) -> tu
 
 async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: RuleDraft) -> None:
     """A builder button: show the next step, go back, or submit the finished rule."""
-    query = update.callback_query
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    found = services(context)
-    loaded = await found.service.load(data.table_id)
-    if loaded is None or loaded.state is None or loaded.table.status != "playing":
-        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+    press = await running_table_press(update, context, data.table_id)
+    if press is None:
         return
+    query, user, chat, message, _, found, loaded = (
+        press.query, press.user, press.chat, press.message, press._, press.found, press.loaded)
     if data.version != loaded.table.version:
         await telegram_io.answer(query, refusal_text("stale", None, {}, _))
         return
