@@ -52,7 +52,20 @@ def _check_change(change: dict[str, Any]) -> dict[str, Any]:
         return {"amend": change["amend"], "rule": rule}
     if keys == {"option", "value"} and isinstance(change["option"], str):
         return {"option": change["option"], "value": change["value"]}
-    raise MalformedAction("'change' is {'remove': id}, {'amend': id, 'rule': {...}} or {'option': name, 'value': v}")
+    if keys == {"restore"} and isinstance(change["restore"], list):
+        restored = []
+        for item in change["restore"]:
+            if not (isinstance(item, dict) and set(item) == {"author", "rule"} and isinstance(item["author"], str)
+                    and isinstance(item["rule"], dict)):
+                raise MalformedAction("each restored rule is {'author': name, 'rule': {...}}")
+            unknown = [key for key in item["rule"] if key not in RULE_KEYS]
+            if unknown:
+                raise MalformedAction(f"a rule has no field {unknown[0]!r}")
+            restored.append({"author": item["author"], "rule": item["rule"]})
+        return {"restore": restored}
+    raise MalformedAction(
+        "'change' is {'remove': id}, {'amend': id, 'rule': {...}}, {'option': name, 'value': v} or {'restore': [...]}"
+    )
 
 
 def _land_with_rules(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> bool:

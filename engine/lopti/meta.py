@@ -44,7 +44,31 @@ def _rule_id(change: dict[str, Any]) -> Any:
 
 # ----- proposing ------------------------------------------------------------------------------
 
+MAX_RESTORED = 10
+
+
+def restore_problem(state: LoptiState, change: dict[str, Any]) -> Problem:
+    """L22.3: a new session may restore earlier sessions' rules by a majority vote, at its setup,
+    without using round 1's Rule Vote."""
+    if state.round != 1 or state.phase != SETUP:
+        return ("restore_at_setup_only", "Earlier sessions' rules can be restored only while round 1 is being set up.")
+    if state.vote is not None or state.duel is not None:
+        return ("vote_open", "A Rule Vote is already running.")
+    if state.rules:
+        return ("restore_at_setup_only", "This session already has rules.")
+    items = change["restore"]
+    if not 1 <= len(items) <= MAX_RESTORED:
+        return ("out_of_bounds", f"Restore 1 to {MAX_RESTORED} rules at once.")
+    for item in items:
+        problem = session.rule_problem(item["rule"], state.options["house_rules"])
+        if problem:
+            return problem
+    return None
+
+
 def proposal_problem(state: LoptiState, change: dict[str, Any]) -> Problem:
+    if "restore" in change:
+        return restore_problem(state, change)
     if state.phase not in (SETUP, PLAY):
         return ("no_vote_now", "A Rule Vote can be proposed from the deal until the round ends.")
     if state.vote is not None or state.duel is not None:
@@ -87,7 +111,8 @@ def propose(state: LoptiState, seat: int, change: dict[str, Any], starts: str, e
     state.vote = {"id": state.next_vote_id, "proposer": proposer, "change": _copy(change), "starts": starts,
                   "round": state.round, "ballots": {}, "order": []}
     state.next_vote_id += 1
-    state.vote_used = True
+    if "restore" not in change:  # restoring earlier rules does not use round 1's vote (L22.3)
+        state.vote_used = True
     events.append(event("proposed", {"player": proposer, "vote": state.vote["id"], "change": _copy(change),
                                      "starts": starts, "members": len(state.players),
                                      "needed": len(state.players) // 2 + 1}))
@@ -124,6 +149,8 @@ def close_vote(state: LoptiState, events: list[Event]) -> None:
     counts = _counts(state)
     yes = counts["yes"]
     result = "passed" if 2 * yes > members else "tie" if 2 * yes == members else "failed"
+    if result == "tie" and "restore" in vote["change"]:
+        result = "failed"  # a restore needs a majority; there is no duel about it
     state.vote = None
     events.append(event("vote_closed", {"vote": vote["id"], "result": result, **counts, "members": members,
                                         "ballots": dict(vote["ballots"])}))
@@ -147,6 +174,13 @@ def apply_change(state: LoptiState, change: dict[str, Any], events: list[Event])
     """Apply a passed change from the next action on; completed card actions stay (L20.8)."""
     if "option" in change:
         state.options = {**state.options, change["option"]: change["value"]}
+    elif "restore" in change:
+        for item in change["restore"]:
+            text, structured = session.stored_form(item["rule"])
+            state.rules = state.rules + [{"id": state.next_rule_id, "author": item["author"], "text": text,
+                                          "rule": structured, "round": state.round, "active": True}]
+            state.next_rule_id += 1
+        state.rebuild_hooks()
     else:
         rule_id = _rule_id(change)
         rules = []

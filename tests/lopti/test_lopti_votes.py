@@ -255,3 +255,41 @@ def test_votes_survive_a_json_round_trip():
     assert loaded == state and GAME.view(loaded, "amina") == GAME.view(state, "amina")
     result = GAME.apply(loaded, "amina", {"type": "vote", "yes": True})
     assert isinstance(result, Applied)
+
+
+RESTORE = {"restore": [{"author": "zawadi", "rule": EIGHTS_RULE}, {"author": "amina", "rule": {"text": "Sing when you burn."}}]}
+
+
+def test_L22_3_earlier_rules_are_restored_by_a_majority_without_using_round_ones_vote():
+    """L22.3 (engine decision: a `restore` proposal at round 1's setup; a tie does not restore)."""
+    state = table(ready=False)
+    state, events = propose(state, "amina", RESTORE)
+    assert kinds(events) == ["proposed"]
+    state, _ = vote(state, "amina")
+    state, _ = vote(state, "baraka")
+    state, events = vote(state, "chausiku", False)
+    assert "change_applied" in kinds(events)
+    rules = GAME.view(state, None)["rules"]
+    assert [(rule["author"], rule["enforced"]) for rule in rules] == [("zawadi", True), ("amina", False)]
+    assert state.vote_used is False
+    state, events = propose(state, "baraka", TEN_ON_SEVEN)
+    assert kinds(events) == ["proposed"]
+
+
+def test_L22_3_a_restore_without_a_majority_restores_nothing_and_starts_no_duel():
+    state = table(players=FOUR, ready=False)
+    state, _ = propose(state, "amina", RESTORE)
+    for player, yes in zip(FOUR, (True, True, False, False)):
+        state, events = vote(state, player, yes)
+    closed = next(event for event in events if event.kind == "vote_closed")
+    assert closed.public["result"] == "failed"
+    assert GAME.view(state, None)["rules"] == [] and GAME.view(state, None)["duel"] is None
+
+
+def test_L22_3_restoring_is_only_for_a_new_sessions_setup():
+    state = table(ready=True)
+    assert refused(state, "amina", {"type": "propose", "change": RESTORE, "starts": "now"}).code == "restore_at_setup_only"
+    bad = {"restore": [{"author": "zawadi", "rule": {"event": "nap", "do": []}}]}
+    assert refused(table(ready=False), "amina", {"type": "propose", "change": bad, "starts": "now"}).code == "unknown_event"
+    with pytest.raises(MalformedAction):
+        GAME.check_action("amina", {"type": "propose", "change": {"restore": [{"rule": {}}]}, "starts": "now"}, PLAYERS)
