@@ -77,8 +77,14 @@ class Simulation:
 
     async def open_table(self, game: str, options: str = "") -> MessageRecord:
         creator = self.users[0]
+        before = max((message.message_id for message in self.api.messages(self.group_id)), default=0)
         await self.api.send_text(creator, self.group_id, f"/newgame {game} {options}".strip())
-        lobby = await self.api.wait_until(self.table_message, timeout=10, what="the lobby message")
+
+        def new_lobby() -> MessageRecord | None:
+            message = self.table_message()
+            return message if message is not None and message.message_id > before else None
+
+        lobby = await self.api.wait_until(new_lobby, timeout=10, what="the lobby message")
         join_url = next(data for row in lobby.buttons for _, data in row if (data or "").startswith("https://"))
         for index, user in enumerate(self.users):
             await self.api.open_link(user, join_url)

@@ -322,6 +322,16 @@ class Store:
             rows = await cursor.fetchall()
         return [_table_from_row(row) for row in rows]
 
+    async def previous_session(self, chat_id: int, thread_id: int, game: str, before: int) -> TableRow | None:
+        """The latest earlier table of this game in this chat that was played (for carrying over)."""
+        async with self.db.execute(
+            "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND game = ? AND table_id < ? "
+            "AND state IS NOT NULL AND status IN ('finished', 'cancelled') ORDER BY table_id DESC LIMIT 1",
+            (chat_id, thread_id, game, before),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _table_from_row(row) if row else None
+
     async def idle_tables(self, before: float) -> list[TableRow]:
         async with self.db.execute(
             "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ?", (before,)

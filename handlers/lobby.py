@@ -12,6 +12,7 @@ from engine.registry import available_games
 from handlers import telegram_io
 from handlers.callback_data import LobbyOp, PickGame, PlayAgain
 from handlers.context import chat_translator, effective, is_admin, remember, seat_for, services, thread_of
+from handlers.games import renderer_for
 from handlers.publisher import game_title, rows
 from handlers.refusals import refusal_text
 
@@ -125,6 +126,8 @@ async def lobby_op(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Lob
         outcome = await service.leave(data.table_id, user.id)
     elif data.op == "start":
         outcome = await service.start(data.table_id, user.id)
+        if outcome.ok:
+            await offer_carry_over(context, data.table_id)
     elif data.op in ("agree", "refuse"):
         outcome = await service.consent(data.table_id, user.id, data.op == "agree")
     else:
@@ -157,3 +160,24 @@ async def cancel_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     outcome = await services(context).service.cancel(table.table_id, user.id, await is_admin(context, chat.id, user.id))
     if not outcome.ok:
         await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _))
+
+
+async def offer_carry_over(context: ContextTypes.DEFAULT_TYPE, table_id: int) -> None:
+    """At a new session's start, the opener proposes what the last session leaves behind (Lopti:
+    restoring its rules, decided by a vote that does not use round 1's)."""
+    found = services(context)
+    loaded = await found.service.load(table_id)
+    if loaded is None or loaded.state is None or loaded.table.status != "playing":
+        return
+    table = loaded.table
+    previous = await found.store.previous_session(table.chat_id, table.thread_id, table.game, table.table_id)
+    if previous is None:
+        return
+    earlier = await found.service.load(previous.table_id)
+    if earlier is None or earlier.state is None:
+        return
+    view = found.publisher.player_view(earlier.table, earlier.game, earlier.state, None)
+    seated = {seat.player: seat.player for seat in table.seats}
+    action = renderer_for(table.game).carry_over(view, seated)
+    if action is not None:
+        await found.service.act_now(table_id, str(table.creator_id), action)

@@ -65,6 +65,11 @@ class GameRenderer:
         """The label of a button that opens a step-by-step builder for this player now, if any."""
         return None
 
+    def carry_over(self, previous: Mapping[str, Any], seated: Mapping[str, str]) -> dict[str, Any] | None:
+        """What the opener proposes at a new session's start from the last session's final
+        (spectator) view; `seated` maps the previous session's names to players seated now."""
+        return None
+
     def extra_actions(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         """Actions the engine accepts but cannot list (they carry free data): offered as buttons
         too, and checked by the engine like any other press."""

@@ -74,7 +74,25 @@ class LoptiRenderer(GameRenderer):
             for starts in ("now", "next_round")
         ]
 
+    def carry_over(self, previous: Mapping[str, Any], seated: Mapping[str, str]) -> dict[str, Any] | None:
+        """L22.3: the last session's rules in force, offered for restoring by a vote."""
+        restore = []
+        for rule in previous.get("rules") or []:
+            body = dict(rule["rule"]) if rule.get("rule") else {}
+            if rule.get("text"):
+                body["text"] = rule["text"]
+            # The author keeps their rights if they sit at the new table; otherwise their name is kept.
+            author = seated.get(rule["author"]) or (previous.get("names") or {}).get(rule["author"], rule["author"])
+            restore.append({"author": author, "rule": body})
+        if not restore:
+            return None
+        return {"type": "propose", "change": {"restore": restore[:10]}, "starts": "now"}
+
     def change_text(self, change: Mapping[str, Any], _: Translator) -> str:
+        if "restore" in change:
+            texts = "; ".join(_escape(item["rule"].get("text", "")) for item in change["restore"])
+            return _.plural("restore the last session's rule: {rules}", "restore the last session's {count} rules: {rules}",
+                            len(change["restore"]), rules=texts)
         if "remove" in change:
             return _("remove rule {number}", number=change["remove"])
         if "amend" in change:

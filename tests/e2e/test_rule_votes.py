@@ -146,3 +146,30 @@ async def test_a_vote_nobody_finishes_closes_on_the_clock(api, start_bot):
         await vote(api, sim.users[0], poll.poll_id, True)
         await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=5, what="the poll closed by the clock")
         assert (await options_of(application, table))["options"]["ten_on_seven"] is False
+
+
+async def test_a_new_session_restores_the_last_sessions_rule_by_a_poll(api, start_bot):
+    from tests.e2e.test_house_rule_text import play_until_authoring
+
+    sim = simulation(api, count=3, seed=8)
+    async with start_bot() as application:
+        loaded, winner = await play_until_authoring(api, application, sim)
+        author = next(user for user in sim.users if str(user.id) == winner)
+        await api.send_text(author, author.id, "Say jambo before every 7")
+        await api.settle(quiet=0.1)
+        await api.send_text(sim.users[0], sim.group_id, "/endsession")
+        await api.wait_until(lambda: "session is over" in (sim.table_message().plain or ""), what="the end")
+        # The next session in this chat: its setup offers the rule back, by a poll.
+        table = await open_lopti(api, application, sim)
+        polls = await api.wait_until(lambda: [m for m in api.bot_messages(sim.group_id) if m.poll_id], what="the poll")
+        poll = polls[-1]
+        assert "jambo" in api.polls[poll.poll_id]["question"]
+        for user, yes in zip(sim.users, (True, True, False)):
+            await vote(api, user, poll.poll_id, yes)
+
+        async def restored():
+            return [rule["text"] for rule in (await options_of(application, table))["rules"]]
+
+        assert await api.wait_until(restored, what="the restored rule") == ["Say jambo before every 7"]
+        # Round 1's own Rule Vote is still there to use.
+        assert not (await options_of(application, table))["vote_used"]
