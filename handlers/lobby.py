@@ -11,7 +11,15 @@ from telegram.ext import ContextTypes
 from engine.registry import available_games
 from handlers import telegram_io
 from handlers.callback_data import LobbyOp, PickGame, PlayAgain
-from handlers.context import chat_translator, effective, is_admin, remember, seat_for, services, thread_of
+from handlers.context import (
+    chat_translator,
+    effective,
+    is_admin,
+    remember,
+    seat_for,
+    services,
+    thread_of,
+)
 from handlers.games import renderer_for
 from handlers.publisher import game_title, rows
 from handlers.refusals import refusal_text

@@ -11,7 +11,13 @@ from telegram.ext import ContextTypes
 
 from handlers import telegram_io
 from handlers.callback_data import TableButton, TreeNode
-from handlers.context import chat_translator, effective, running_table_press, services, thread_of
+from handlers.context import (
+    chat_translator,
+    effective,
+    running_table_press,
+    services,
+    thread_of,
+)
 from handlers.games import renderer_for
 from handlers.refusals import refusal_text
 

@@ -16,7 +16,15 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
 from bot.i18n import N_, Translator
-from engine.lopti.house import BURN_CAUSES, CONDITIONS, EFFECTS, EVENTS, RANKS, ROLES, ROLES_WITH_OTHERS
+from engine.lopti.house import (
+    BURN_CAUSES,
+    CONDITIONS,
+    EFFECTS,
+    EVENTS,
+    RANKS,
+    ROLES,
+    ROLES_WITH_OTHERS,
+)
 from handlers import telegram_io
 from handlers.callback_data import RuleDraft
 from handlers.context import running_table_press

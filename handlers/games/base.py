@@ -166,5 +166,10 @@ class GameRenderer:
         return lines
 
 
+def winners_line(winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> str:
+    """«Mshindi: Amina» or «Washindi: Amina, Baraka»: a shared win reads in the plural."""
+    return "🏆 " + _.plural("Winner: {names}", "Winners: {names}", len(winners), names=", ".join(name(names, p) for p in winners))
+
+
 def name(names: Mapping[str, str], player: str) -> str:
     return escape(names.get(player, player))

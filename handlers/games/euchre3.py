@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, GameRenderer, name
+from handlers.games.base import CONFIRM, GameRenderer, name, winners_line
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
 KIND_ORDER = {"accept": 0, "name": 0, "pick_up": 0, "alone": 1, "with_dummy": 2, "keep": 3, "play": 4, "leave": 5, "pass": 6}
@@ -144,7 +144,7 @@ class Euchre3Renderer(GameRenderer):
                 return _("{name} was euchred!", name=maker)
             return _.plural("{name} took {count} trick.", "{name} took {count} tricks.", event["maker_tricks"], name=maker)
         if kind == "match_won":
-            return "🏆 " + _("Winner: {names}", names=", ".join(name(names, p) for p in event["winners"]))
+            return winners_line(event["winners"], _, names)
         if kind == "timed_out":
             return _("Time's up for {name}.", name=who)
         return None

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name
+from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, winners_line
 
 CALL = "📣"
 KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5, "unhide": 6, "accuse": 7}
@@ -215,7 +215,7 @@ class KadiRenderer(GameRenderer):
         if kind == "eliminated":
             return _("Eliminated: {names}", names=", ".join(name(names, p) for p in event["players"]))
         if kind == "match_over":
-            return "🏆 " + _("Winner: {names}", names=", ".join(name(names, p) for p in event["winners"]))
+            return winners_line(event["winners"], _, names)
         if kind == "passed":
             return _("{name} kept the drawn card.", name=who)
         return None

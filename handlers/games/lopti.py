@@ -207,7 +207,7 @@ class LoptiRenderer(GameRenderer):
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
         lines = self._pile(view, _, names)
-        lines.append(_("Stock: {count}", count=view.get("stock_count", 0)))
+        lines.append(_("Draw pile: {count}", count=view.get("stock_count", 0)))
         for rule in view.get("rules") or []:
             lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {_escape(rule.get('text') or '')}")
         vote = view.get("vote")

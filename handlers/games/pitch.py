@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, name
+from handlers.games.base import GameRenderer, name, winners_line
 
 
 class PitchRenderer(GameRenderer):
@@ -115,7 +115,7 @@ class PitchRenderer(GameRenderer):
         if kind == "hand_scored":
             return self._hand_summary(event, _, names)
         if kind == "match_won":
-            return _("Winner: {names}", names=", ".join(name(names, p) for p in event["winners"]))
+            return winners_line(event["winners"], _, names)
         return None
 
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, name
+from handlers.games.base import GameRenderer, name, winners_line
 
 KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 
@@ -112,7 +112,7 @@ class ThreeThirteenRenderer(GameRenderer):
         if kind == "stock_reshuffled":
             return _("The discard pile was shuffled into a new stock.")
         if kind == "match_over":
-            return "🏆 " + _("Winner: {names}", names=", ".join(name(names, p) for p in event["winners"]))
+            return winners_line(event["winners"], _, names)
         if kind == "timed_out":
             return _("Time's up for {name}.", name=who)
         return None
