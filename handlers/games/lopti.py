@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from html import escape
 from typing import Any
 
 from bot.i18n import N_, Translator
@@ -90,7 +91,7 @@ class LoptiRenderer(GameRenderer):
 
     def change_text(self, change: Mapping[str, Any], _: Translator) -> str:
         if "restore" in change:
-            texts = "; ".join(_escape(item["rule"].get("text", "")) for item in change["restore"])
+            texts = "; ".join(escape(item["rule"].get("text", "")) for item in change["restore"])
             return _.plural("restore the last session's rule: {rules}", "restore the last session's {count} rules: {rules}",
                             len(change["restore"]), rules=texts)
         if "remove" in change:
@@ -198,7 +199,7 @@ class LoptiRenderer(GameRenderer):
             return [_("No house rules yet: the winner of a round writes one.")]
         return [
             _("Rule {number} by {name} (round {round}): {text}", number=rule["id"], name=name(names, rule["author"]),
-              round=rule.get("round", ""), text=_escape(rule.get("text") or ""))
+              round=rule.get("round", ""), text=escape(rule.get("text") or ""))
             for rule in rules
         ]
 
@@ -209,7 +210,7 @@ class LoptiRenderer(GameRenderer):
         lines = self._pile(view, _, names)
         lines.append(_("Draw pile: {count}", count=view.get("stock_count", 0)))
         for rule in view.get("rules") or []:
-            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {_escape(rule.get('text') or '')}")
+            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {escape(rule.get('text') or '')}")
         vote = view.get("vote")
         if vote:
             lines.append("🗳 " + _("Rule Vote: {change}. Yes {yes}, no {no}; {needed} yes votes pass.",
@@ -268,7 +269,7 @@ class LoptiRenderer(GameRenderer):
         if kind == "round_won":
             return "🏆 " + _("{name} wins the round and writes a house rule.", name=who)
         if kind == "rule_authored":
-            return "📜 " + _("New house rule by {name}: {text}", name=who, text=_escape(event["rule"]["text"]))
+            return "📜 " + _("New house rule by {name}: {text}", name=who, text=escape(event["rule"]["text"]))
         if kind == "rule_deleted":
             return _("{name} deleted rule {number}.", name=who, number=event["rule"])
         if kind == "timed_out":
@@ -314,12 +315,6 @@ class LoptiRenderer(GameRenderer):
         if event["kind"] == "drew" and event.get("cards"):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))
         return None
-
-
-def _escape(text: str) -> str:
-    from html import escape
-
-    return escape(text)
 
 
 RENDERER = LoptiRenderer()
