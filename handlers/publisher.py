@@ -286,6 +286,8 @@ class Publisher:
             await self.send_hand(table, game, state, seat.user_id, events, actor=actor)
         if actor is not None and actor.isdigit():
             await self._drop_nudge(table.table_id, int(actor))
+        if game.is_finished(state):
+            await self._forget_table(table)
 
     async def _sync_poll(self, table: TableRow, game: Game, state: State) -> None:
         """Open the poll the game asks for now, and close one it no longer asks for."""
@@ -335,8 +337,7 @@ class Publisher:
         await telegram_io.edit_or_send(
             self.bot, table.chat_id, table.table_message_id, "\n".join(lines), InlineKeyboardMarkup([[again]]), table.thread_id
         )
-        for seat in table.seats:
-            await self._clear_hand(table, seat.user_id)
+        await self._forget_table(table)
 
     async def deadline_warning(self, table: TableRow, game: Game, state: State) -> None:
         await self.post_table(table, game, state, warning=True)
@@ -484,6 +485,15 @@ class Publisher:
         self._shown[key] = shown
         if new_id != message_id:
             await self.store.set_hand_message(table.table_id, user_id, new_id)
+
+    async def _forget_table(self, table: TableRow) -> None:
+        """A finished table's caches go: a long-running bot keeps memory only for live tables."""
+        await self.flush(table.table_id)
+        for cache in (self._shown_tables, self._last_table_edit, self._table_editors):
+            cache.pop(table.table_id, None)
+        for seat in table.seats:
+            await self._clear_hand(table, seat.user_id)
+            self._notes.pop((table.table_id, seat.user_id), None)
 
     async def _clear_hand(self, table: TableRow, user_id: int) -> None:
         self._shown.pop((table.table_id, user_id), None)
