@@ -21,7 +21,7 @@ from telegram.error import TelegramError
 from bot.i18n import N_, Translator, translator
 from bot.storage import Store, TableRow
 from engine.core.options import parse_options
-from engine.core.protocol import Event, Game, State
+from engine.core.protocol import Action, Event, Game, State
 from engine.registry import get_game
 from handlers import telegram_io
 from handlers.action_tree import ActionTree, Node, build_tree
@@ -166,11 +166,11 @@ class Publisher:
 
     # ----- the table message --------------------------------------------------------------
     def table_text(
-        self, table: TableRow, game: Game, state: State, _: Translator, warning: bool = False
+        self, table: TableRow, game: Game, state: State, _: Translator, warning: bool = False, view: dict[str, Any] | None = None
     ) -> str:
         renderer = renderer_for(table.game)
         names = names_of(table)
-        view = self.player_view(table, game, state, None)
+        view = view or self.player_view(table, game, state, None)
         waiting = set(game.to_act(state))
         lines = [
             f"<b>🃏 {escape(game_title(table.game, _))}</b> · "
@@ -210,12 +210,14 @@ class Publisher:
             lines.append("⏳ " + _("Waiting for {who}", who=who))
         return "\n".join(lines)
 
-    def table_markup(self, table: TableRow, game: Game, state: State, _: Translator) -> InlineKeyboardMarkup:
+    def table_markup(
+        self, table: TableRow, game: Game, state: State, _: Translator, view: dict[str, Any] | None = None
+    ) -> InlineKeyboardMarkup:
         if game.is_finished(state):
             again = InlineKeyboardButton(_("Play again"), callback_data=PlayAgain(table.table_id).encode())
             return InlineKeyboardMarkup([[again]])
         names = names_of(table)
-        view = self.player_view(table, game, state, None)
+        view = view or self.player_view(table, game, state, None)
         public = [
             InlineKeyboardButton(label, callback_data=TableButton(table.table_id, table.version, key).encode())
             for label, key in renderer_for(table.game).table_buttons(view, names, _)
@@ -225,8 +227,9 @@ class Publisher:
 
     async def post_table(self, table: TableRow, game: Game, state: State, warning: bool = False, new_message: bool = False) -> None:
         _ = await self.group_translator(table.chat_id)
-        text = self.table_text(table, game, state, _, warning)
-        markup = self.table_markup(table, game, state, _)
+        view = self.player_view(table, game, state, None)
+        text = self.table_text(table, game, state, _, warning, view)
+        markup = self.table_markup(table, game, state, _, view)
         if not new_message and table.table_message_id is not None:
             self._queue_table_edit(table.table_id, table.chat_id, table.table_message_id, text, markup)
             return
@@ -365,14 +368,24 @@ class Publisher:
         """The engine's view plus what a renderer needs from the table: names and options."""
         return {**game.view(state, player), "names": names_of(table), "table_options": table.options}
 
+    def player_seen(self, table: TableRow, game: Game, state: State, player: str) -> tuple[dict[str, Any], list[Action]]:
+        """A player's view and legal actions, computed once for everything one render needs."""
+        legal = [] if game.is_finished(state) else game.legal_actions(state, player)
+        return self.player_view(table, game, state, player), legal
+
     def player_tree(
-        self, renderer: GameRenderer, game: Game, state: State, player: str, _: Translator, table: TableRow
+        self,
+        renderer: GameRenderer,
+        game: Game,
+        state: State,
+        player: str,
+        _: Translator,
+        table: TableRow,
+        seen: tuple[dict[str, Any], list[Action]] | None = None,
     ) -> ActionTree:
-        view = self.player_view(table, game, state, player)
-        legal = game.legal_actions(state, player) if not game.is_finished(state) else []
-        if legal or not game.is_finished(state):
-            legal = [*legal, *renderer.extra_actions(view, player)]
-        ordered = renderer.order_actions(legal, view)
+        view, legal = seen or self.player_seen(table, game, state, player)
+        offered = legal if game.is_finished(state) else [*legal, *renderer.extra_actions(view, player)]
+        ordered = renderer.order_actions(offered, view)
         return build_tree(ordered, lambda action: renderer.action_path(action, view, _))
 
     def hand_text(
@@ -385,11 +398,11 @@ class Publisher:
         events: Sequence[Event] = (),
         node: Node | None = None,
         actor: str | None = None,
+        seen: tuple[dict[str, Any], list[Action]] | None = None,
     ) -> str:
         renderer = renderer_for(table.game)
-        view = self.player_view(table, game, state, player)
+        view, legal = seen or self.player_seen(table, game, state, player)
         names = names_of(table)
-        legal = game.legal_actions(state, player) if not game.is_finished(state) else []
         lines = [f"<b>🃏 {escape(game_title(table.game, _))}</b> · " + _("Round {number}", number=game.round_number(state))]
         # Only a player who can act sees the centre of the table in private: the others' messages
         # then stay unchanged between their turns and cost no edit.
@@ -463,10 +476,11 @@ class Publisher:
         player = str(user_id)
         _ = await self.user_translator(user_id)
         renderer = renderer_for(table.game)
-        tree = self.player_tree(renderer, game, state, player, _, table)
+        seen = self.player_seen(table, game, state, player)
+        tree = self.player_tree(renderer, game, state, player, _, table, seen)
         node = tree.node(node_number) or tree.root
-        text = self.hand_text(table, game, state, player, _, events, node, actor)
-        builder = renderer.builder_button(self.player_view(table, game, state, player), player, _)
+        text = self.hand_text(table, game, state, player, _, events, node, actor, seen)
+        builder = renderer.builder_button(seen[0], player, _)
         markup = self.hand_markup(table, tree, node, builder)
         key = (table.table_id, user_id)
         shown = (text, markup.to_dict() if markup else None)
