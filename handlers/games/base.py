@@ -116,10 +116,7 @@ class GameRenderer:
 
     # ----- the group table message --------------------------------------------------------
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        counts = view.get("hand_counts") or {}
-        if player in counts:
-            return _.plural("{count} card", "{count} cards", counts[player])
-        return ""
+        return ", ".join(cards_and_tricks(view, player, _))
 
     def rules_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
         """The table's house rules, for /rules (games without house rules have none)."""
@@ -164,6 +161,18 @@ class GameRenderer:
             crown = "🏆 " if player in winners else ""
             lines.append(f"{crown}{escape(names.get(player, player))}: {score}")
         return lines
+
+
+def cards_and_tricks(view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
+    """"5 cards", "2 tricks": what everyone may know of a seat, from `hand_counts` and `tricks_won`."""
+    parts = []
+    count = (view.get("hand_counts") or {}).get(player)
+    if count is not None:
+        parts.append(_.plural("{count} card", "{count} cards", count))
+    tricks = (view.get("tricks_won") or {}).get(player)
+    if tricks:
+        parts.append(_.plural("{count} trick", "{count} tricks", tricks))
+    return parts
 
 
 def winners_line(winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> str:

@@ -7,7 +7,13 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, GameRenderer, name, winners_line
+from handlers.games.base import (
+    CONFIRM,
+    GameRenderer,
+    cards_and_tricks,
+    name,
+    winners_line,
+)
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
 KIND_ORDER = {"accept": 0, "name": 0, "pick_up": 0, "alone": 1, "with_dummy": 2, "keep": 3, "play": 4, "leave": 5, "pass": 6}
@@ -99,12 +105,7 @@ class Euchre3Renderer(GameRenderer):
             parts.append(_("defends alone"))
         if player == view.get("sitting_out"):
             parts.append(_("sits out"))
-        count = (view.get("hand_counts") or {}).get(player)
-        if count is not None:
-            parts.append(_.plural("{count} card", "{count} cards", count))
-        tricks = (view.get("tricks_won") or {}).get(player)
-        if tricks:
-            parts.append(_.plural("{count} trick", "{count} tricks", tricks))
+        parts.extend(cards_and_tricks(view, player, _))
         return ", ".join(parts)
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, name, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
 
 
 class PitchRenderer(GameRenderer):
@@ -60,12 +60,7 @@ class PitchRenderer(GameRenderer):
             parts.append(_("dealer"))
         if player == view.get("pitcher"):
             parts.append(_("pitcher ({bid})", bid=view.get("bid")))
-        count = (view.get("hand_counts") or {}).get(player)
-        if count is not None:
-            parts.append(_.plural("{count} card", "{count} cards", count))
-        tricks = (view.get("tricks_won") or {}).get(player)
-        if tricks:
-            parts.append(_.plural("{count} trick", "{count} tricks", tricks))
+        parts.extend(cards_and_tricks(view, player, _))
         return ", ".join(parts)
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, name, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
 
 KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 
@@ -71,10 +71,7 @@ class ThreeThirteenRenderer(GameRenderer):
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         if player not in (view.get("seated") or view.get("players") or []):
             return _("sits out")
-        parts = []
-        count = (view.get("hand_counts") or {}).get(player)
-        if count is not None:
-            parts.append(_.plural("{count} card", "{count} cards", count))
+        parts = cards_and_tricks(view, player, _)
         if player in (view.get("went_out") or []):
             parts.append("🏁")
         if player == view.get("dealer"):
