@@ -98,3 +98,15 @@ async def running_table_press(update: Update, context: ContextTypes.DEFAULT_TYPE
         await telegram_io.answer(query, refusal_text("not_seated", None, {}, _))
         return None
     return Press(query, user, chat, message, _, found, loaded)
+
+
+async def table_of_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[Translator, Any] | None:
+    """The live table of the chat (or forum topic) a command came from; when there is none the
+    sender is told how to start one and None is returned."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    table = await services(context).store.live_table(chat.id, thread_of(message))
+    if table is None:
+        await message.reply_text(_("There is no table here. Start one with /newgame."))
+        return None
+    return _, table

@@ -18,6 +18,7 @@ from handlers.context import (
     remember,
     seat_for,
     services,
+    table_of_chat,
     thread_of,
 )
 from handlers.games import renderer_for
@@ -159,12 +160,11 @@ async def play_again(update: Update, context: ContextTypes.DEFAULT_TYPE, data: P
 
 async def cancel_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/cancel in a group: close this chat's table (its creator or an admin)."""
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    table = await services(context).store.live_table(chat.id, thread_of(message))
-    if table is None:
-        await message.reply_text(_("There is no table here. Start one with /newgame."))
+    found_table = await table_of_chat(update, context)
+    if found_table is None:
         return
+    _, table = found_table
+    chat, user, message = effective(update)
     outcome = await services(context).service.cancel(table.table_id, user.id, await is_admin(context, chat.id, user.id))
     if not outcome.ok:
         await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _))

@@ -16,6 +16,7 @@ from handlers.context import (
     effective,
     running_table_press,
     services,
+    table_of_chat,
     thread_of,
 )
 from handlers.games import renderer_for
@@ -86,13 +87,11 @@ async def resend_hands(context: ContextTypes.DEFAULT_TYPE, user_id: int, table_i
 
 async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/table in a group: post the table message again at the bottom of the chat."""
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    found = services(context)
-    table = await found.store.live_table(chat.id, thread_of(message))
-    if table is None:
-        await message.reply_text(_("There is no table here. Start one with /newgame."))
+    found_table = await table_of_chat(update, context)
+    if found_table is None:
         return
+    _, table = found_table
+    found = services(context)
     async with found.service.lock(table.table_id):
         loaded = await found.service.load(table.table_id)
         if loaded is None:
@@ -187,15 +186,15 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules in a group: the table's house rules with their authors."""
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    found = services(context)
-    table = await found.store.live_table(chat.id, thread_of(message))
-    if table is None or table.status != "playing":
-        await message.reply_text(_("There is no table here. Start one with /newgame."))
+    found_table = await table_of_chat(update, context)
+    if found_table is None:
         return
+    _, table = found_table
+    found = services(context)
+    message = effective(update)[2]
     loaded = await found.service.load(table.table_id)
     if loaded is None or loaded.state is None:
+        await message.reply_text(_("There is no table here. Start one with /newgame."))
         return
     renderer = renderer_for(table.game)
     view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, None)
@@ -207,13 +206,12 @@ async def end_session_command(update: Update, context: ContextTypes.DEFAULT_TYPE
     """/endsession in a group: end the table where it stands (its creator or an admin)."""
     from handlers.context import is_admin
 
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    found = services(context)
-    table = await found.store.live_table(chat.id, thread_of(message))
-    if table is None:
-        await message.reply_text(_("There is no table here. Start one with /newgame."))
+    found_table = await table_of_chat(update, context)
+    if found_table is None:
         return
+    _, table = found_table
+    chat, user, message = effective(update)
+    found = services(context)
     if table.status == "lobby":
         outcome = await found.service.cancel(table.table_id, user.id, await is_admin(context, chat.id, user.id))
     else:

@@ -38,9 +38,6 @@ class Euchre3Renderer(GameRenderer):
             return (KIND_ORDER.get(action["type"], 9), show.by_suit_then_rank(card) if card else (0, 0), action.get("suit", ""))
 
         ordered = sorted(actions, key=key)
-        for action in ordered:
-            if action["type"] == "keep":
-                action = dict(action)
         return [
             {**action, "cards": sorted(action["cards"], key=lambda c: hand_order.get(c, 99))} if action["type"] == "keep" else action
             for action in ordered

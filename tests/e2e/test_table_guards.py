@@ -262,3 +262,25 @@ async def test_endsession_shows_standings_and_idle_tables_end_by_themselves(api,
         await api.wait_until(lambda: "Pitch" in (sim.table_message().plain or ""), what="lobby")
         assert await service.end_idle_tables(-1) != []
         assert await service.store.live_table(sim.group_id, 0) is None
+
+
+async def test_rules_and_table_commands_answer_in_the_group(api, start_bot):
+    sim = simulation(api)
+
+    def last_says(text):
+        def check():
+            message = api.last_message(sim.group_id)
+            return message is not None and text in (message.plain or "")
+
+        return check
+
+    async with start_bot():
+        await api.send_text(sim.users[0], sim.group_id, "/rules")
+        await api.wait_until(last_says("There is no table here"), what="no table")
+        await sim.open_table("lopti")
+        await api.send_text(sim.users[1], sim.group_id, "/rules")
+        await api.wait_until(last_says("No house rules yet"), what="rules")
+        old = sim.table_message()
+        await api.send_text(sim.users[1], sim.group_id, "/table")
+        await api.wait_until(lambda: sim.table_message().message_id > old.message_id, what="the table again")
+        await api.wait_until(lambda: api.message(sim.group_id, old.message_id).deleted, what="the old table gone")
