@@ -122,17 +122,7 @@ class LoptiState:
         return copy
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        for name in FIELDS:
-            value = getattr(self, name)
-            if name in _PER_SEAT or name == "decks":
-                value = [list(row) for row in value]
-            elif isinstance(value, list):
-                value = _fresh(value)
-            elif isinstance(value, dict):
-                value = _fresh(value)
-            data[name] = value
-        return data
+        return {name: _fresh_field(name, getattr(self, name)) for name in FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LoptiState:
@@ -140,14 +130,7 @@ class LoptiState:
         for name in FIELDS:
             if name not in data and name in META_DEFAULTS:  # a dump from before the meta-game
                 continue
-            value = data[name]
-            if name in _PER_SEAT or name == "decks":
-                value = [list(row) for row in value]
-            elif isinstance(value, list):
-                value = _fresh(value)
-            elif isinstance(value, dict):
-                value = _fresh(value)
-            values[name] = value
+            values[name] = _fresh_field(name, data[name])
         return cls(**values)
 
     def __eq__(self, other: object) -> bool:
@@ -166,3 +149,10 @@ def _fresh(value: Any) -> Any:
     if isinstance(value, list):
         return [_fresh(item) for item in value]
     return value
+
+
+def _fresh_field(name: str, value: Any) -> Any:
+    """A field's value with nothing shared, for a dump or a load: per-seat rows become lists."""
+    if name in _PER_SEAT or name == "decks":
+        return [list(row) for row in value]
+    return _fresh(value)
