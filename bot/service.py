@@ -377,11 +377,7 @@ class TableService:
             table.deadline_version = None
         else:
             seconds = table.turn_seconds + (self.round_pause_seconds if self.paused(table) else 0)
-            # Writing a house rule takes longer than a move: the table's own option sets its time.
-            authoring = table.options.get("authoring_timeout_s")
-            if authoring and game.view(state, None).get("awaiting_rule"):
-                seconds = authoring
-            table.deadline = self.clock() + seconds
+            table.deadline = self.clock() + game.decision_seconds(state, seconds)
             table.deadline_version = table.version
         table.warned = False
 

@@ -140,6 +140,11 @@ class Game(ABC):
         Games override this with an in-place version; the default is `apply`."""
         return self.apply(state, player, action)
 
+    def decision_seconds(self, state: State, default: float) -> float:
+        """How long the table's timer gives the decision the game waits for now; games whose
+        options time some decisions differently (Lopti's rule writing) say so here."""
+        return default
+
     # ----- what may be seen ---------------------------------------------------------------
     @abstractmethod
     def view(self, state: State, player: str | None) -> dict[str, Any]:

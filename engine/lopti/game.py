@@ -638,6 +638,10 @@ class Lopti(Game):
     def round_number(self, state: LoptiState) -> int:
         return state.round
 
+    def decision_seconds(self, state: LoptiState, default: float) -> float:
+        """LOP-A23: writing a house rule has its own timer, the option `authoring_timeout_s`."""
+        return state.options["authoring_timeout_s"] if state.phase == AUTHORING else default
+
     # ----- persistence --------------------------------------------------------------------
     def dump(self, state: LoptiState) -> dict[str, Any]:
         return state.to_dict()

@@ -141,3 +141,11 @@ def test_scores_count_rounds_won_and_the_session_never_finishes():
     state = to_authoring(seed=4)
     assert not GAME.is_finished(state) and GAME.winners(state) == []
     assert sorted(GAME.scores(state).values()) == [0, 0, 1]
+
+
+def test_LOP_A23_writing_a_rule_has_its_own_timer():
+    """LOP-A23: the bot's timer gives the round's winner `authoring_timeout_s` to write a rule."""
+    state = to_authoring()
+    assert GAME.decision_seconds(state, 90) == state.options["authoring_timeout_s"] == 300
+    state = act(state, winner_of(state), {"type": "no_rule"})
+    assert GAME.decision_seconds(state, 90) == 90
