@@ -295,8 +295,9 @@ class TableService:
         return outcome
 
     # ----- play ---------------------------------------------------------------------------
-    async def act(self, table_id: int, player: str, version: int, action: Action) -> Outcome:
-        """Apply `action` by `player`, drawn for `version`; a stale version changes nothing."""
+    async def act(self, table_id: int, player: str, version: int | None, action: Action) -> Outcome:
+        """Apply `action` by `player`, drawn for `version`; a stale version changes nothing.
+        Without a version the action applies to the table as it is (see `act_now`)."""
         async with self.lock(table_id):
             loaded = await self.load(table_id)
             if loaded is None or loaded.state is None:
@@ -304,7 +305,7 @@ class TableService:
             table, game, state = loaded.table, loaded.game, loaded.state
             if table.status != "playing":
                 return Outcome.refused("not_playing", table=table)
-            if version != table.version:
+            if version is not None and version != table.version:
                 return Outcome.refused("stale", table=table)
             if player != CLOCK and self.paused(table):
                 return Outcome.refused("round_pause", table=table)
@@ -328,15 +329,7 @@ class TableService:
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
         """An out-of-turn action that does not depend on what the player saw (a vote, a typed
         call): applied to the table as it is when its turn in the lock comes."""
-        table = await self.store.get_table(table_id)
-        if table is None:
-            return Outcome.refused("no_table")
-        outcome = await self.act(table_id, player, table.version, action)
-        if outcome.code == "stale":
-            latest = await self.store.get_table(table_id)
-            if latest is not None:
-                outcome = await self.act(table_id, player, latest.version, action)
-        return outcome
+        return await self.act(table_id, player, None, action)
 
     @staticmethod
     def clock_actions(game: Game, state: State) -> list[str]:
