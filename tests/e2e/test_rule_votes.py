@@ -91,7 +91,7 @@ async def test_a_vote_from_outside_the_table_is_refused_privately(api, start_bot
 @pytest.mark.parametrize("proposer_wins", [True, False])
 async def test_a_tied_vote_is_settled_by_a_duel(api, start_bot, proposer_wins):
     sim = simulation(api, count=4, seed=3)
-    amina, baraka = sim.users[0], sim.users[1]
+    amina = sim.users[0]
     async with start_bot() as application:
         table = await open_lopti(api, application, sim)
         poll = (await propose_ten_on_seven(api, sim, amina))[-1]
