@@ -44,7 +44,10 @@ def count_random_playout(game: Game, state: State, rng: random.Random, max_steps
     while not game.is_finished(state):
         if applied >= max_steps:
             raise AssertionError(f"match did not end within {max_steps} actions")
-        player = rng.choice(game.to_act(state))
+        # One random choice per decision, as OpenSpiel's drivers make: a lone waiting player
+        # needs none.
+        waiting = game.to_act(state)
+        player = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
         result = game.advance(state, player, rng.choice(game.legal_actions(state, player)))
         if not isinstance(result, Applied):
             raise AssertionError(f"legal action refused: {result.code}")

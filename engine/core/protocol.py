@@ -127,7 +127,10 @@ class Game(ABC):
 
     @abstractmethod
     def legal_actions(self, state: State, player: str) -> list[Action]:
-        """Every action `player` may take now, in canonical form; `apply` accepts each of them."""
+        """Every action `player` may take now, in canonical form; `apply` accepts each of them.
+
+        The list and its dicts may be shared with the engine (cached between moves, one dict
+        per card): callers read them and pass them back, and never change them in place."""
 
     @abstractmethod
     def apply(self, state: State, player: str, action: Action) -> Result:
