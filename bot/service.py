@@ -400,11 +400,14 @@ class TableService:
             await self.publisher.deadline_warning(loaded.table, loaded.game, loaded.state)
 
     async def nudge(self, table_id: int, version: int) -> None:
-        loaded = await self.load(table_id)
-        if loaded is None or loaded.state is None or loaded.table.version != version:
-            return
-        if loaded.table.status == "playing":
-            await self.publisher.nudge(loaded.table, loaded.game, loaded.state)
+        # Under the table's lock: a move landing while the nudge is being sent would otherwise
+        # drop it before it is recorded, leaving a stale "your turn" in the player's chat.
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.state is None or loaded.table.version != version:
+                return
+            if loaded.table.status == "playing":
+                await self.publisher.nudge(loaded.table, loaded.game, loaded.state)
 
     async def resume_after_restart(self) -> list[TableRow]:
         """Give every pending deadline a fresh full period: our downtime is never a player's penalty."""
