@@ -1,11 +1,14 @@
 """Random-playout throughput of the Kadi engine: actions per second and matches per second.
 
 What it measures: single-threaded random playouts driven through the public protocol only,
-the shape of engine.core.playout.count_random_playout. Each step asks `to_act`, picks one
-waiting player at random, asks `legal_actions` for that player (the complete, exact list the
-bot builds keyboards from), picks one uniformly at random and applies it with `advance` (the
-in-place fast path; events are still built). A match is dealt with `new` (4 players) and
-played until `is_finished`; dealing every match and every later round is included in the time.
+exactly as engine.core.playout.count_random_playout drives them. Each step asks `is_finished`
+and `to_act`; a lone waiting player acts, otherwise one of the waiting players is picked at
+random (one random choice per decision, as OpenSpiel's reference driver makes). It then asks
+`legal_actions` for that player (the complete, exact list the bot builds keyboards from),
+picks one of them uniformly at random (`random.Random.choice`, bound once) and applies it
+with `advance` (the in-place fast path; every event is still built), checking that the result
+is `Applied`. A match is dealt with `new` (4 players, the options of the line) and played
+until `is_finished`; dealing every match and every later round is inside the timed loop.
 
 Time is CPU time of this process (`time.process_time`), so other work on a shared machine
 affects the figures less than wall time would. "actions/s" counts applied actions; the RNG
@@ -41,7 +44,10 @@ def play_match(seed: int, rng: random.Random, options: KadiOptions) -> int:
     state = game.new(PLAYERS, options, seed)
     steps = 0
     while not is_finished(state):
-        player = choice(to_act(state))
+        # One random choice per decision, as OpenSpiel's drivers make: a lone waiting player
+        # needs none.
+        waiting = to_act(state)
+        player = waiting[0] if len(waiting) == 1 else choice(waiting)
         result = advance(state, player, choice(legal_actions(state, player)))
         if result.__class__ is not Applied:
             raise AssertionError(f"legal action refused: {result.code}")

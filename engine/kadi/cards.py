@@ -34,6 +34,12 @@ OPENERS_ON: dict[str, frozenset[str]] = {
 OPENERS_FOR_SUIT: dict[str, frozenset[str]] = {
     suit: _cards(lambda c, suit=suit: SUIT[c] == suit or RANK[c] == "J") for suit in "SHDC"
 }
+# The other cards of each card's rank (a joker's is the other joker): a card that shares no
+# rank with the rest of the hand is a play on its own, found with one `isdisjoint`.
+MATES: dict[str, frozenset[str]] = {
+    card: _cards(lambda c, card=card: RANK[c] == RANK[card] and c != card) for card in DECK
+}
+MATES[JOKER] = frozenset({JOKER})
 POWER_CARDS = _cards(lambda c: RANK[c] in POWER_RANKS)
 STACK_ANSWERS: dict[str, frozenset[str]] = {
     "two": _cards(lambda c: RANK[c] == "2"),

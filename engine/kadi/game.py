@@ -1,10 +1,12 @@
 """Kadi behind the shared `Game` protocol: set-up, the action handlers, the round and match end.
 
 There is one implementation of the rules: `advance`, which changes the state it is given.
-Every handler first judges the action on the state as it is (a refusal changes nothing), then
-changes it in place: it closes an open "Kadi Moja!" window (drawing the missed-call penalty,
-KAD-A16), resolves the action, and returns the state with the events it caused. `apply` is
-`advance` on a copy (`KadiState.copy` copies exactly what `advance` changes in place).
+Each action has a judge, which says why it is refused on the state as it is (a refusal
+changes nothing), and a move, which changes the state in place: it closes an open "Kadi
+Moja!" window (drawing the missed-call penalty, KAD-A16), resolves the action, and returns the
+state with the events it caused. An action that `legal_actions` offered for this very state
+skips its judge. `apply` is `advance` on a copy (`KadiState.copy` copies exactly what
+`advance` changes in place).
 """
 
 from __future__ import annotations
@@ -21,16 +23,12 @@ from engine.core.rng import rng_for
 from engine.core.shapes import check_action
 from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK
 from engine.kadi.events import applied, event
-from engine.kadi.options import KadiOptions
+from engine.kadi.options import KadiOptions, TableRules
 from engine.kadi.piles import deal_round, draw_cards
-from engine.kadi.rules import drawn_playable, has_play, legal_plays, openers, play_problem
+from engine.kadi.rules import drawn_playable, has_play, offered_actions, openers, play_problem
 from engine.kadi.scoring import hand_points, lowest, match_outcome
 from engine.kadi.state import KadiState
 from engine.kadi.views import player_view
-
-Handler = Callable[[KadiState, str, Action], Result]
-
-_COMMANDS = [{"suit": suit} for suit in SUITS] + [{"power": True}]
 
 
 def _refuse_turn(state: KadiState, player: str) -> Refused | None:
@@ -38,6 +36,19 @@ def _refuse_turn(state: KadiState, player: str) -> Refused | None:
         return Refused("challenge_open", "A win is waiting for acceptance: accept it or accuse.")
     if player != state.turn:
         return Refused("not_your_turn", f"It is {state.turn}'s turn; wait for yours.")
+    return None
+
+
+def _hiding_turn_refusal(state: KadiState, player: str) -> Refused | None:
+    if not state.rules.hiding:
+        return Refused("hiding_off", "Hiding mode is off at this table.")
+    refusal = _refuse_turn(state, player)
+    if refusal:
+        return refusal
+    if state.drawn is not None:
+        return Refused("not_before_acting", "Hide or unhide at the start of your turn, before you act.")
+    if state.hide_used:
+        return Refused("hide_used", "You hid or unhid already this turn; do it on a later turn.")
     return None
 
 
@@ -100,6 +111,9 @@ class KadiGame(Game):
         state.dealer = dealer if dealer is not None else rng_for(seed, "dealer").choice(list(players))
         state.scores = {p: 0 for p in players}
         state.winners = []
+        state.rules = TableRules(options)
+        state.legal = []
+        state.legal_for = None
         deal_round(state)
         return state
 
@@ -126,60 +140,13 @@ class KadiGame(Game):
         return []
 
     def legal_actions(self, state: KadiState, player: str) -> list[Action]:
-        phase = state.phase
-        if phase == "over":
-            return []
-        if player == CLOCK:
-            return [{"type": "timeout"}]
-        if player not in state.seats:
-            return []
-        options = state.options
-        actions: list[Action] = []
-        if phase == "play" and player == state.turn:
-            plays = legal_plays(state, player)
-            size = len(state.hands[player])
-            niko = options.niko_kadi_ahead
-            draw_one = options.power_finish == "draw_one"
-            append = actions.append
-            for cards in plays:
-                left = size - len(cards)
-                rank = RANK[cards[0]]
-                if left > 1 and not niko:  # the usual play: no call to offer with it
-                    if rank == "J":
-                        actions += [{"type": "play", "cards": cards, "command": command} for command in _COMMANDS]
-                    else:
-                        append({"type": "play", "cards": cards})
-                    continue
-                wins = left == 0 and rank not in POWER_RANKS
-                with_call = not wins and (niko or left == 1 or (left == 0 and draw_one))
-                if rank == "J":
-                    for command in _COMMANDS:
-                        append({"type": "play", "cards": cards, "command": command})
-                        if with_call:
-                            append({"type": "play", "cards": cards, "command": command, "call": True})
-                else:
-                    append({"type": "play", "cards": cards})
-                    if with_call:
-                        append({"type": "play", "cards": cards, "call": True})
-            if state.drawn is not None:
-                actions.append({"type": "pass"})
-            elif state.pen_amount or not plays or options.voluntary_draw:
-                actions.append({"type": "draw"})
-            if options.hiding and state.drawn is None and not state.hide_used:
-                hidden = state.hidden[player]
-                if hidden is not None:
-                    actions.append({"type": "unhide"})
-                elif size >= 3:
-                    actions += [{"type": "hide", "card": card} for card in dict.fromkeys(state.hands[player])]
-        if state.window == player and (
-            state.call_due or (options.niko_kadi_ahead and player not in state.announced)
-        ):
-            actions.append({"type": "call"})
-        if phase == "challenge" and player != state.provisional and player not in state.accepted:
-            actions.append({"type": "accept"})
-        if options.hiding:
-            actions += [{"type": "accuse", "target": p} for p in state.seats if p != player]
-        return actions
+        # Cached on the state: the table renders every hand from it, and `advance` accepts an
+        # action found in it without judging it again.
+        if state.legal_for == player:
+            return state.legal
+        legal = state.legal = offered_actions(state, player)
+        state.legal_for = player
+        return legal
 
     def apply(self, state: KadiState, player: str, action: Action) -> Result:
         """`advance` on a copy: the same rules, and `state` is never changed."""
@@ -187,26 +154,35 @@ class KadiGame(Game):
 
     def advance(self, state: KadiState, player: str, action: Action) -> Result:
         """Apply `action`, changing `state` in place; a refusal is judged before any change."""
+        if state.legal_for == player and action in state.legal:
+            # Offered for this very state (the cache is dropped before any change): the rules
+            # accept it, so it is resolved without judging it again.
+            state.legal_for = None
+            return self._moves[action["type"]](self, state, player, action)
+        state.legal_for = None
         if state.phase == "over":
             return Refused("match_over", "The match is over; start a new one.")
         kind = action.get("type")
         if player == CLOCK:
             if kind != "timeout":
                 return Refused("clock_only_times_out", "The clock can only time out.")
-            return self._timeout(state)
+            return self._timeout(state, player, action)
         if player not in state.seats:
             if player in state.players:
                 return Refused("eliminated", "You have left the table (over the points limit).")
             return Refused("not_a_player", "Only players at this table can act.")
-        handler = self._handlers.get(kind)  # type: ignore[arg-type]
-        if handler is None:
+        judge = self._judges.get(kind)  # type: ignore[arg-type]
+        if judge is None:
             return Refused("unknown_action", f"Kadi has no action {kind!r}.")
-        return handler(self, state, player, action)
+        refusal = judge(self, state, player, action)
+        if refusal is not None:
+            return refusal
+        return self._moves[kind](self, state, player, action)  # type: ignore[index]
 
-    # ----- handlers -----------------------------------------------------------------------
-    def _play(self, state: KadiState, player: str, action: Action) -> Result:
+    # ----- judges: why an action is refused on the state as it is, or None ------------------
+    def _judge_play(self, state: KadiState, player: str, action: Action) -> Refused | None:
         if player != state.turn or state.phase == "challenge":
-            return _refuse_turn(state, player)  # type: ignore[return-value]
+            return _refuse_turn(state, player)
         cards = list(action.get("cards", []))
         hand = state.hands[player]
         if len(cards) == 1 and len(hand) > 1:
@@ -220,118 +196,41 @@ class KadiGame(Game):
             refusal = play_problem(state, player, cards)
             if refusal:
                 return refusal
-        rank = RANK[cards[0]]
         command = action.get("command")
-        if rank == "J":
+        if RANK[cards[0]] == "J":
             if command is None:
                 return Refused("command_required", "With a J, name a suit or demand a power card.")
-            value = _command_value(command)
-            if value is None:
+            if _command_value(command) is None:
                 return Refused("bad_command", "A command names a suit (S, H, D, C) or demands a power card.")
         elif command is not None:
             return Refused("command_not_allowed", "Only a J carries a command; play without one.")
+        return None
 
-        new = state
-        events: list[Event] = []
-        if new.call_due:
-            self._close_window(new, events)  # adds the missed-call penalty to a hand (maybe `hand`)
-        else:
-            new.window = None
-        if len(cards) == 1:
-            hand.remove(cards[0])
-            new.discard.append(cards[0])
-        else:
-            for card in cards:
-                hand.remove(card)
-            new.discard.extend(cards)
-        new.command = None
-        new.command_for = None
-        new.idle = 0
-        seats = new.seats
-        public: dict[str, Any] = {"player": player, "cards": cards, "left": len(hand)}
-        if rank not in POWER_RANKS:  # an ordinary card: no effect but the turn passes on
-            following = seats[(seats.index(player) + new.direction) % len(seats)]
-            if new.pen_amount:
-                public["penalty"] = new.pen_amount
-        else:
-            count = len(cards)
-            steps = 1
-            if rank in PENALTY_PER_CARD:
-                new.pen_amount += PENALTY_PER_CARD[rank] * count
-                new.pen_kind = PENALTY_KIND[rank]
-            elif rank == "7" or (rank == "8" and len(seats) == 2):
-                steps = count + 1
-            elif rank == "8" and count % 2:
-                new.direction = -new.direction
-            direction = new.direction
-            here = seats.index(player)
-            following = seats[(here + direction * steps) % len(seats)]
-            if rank == "J":
-                new.command = value
-                new.command_for = following
-                public["command"] = {"power": True} if value == "power" else {"suit": value}
-            if new.pen_amount:
-                public["penalty"] = new.pen_amount
-            if steps > 1:
-                public["skipped"] = [seats[(here + direction * i) % len(seats)] for i in range(1, steps)]
-            if rank == "8" and len(seats) > 2:
-                public["direction"] = "clockwise" if direction == 1 else "anticlockwise"
-        events.append(event("played", public))
-
-        if not hand:
-            if rank not in POWER_RANKS:
-                if new.hidden[player] is not None:
-                    return self._open_challenge(new, player, following, events)
-                events.append(event("won", {"player": player}))
-                return self._end_round(new, player, events)
-            got = draw_cards(new, player, 1, events)  # KAD-A18: the journey is not over
-            events.append(event("power_finish_draw", {"player": player, "count": len(got)}, {player: {"cards": got}}))
-        self._end_turn(new, player, following)
-        new.call_due = len(hand) == 1
-        if action.get("call"):
-            self._record_call(new, player, events)
-        return applied(new, events)
-
-    def _draw(self, state: KadiState, player: str, action: Action) -> Result:
+    def _judge_draw(self, state: KadiState, player: str, action: Action) -> Refused | None:
         if player != state.turn or state.phase == "challenge":
-            return _refuse_turn(state, player)  # type: ignore[return-value]
+            return _refuse_turn(state, player)
         if state.drawn is not None:
             return Refused("already_drew", "You have drawn already: play the drawn card or pass.")
-        if not state.pen_amount and not state.options.voluntary_draw and has_play(state, player):
+        if not state.pen_amount and not state.rules.voluntary_draw and has_play(state, player):
             return Refused("must_play", "You have a card that fits: play it (draw only when nothing fits).")
-        new = state
-        events: list[Event] = []
-        if new.call_due:
-            self._close_window(new, events)
-        else:
-            new.window = None
-        if new.pen_amount:
-            return self._take_penalty(new, player, events)
-        return self._draw_one(new, player, events, keep=False)
+        return None
 
-    def _pass(self, state: KadiState, player: str, action: Action) -> Result:
+    def _judge_pass(self, state: KadiState, player: str, action: Action) -> Refused | None:
         refusal = _refuse_turn(state, player)
         if refusal:
             return refusal
         if state.drawn is None:
             return Refused("nothing_to_pass", "You may pass only right after drawing a card you could play.")
-        new = state
-        events: list[Event] = []
-        self._close_window(new, events)
-        events.append(event("passed", {"player": player}))
-        return self._finish_turn(new, player, events, moved=True)
+        return None
 
-    def _call(self, state: KadiState, player: str, action: Action) -> Result:
-        niko = state.options.niko_kadi_ahead and player not in state.announced
+    def _judge_call(self, state: KadiState, player: str, action: Action) -> Refused | None:
+        niko = state.rules.niko_kadi_ahead and player not in state.announced
         if state.window != player or not (state.call_due or niko):
             return Refused("no_call_due", "There is no call to make now.")
-        new = state
-        events: list[Event] = []
-        self._record_call(new, player, events)
-        return applied(new, events)
+        return None
 
-    def _hide(self, state: KadiState, player: str, action: Action) -> Result:
-        refusal = self._hiding_turn_refusal(state, player)
+    def _judge_hide(self, state: KadiState, player: str, action: Action) -> Refused | None:
+        refusal = _hiding_turn_refusal(state, player)
         if refusal:
             return refusal
         card = action.get("card")
@@ -341,92 +240,210 @@ class KadiGame(Game):
             return Refused("not_in_hand", f"You do not hold {card}; hide a card from your hand.")
         if len(state.hands[player]) < 3:
             return Refused("too_few_cards", "Hide a card only while two or more others stay visible.")
-        new = state
-        events: list[Event] = []
-        self._close_window(new, events)
-        hand = list(new.hands[player])
-        hand.remove(card)
-        new.hands[player] = hand
-        new.hidden = {**new.hidden, player: card}
-        new.hide_used = True
-        events.append(event("hid", {"player": player, "left": len(new.hands[player])}, {player: {"card": card}}))
-        return applied(new, events)
+        return None
 
-    def _unhide(self, state: KadiState, player: str, action: Action) -> Result:
-        refusal = self._hiding_turn_refusal(state, player)
+    def _judge_unhide(self, state: KadiState, player: str, action: Action) -> Refused | None:
+        refusal = _hiding_turn_refusal(state, player)
         if refusal:
             return refusal
-        card = state.hidden[player]
-        if card is None:
+        if state.hidden[player] is None:
             return Refused("not_hiding", "You hide no card.")
-        new = state
-        events: list[Event] = []
-        self._close_window(new, events)
-        new.hands[player] = [*new.hands[player], card]
-        new.hidden = {**new.hidden, player: None}
-        new.hide_used = True
-        events.append(event("unhid", {"player": player, "left": len(new.hands[player])}, {player: {"card": card}}))
-        return applied(new, events)
+        return None
 
-    def _accuse(self, state: KadiState, player: str, action: Action) -> Result:
-        if not state.options.hiding:
+    def _judge_accuse(self, state: KadiState, player: str, action: Action) -> Refused | None:
+        if not state.rules.hiding:
             return Refused("hiding_off", "Hiding mode is off at this table.")
         target = action.get("target")
         if target == player:
             return Refused("cannot_accuse_self", "Accuse another player.")
         if target not in state.seats:
             return Refused("not_seated", f"{target} is not playing at this table.")
-        new = state
+        return None
+
+    def _judge_accept(self, state: KadiState, player: str, action: Action) -> Refused | None:
+        if state.phase != "challenge":
+            return Refused("no_challenge", "There is no provisional win to accept.")
+        if player == state.provisional or player in state.accepted:
+            return Refused("not_waiting_for_you", "Nothing to accept from you; wait for the others.")
+        return None
+
+    # ----- moves: an accepted action, resolved in place ----------------------------------------
+    def _play(self, state: KadiState, player: str, action: Action) -> Result:
+        cards = list(action["cards"])
+        hand = state.hands[player]
+        events: list[Event] = []
+        if state.call_due:
+            self._close_window(state, events)  # adds the missed-call penalty to a hand (maybe `hand`)
+        else:
+            state.window = None
+        for card in cards:
+            hand.remove(card)
+        state.discard.extend(cards)
+        state.command = None
+        state.command_for = None
+        state.idle = 0
+        rank = RANK[cards[0]]
+        public: dict[str, Any] = {"player": player, "cards": cards, "left": len(hand)}
+        if rank in POWER_RANKS:
+            following = self._power_effect(state, player, cards, action.get("command"), public)
+        else:  # an ordinary card: no effect but the turn passes on
+            seats = state.seats
+            following = seats[(seats.index(player) + state.direction) % len(seats)]
+            if state.pen_amount:
+                public["penalty"] = state.pen_amount
+        events.append(event("played", public))
+
+        if not hand:
+            if rank not in POWER_RANKS:
+                if state.hidden[player] is not None:
+                    return self._open_challenge(state, player, following, events)
+                events.append(event("won", {"player": player}))
+                return self._end_round(state, player, events)
+            got = draw_cards(state, player, 1, events)  # KAD-A18: the journey is not over
+            events.append(event("power_finish_draw", {"player": player, "count": len(got)}, {player: {"cards": got}}))
+        # `_end_turn`, inlined in the most common move; the command it might lift is never the
+        # player's own here (a command just played binds the next player).
+        state.window = player
+        state.drawn = None
+        state.hide_used = False
+        if player in state.announced:
+            state.announced = [p for p in state.announced if p != player]
+        state.turn = following
+        state.call_due = len(hand) == 1
+        if action.get("call"):
+            self._record_call(state, player, events)
+        return applied(state, events)
+
+    def _power_effect(
+        self, state: KadiState, player: str, cards: list[str], command: Mapping[str, Any] | None, public: dict[str, Any]
+    ) -> str:
+        """Apply the effect of power cards just played (K6.5); return who plays next."""
+        rank = RANK[cards[0]]
+        count = len(cards)
+        seats = state.seats
+        steps = 1
+        if rank in PENALTY_PER_CARD:
+            state.pen_amount += PENALTY_PER_CARD[rank] * count
+            state.pen_kind = PENALTY_KIND[rank]
+        elif rank == "7" or (rank == "8" and len(seats) == 2):
+            steps = count + 1
+        elif rank == "8" and count % 2:
+            state.direction = -state.direction
+        direction = state.direction
+        here = seats.index(player)
+        following = seats[(here + direction * steps) % len(seats)]
+        if rank == "J":
+            value = command.get("suit", "power")  # type: ignore[union-attr]  # judged well-formed
+            state.command = value
+            state.command_for = following
+            public["command"] = {"power": True} if value == "power" else {"suit": value}
+        if state.pen_amount:
+            public["penalty"] = state.pen_amount
+        if steps > 1:
+            public["skipped"] = [seats[(here + direction * i) % len(seats)] for i in range(1, steps)]
+        if rank == "8" and len(seats) > 2:
+            public["direction"] = "clockwise" if direction == 1 else "anticlockwise"
+        return following
+
+    def _draw(self, state: KadiState, player: str, action: Action) -> Result:
+        events: list[Event] = []
+        if state.call_due:
+            self._close_window(state, events)
+        else:
+            state.window = None
+        if state.pen_amount:
+            return self._take_penalty(state, player, events)
+        return self._draw_one(state, player, events, keep=False)
+
+    def _pass(self, state: KadiState, player: str, action: Action) -> Result:
+        events: list[Event] = []
+        self._close_window(state, events)
+        events.append(event("passed", {"player": player}))
+        return self._finish_turn(state, player, events, moved=True)
+
+    def _call(self, state: KadiState, player: str, action: Action) -> Result:
+        events: list[Event] = []
+        self._record_call(state, player, events)
+        return applied(state, events)
+
+    def _hide(self, state: KadiState, player: str, action: Action) -> Result:
+        card = action["card"]
+        events: list[Event] = []
+        self._close_window(state, events)
+        hand = list(state.hands[player])
+        hand.remove(card)
+        state.hands[player] = hand
+        state.hidden = {**state.hidden, player: card}
+        state.hide_used = True
+        events.append(event("hid", {"player": player, "left": len(hand)}, {player: {"card": card}}))
+        return applied(state, events)
+
+    def _unhide(self, state: KadiState, player: str, action: Action) -> Result:
+        card = state.hidden[player]
+        events: list[Event] = []
+        self._close_window(state, events)
+        state.hands[player] = [*state.hands[player], card]  # type: ignore[list-item]
+        state.hidden = {**state.hidden, player: None}
+        state.hide_used = True
+        events.append(event("unhid", {"player": player, "left": len(state.hands[player])}, {player: {"card": card}}))
+        return applied(state, events)
+
+    def _accuse(self, state: KadiState, player: str, action: Action) -> Result:
+        target = action["target"]
         events: list[Event] = []
         hidden = state.hidden[target]
         payer = target if hidden is not None else player
         private: dict[str, dict[str, Any]] = {}
         if hidden is not None:
-            new.hands[target] = [*new.hands[target], hidden]
-            new.hidden = {**new.hidden, target: None}
+            state.hands[target] = [*state.hands[target], hidden]
+            state.hidden = {**state.hidden, target: None}
             private[target] = {"returned": hidden}
-        got = draw_cards(new, payer, state.options.hiding_penalty, events)
+        got = draw_cards(state, payer, state.rules.hiding_penalty, events)
         private.setdefault(payer, {})["cards"] = got
         public = {"accuser": player, "target": target, "caught": hidden is not None, "payer": payer, "count": len(got)}
         events.append(event("accused", public, private))
-        if new.window is not None and len(new.hands[new.window]) != 1:
-            new.call_due = False
-        if hidden is not None and target == new.provisional:
+        if state.window is not None and len(state.hands[state.window]) != 1:
+            state.call_due = False
+        if hidden is not None and target == state.provisional:
             events.append(event("win_voided", {"player": target}))
-            new.phase = "play"
-            new.turn = new.resume_turn
-            new.provisional = None
-            new.accepted = []
-            new.resume_turn = None
-        return applied(new, events)
+            state.phase = "play"
+            state.turn = state.resume_turn
+            state.provisional = None
+            state.accepted = []
+            state.resume_turn = None
+        return applied(state, events)
 
     def _accept(self, state: KadiState, player: str, action: Action) -> Result:
-        if state.phase != "challenge":
-            return Refused("no_challenge", "There is no provisional win to accept.")
-        if player == state.provisional or player in state.accepted:
-            return Refused("not_waiting_for_you", "Nothing to accept from you; wait for the others.")
-        new = state
         events = [event("accepted", {"player": player})]
-        new.accepted = [*state.accepted, player]
-        if all(p == new.provisional or p in new.accepted for p in new.seats):
-            return self._confirm_win(new, events)
-        return applied(new, events)
+        state.accepted = [*state.accepted, player]
+        if all(p == state.provisional or p in state.accepted for p in state.seats):
+            return self._confirm_win(state, events)
+        return applied(state, events)
 
-    def _timeout(self, state: KadiState) -> Result:
-        new = state
+    def _timeout(self, state: KadiState, player: str, action: Action) -> Result:
         events: list[Event] = []
         if state.phase == "challenge":
-            return self._confirm_win(new, events)
-        player = new.turn
-        self._close_window(new, events)
-        if new.drawn is not None:
+            return self._confirm_win(state, events)
+        player = state.turn  # type: ignore[assignment]  # the clock acts for the player to move
+        self._close_window(state, events)
+        if state.drawn is not None:
             events.append(event("passed", {"player": player, "timeout": True}))
-            return self._finish_turn(new, player, events, moved=True)  # type: ignore[arg-type]
-        if new.pen_amount:
-            return self._take_penalty(new, player, events)  # type: ignore[arg-type]
-        return self._draw_one(new, player, events, keep=True)  # type: ignore[arg-type]
+            return self._finish_turn(state, player, events, moved=True)
+        if state.pen_amount:
+            return self._take_penalty(state, player, events)
+        return self._draw_one(state, player, events, keep=True)
 
-    _handlers: dict[str, Callable[..., Result]] = {
+    _judges: dict[str, Callable[..., Refused | None]] = {
+        "play": _judge_play,
+        "draw": _judge_draw,
+        "pass": _judge_pass,
+        "call": _judge_call,
+        "hide": _judge_hide,
+        "unhide": _judge_unhide,
+        "accuse": _judge_accuse,
+        "accept": _judge_accept,
+    }
+    _moves: dict[str, Callable[..., Result]] = {
         "play": _play,
         "draw": _draw,
         "pass": _pass,
@@ -435,28 +452,17 @@ class KadiGame(Game):
         "unhide": _unhide,
         "accuse": _accuse,
         "accept": _accept,
+        "timeout": _timeout,
     }
 
-    # ----- steps shared by the handlers (they change `new` in place) ------------------------
-    def _hiding_turn_refusal(self, state: KadiState, player: str) -> Refused | None:
-        if not state.options.hiding:
-            return Refused("hiding_off", "Hiding mode is off at this table.")
-        refusal = _refuse_turn(state, player)
-        if refusal:
-            return refusal
-        if state.drawn is not None:
-            return Refused("not_before_acting", "Hide or unhide at the start of your turn, before you act.")
-        if state.hide_used:
-            return Refused("hide_used", "You hid or unhid already this turn; do it on a later turn.")
-        return None
-
+    # ----- steps shared by the moves (they change `new` in place) ---------------------------
     def _close_window(self, new: KadiState, events: list[Event]) -> None:
         """The next action closes the "Kadi Moja!" window; a missed call costs cards (KAD-A16)."""
         caller = new.window
         if caller is None:
             return
         if new.call_due:  # a missed call
-            got = draw_cards(new, caller, new.options.missed_call_penalty, events)
+            got = draw_cards(new, caller, new.rules.missed_call_penalty, events)
             events.append(event("missed_call", {"player": caller, "count": len(got)}, {caller: {"cards": got}}))
             new.call_due = False
         new.window = None
@@ -464,7 +470,7 @@ class KadiGame(Game):
     def _record_call(self, new: KadiState, player: str, events: list[Event]) -> None:
         kadi_moja = new.call_due
         new.call_due = False
-        niko = new.options.niko_kadi_ahead and player not in new.announced
+        niko = new.rules.niko_kadi_ahead and player not in new.announced
         if niko:
             new.announced = [*new.announced, player]
         if kadi_moja or niko:
@@ -477,7 +483,7 @@ class KadiGame(Game):
         new.hide_used = False
         if player in new.announced:
             new.announced = [p for p in new.announced if p != player]
-        if new.command is not None and new.command_for == player and new.options.command_scope == "next_player":
+        if new.command is not None and new.command_for == player and new.rules.next_player_only:
             new.command = None
             new.command_for = None
         new.turn = following
@@ -495,13 +501,20 @@ class KadiGame(Game):
     def _take_penalty(self, new: KadiState, player: str, events: list[Event]) -> Result:
         owed = new.pen_amount
         got = draw_cards(new, player, owed, events)
-        events.append(event("penalty_drawn", {"player": player, "owed": owed, "count": len(got)}, {player: {"cards": got}}))
+        events.append(
+            event("penalty_drawn", {"player": player, "owed": owed, "count": len(got)}, {player: {"cards": got}})
+        )
         new.pen_amount = 0
         new.pen_kind = None
         return self._finish_turn(new, player, events, moved=bool(got))
 
     def _draw_one(self, new: KadiState, player: str, events: list[Event], keep: bool) -> Result:
-        got = draw_cards(new, player, 1, events)
+        stock = new.stock
+        if stock:  # the usual draw, without `draw_cards`' reshuffle
+            got = [stock.pop()]
+            new.hands[player].append(got[0])
+        else:
+            got = draw_cards(new, player, 1, events)
         public = {"player": player, "count": len(got)}
         if keep:
             public["timeout"] = True
@@ -574,7 +587,11 @@ class KadiGame(Game):
             return applied(new, events)
         players = new.players
         start = players.index(new.dealer)
-        dealer = next(players[(start + i) % len(players)] for i in range(1, len(players) + 1) if players[(start + i) % len(players)] in staying)
+        dealer = next(
+            players[(start + i) % len(players)]
+            for i in range(1, len(players) + 1)
+            if players[(start + i) % len(players)] in staying
+        )
         new.seats = staying
         new.dealer = dealer
         new.round += 1

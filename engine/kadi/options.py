@@ -23,3 +23,27 @@ class KadiOptions(OptionsModel):
     elimination: bool = False
     hiding: bool = False
     hiding_penalty: int = Field(5, ge=3, le=7)
+
+
+class TableRules:
+    """The options the rules read on every move, as plain flags.
+
+    Built once per state at `new`/`load` (and shared by copies): reading a pydantic model's
+    attribute costs several times a slot's, and the string options become booleans here.
+    """
+
+    __slots__ = (
+        "voluntary_draw", "mixed_stacking", "card_below", "next_player_only", "power_finish_forbidden",
+        "niko_kadi_ahead", "missed_call_penalty", "hiding", "hiding_penalty",
+    )  # fmt: skip
+
+    def __init__(self, options: KadiOptions):
+        self.voluntary_draw = options.voluntary_draw
+        self.mixed_stacking = options.mixed_stacking
+        self.card_below = options.after_joker == "card_below"
+        self.next_player_only = options.command_scope == "next_player"
+        self.power_finish_forbidden = options.power_finish == "forbidden"
+        self.niko_kadi_ahead = options.niko_kadi_ahead
+        self.missed_call_penalty = options.missed_call_penalty
+        self.hiding = options.hiding
+        self.hiding_penalty = options.hiding_penalty

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.core.cards import JOKER
+from engine.kadi.cards import DECK, RANK
 
 # The seed's table (K7.3): A 1, 3-10 face value, J 10, Q 2, K 4, 2 = 20, Joker 50.
 SEED_POINTS = {"A": 1, "J": 10, "Q": 2, "K": 4, "2": 20, JOKER: 50}
@@ -14,11 +15,12 @@ PAGAT_POINTS = {"A": 1, "J": 10, "Q": 10, "K": 10, "8": 50, JOKER: 50}
 PAGAT_POINTS.update({str(n): n for n in range(2, 11) if n != 8})
 
 TABLES = {"seed": SEED_POINTS, "pagat": PAGAT_POINTS}
+# The same by card code, so scoring a hand parses no codes.
+CARD_POINTS = {name: {card: table[RANK[card]] for card in DECK} for name, table in TABLES.items()}
 
 
 def hand_points(cards: Iterable[str], scoring: str) -> int:
-    table = TABLES[scoring]
-    return sum(table[card if card == JOKER else card[:-1]] for card in cards)
+    return sum(map(CARD_POINTS[scoring].__getitem__, cards))
 
 
 def lowest(totals: Mapping[str, int], among: Sequence[str]) -> list[str]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.kadi.options import KadiOptions
+from engine.core.protocol import Action
+from engine.kadi.options import KadiOptions, TableRules
 
 FIELDS = (
     "seed", "options", "players", "seats", "decks", "round", "dealer", "scores",
@@ -27,9 +28,13 @@ class KadiState:
     phase: "play" (someone's turn), "challenge" (a provisional win awaits acceptances,
     KAD-A25) or "over". window: the player whose turn just ended, until the next action
     that is not a call or an accusation; call_due: that player owes "Kadi Moja!".
+
+    Not dumped: `rules` (the options as plain flags) and the legal-action cache: `legal` is
+    what `legal_actions` offered `legal_for` (None: no cache). `advance` clears `legal_for`
+    before it changes anything, so a cached list always belongs to the state as it is.
     """
 
-    __slots__ = FIELDS
+    __slots__ = (*FIELDS, "rules", "legal", "legal_for")
 
     seed: int | str
     options: KadiOptions
@@ -61,12 +66,17 @@ class KadiState:
     reshuffles: int
     idle: int
     winners: list[str]
+    rules: TableRules
+    legal: list[Action]
+    legal_for: str | None
 
     def copy(self) -> KadiState:
         """A copy that `advance` may change in place without touching this state.
 
         The piles, the hands dict and every hand list are copied (`advance` changes them in
-        place); everything else is immutable or is replaced, never changed in place.
+        place); everything else is immutable or is replaced, never changed in place. The cached
+        legal actions are shared: a cached list is never changed, and the copy's own `advance`
+        drops it before changing the copy.
         """
         new = object.__new__(KadiState)
         new.seed = self.seed
@@ -99,6 +109,9 @@ class KadiState:
         new.reshuffles = self.reshuffles
         new.idle = self.idle
         new.winners = self.winners
+        new.rules = self.rules
+        new.legal = self.legal
+        new.legal_for = self.legal_for
         # players, seats, decks, scores, hidden, announced, accepted, winners are replaced,
         # never changed in place.
         return new
@@ -136,6 +149,9 @@ class KadiState:
         new.announced = list(data["announced"])
         new.accepted = list(data["accepted"])
         new.winners = list(data["winners"])
+        new.rules = TableRules(new.options)
+        new.legal = []
+        new.legal_for = None
         return new
 
     def __eq__(self, other: object) -> bool:
