@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 from engine.core.cards import Card
-from engine.core.rng import rng_for, shuffled
+from engine.core.rng import shuffled
 from engine.pitch.cards import DECK, HAND_ORDER
 
 HAND_SIZE = 6
@@ -23,8 +23,9 @@ def deck_for_deal(seed: int | str, decks: Sequence[Sequence[Card]], number: int)
     if not _INLINE_SHUFFLE:
         return shuffled(DECK, seed, "deal", number)
     # Exactly `shuffled(DECK, seed, "deal", number)`: random.shuffle's loop with its _randbelow
-    # inlined (a test compares the two). A third of the cost of dealing a hand.
-    getrandbits = rng_for(seed, "deal", number).getrandbits
+    # inlined (a test compares the two), and the generator `rng_for(seed, "deal", number)`
+    # seeded with the same string, built directly. Most of the cost of dealing a hand.
+    getrandbits = random.Random(f"{seed}/deal/{number}").getrandbits
     cards = list(DECK)
     for i, n, bits in _SHUFFLE_STEPS:
         j = getrandbits(bits)

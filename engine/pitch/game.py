@@ -7,7 +7,8 @@ this module sequences them, builds events, and filters what each player may see.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from operator import add
 from typing import Any
 
 from pydantic import BaseModel
@@ -17,7 +18,7 @@ from engine.core.fast import applied as fast_applied, event as fast_event
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, Refused, Result
 from engine.core.rng import rng_for
 from engine.pitch import rules
-from engine.pitch.cards import DECK, SUIT
+from engine.pitch.cards import DECK, OF_SUIT, SUIT
 from engine.pitch.dealing import HAND_SIZE, deal, deck_for_deal
 from engine.pitch.options import PitchOptions
 from engine.pitch.scoring import HandResult, score_hand
@@ -25,7 +26,19 @@ from engine.pitch.state import BIDDING, FINISHED, PLAYING, PitchState
 
 TRICKS_PER_HAND = HAND_SIZE
 
-_PASS_ACTION = {"type": "pass"}
+# One action dict per card and per bid, built once: `legal_actions` hands out these shared dicts
+# (callers never change them) and `advance` recognises a legal action by membership in its list.
+_PLAY: dict[Card, Action] = {card: {"type": "play", "card": card} for card in DECK}
+_BID: dict[int, Action] = {value: {"type": "bid", "value": value} for value in range(1, rules.SMUDGE + 1)}
+_PASS: Action = {"type": "pass"}
+_CLOCK_ACTIONS: list[Action] = [{"type": "timeout"}]
+# `.get` of _PLAY cut down to the cards that may answer a lead (PIT-A7/PIT-A8), by suit led and
+# trump: mapping a hand through it keeps the legal cards, in hand order, without a Python loop.
+_ANSWERS: dict[str, dict[str, Callable[[Card], Action | None]]] = {
+    led: {trump: {card: _PLAY[card] for card in DECK if SUIT[card] in (led, trump)}.get for trump in OF_SUIT}
+    for led in OF_SUIT
+}
+_play_action = _PLAY.__getitem__
 
 
 class PitchGame(Game):
@@ -102,47 +115,43 @@ class PitchGame(Game):
 
     # ----- play ---------------------------------------------------------------------------
     def to_act(self, state: PitchState) -> list[str]:
-        if state.phase == FINISHED:
-            return []
-        return [state.players[state.turn]]
+        turn = state.turn  # -1 once the match is over
+        return [state.players[turn]] if turn >= 0 else []
 
     def legal_actions(self, state: PitchState, player: str) -> list[Action]:
-        if state.phase == PLAYING:  # the hot path: the cards of the player to act
-            seat = state.turn
-            if state.players[seat] == player and player != CLOCK:
-                cards = rules.playable(state.hands[seat], state.trick, state.trump)
-                return [{"type": "play", "card": card} for card in cards]
-        if state.phase == FINISHED:
+        turn = state.turn
+        if turn < 0:
             return []
-        if player == CLOCK:
-            return [{"type": "timeout"}]
-        seat = state.turn
-        if state.players[seat] != player:
-            return []
-        if state.phase == BIDDING:
-            actions = [] if rules.dealer_is_forced(state, seat) else [dict(_PASS_ACTION)]
-            actions.extend({"type": "bid", "value": value} for value in rules.legal_bid_values(state, seat))
-            return actions
-        cards = rules.legal_cards(state.hands[seat], state.trick, state.trump)
-        return [{"type": "play", "card": card} for card in cards]
+        if player == state.players[turn]:  # CLOCK is never a player's name
+            legal = state.legal
+            if legal is None:
+                if state.phase == PLAYING:
+                    legal = _legal_plays(state.hands[turn], state.trick, state.trump)
+                else:
+                    legal = _legal_bids(state, turn)
+                state.legal = legal
+            return legal
+        return _CLOCK_ACTIONS if player == CLOCK else []
 
     def apply(self, state: PitchState, player: str, action: Action) -> Result:
-        # Every field of a state is immutable, so a shallow clone is the whole copy `advance` needs.
+        # `clone` copies what `advance` changes in place and shares the rest.
         return self.advance(state.clone(), player, action)
 
     def advance(self, state: PitchState, player: str, action: Action) -> Result:
         """`apply` in place: every check is made before the first change, so a refusal leaves `state` as it was."""
-        if type(action) is dict and state.phase == PLAYING:  # the hot path: the player to act plays a card
+        legal = state.legal
+        # The hot path: a dict equal to one of the cached legal actions (a bid's value must also be
+        # a real int, as True == 1) by the player to act. Anything else takes the full checks.
+        if legal is not None and type(action) is dict and action in legal:
             seat = state.turn
-            if action.get("type") == "play" and state.players[seat] == player and player != CLOCK:
-                card = action.get("card")
-                trick = state.trick
-                if type(card) is str and (
-                    card in state.hands[seat]
-                    if not trick
-                    else rules.play_problem(state.hands[seat], trick, state.trump, card) is None
-                ):
-                    return _play(state, seat, card, [])
+            if player == state.players[seat]:
+                kind = action["type"]
+                if kind == "play":
+                    return _play(state, seat, action["card"], [])
+                if kind == "pass":
+                    return _pass(state, seat, [])
+                if type(action["value"]) is int:
+                    return _bid(state, seat, action["value"], [])
         return self._advance(state, player, action)
 
     def _advance(self, state: PitchState, player: str, action: Action) -> Result:
@@ -157,7 +166,7 @@ class PitchGame(Game):
             if kind != "timeout":
                 return Refused("unknown_action", "The clock can only time out.")
             seat = state.turn
-            events.append(_event("timed_out", {"player": state.players[seat]}))
+            events.append(fast_event("timed_out", {"player": state.players[seat]}))
             if state.phase == BIDDING:
                 if rules.dealer_is_forced(state, seat):
                     return _bid(state, seat, max(rules.FORCED_MINIMUM, state.options.min_bid), events)
@@ -205,9 +214,7 @@ class PitchGame(Game):
             "hand": list(state.hands[seat]) if seat is not None else None,
             "hand_counts": {name(s): len(state.hands[s]) for s in range(len(players))},
             "bids": [{"player": name(s), "value": value or None} for s, value in state.bids],
-            "high_bid": None
-            if state.high_bidder < 0
-            else {"player": name(state.high_bidder), "value": state.high_bid},
+            "high_bid": None if state.high_bidder < 0 else {"player": name(state.high_bidder), "value": state.high_bid},
             "pitcher": name(state.pitcher) if state.pitcher >= 0 else None,
             "bid": state.bid or None,
             "trump": state.trump,
@@ -253,13 +260,27 @@ class PitchGame(Game):
         return PitchState.from_dict(dict(data))
 
 
+# ----- the legal actions of the player to act (the list `state.legal` caches) -----
+
+
+def _legal_bids(state: PitchState, seat: int) -> list[Action]:
+    actions = [] if rules.dealer_is_forced(state, seat) else [_PASS]
+    actions += map(_BID.__getitem__, rules.legal_bid_values(state, seat))
+    return actions
+
+
+def _legal_plays(hand: list[Card], trick: tuple[Card, ...], trump: str | None) -> list[Action]:
+    """`rules.legal_cards` as actions, built from the tables above without a Python loop."""
+    if trick:
+        led = SUIT[trick[0]]
+        if led == trump or not OF_SUIT[led].isdisjoint(hand):
+            legal = list(filter(None, map(_ANSWERS[led][trump], hand)))
+            if legal:  # empty only for a trump lead to a hand without trumps: then anything goes
+                return legal
+    return list(map(_play_action, hand))
+
+
 # ----- steps of a hand (each changes the state it is given: `advance` has checked the action) -----
-
-def _event(kind: str, public: dict[str, Any]) -> Event:
-    return fast_event(kind, public)
-
-
-_applied = fast_applied
 
 
 def _doing(state: PitchState) -> str:
@@ -267,19 +288,20 @@ def _doing(state: PitchState) -> str:
 
 
 def _plays(state: PitchState, leader: int, cards: Sequence[str]) -> list[dict[str, str]]:
-    seats = len(state.players)
-    return [{"player": state.players[(leader + i) % seats], "card": card} for i, card in enumerate(cards)]
+    return [{"player": player, "card": card} for player, card in zip(state.play_order[leader], cards)]
 
 
 def _start_hand(state: PitchState, number: int, dealer: int, events: list[Event]) -> None:
     """Deal hand `number` into `state` (a clone being built) and open the auction at the dealer's left."""
-    seats = len(state.players)
+    players = state.players
+    seats = len(players)
     hands, stock = deal(deck_for_deal(state.seed, state.decks, number), seats, dealer)
+    state.legal = None
     state.hand_number = number
     state.dealer = dealer
     state.phase = BIDDING
-    state.turn = (dealer + 1) % seats
-    state.hands = hands
+    state.turn = state.next_seat[dealer]
+    state.hands = list(map(list, hands))
     state.dealt = hands
     state.stock = stock
     state.bids = ()
@@ -291,40 +313,42 @@ def _start_hand(state: PitchState, number: int, dealer: int, events: list[Event]
     state.leader = -1
     state.trick = ()
     state.tricks_played = 0
-    state.won = ((),) * seats
-    state.tricks_won = (0,) * seats
+    state.won = [[] for _ in players]
+    state.tricks_won = [0] * seats
     state.last_trick = None
     events.append(
-        Event(
+        fast_event(
             "dealt",
-            {"hand": number, "dealer": state.players[dealer], "counts": {p: HAND_SIZE for p in state.players}},
-            {p: {"cards": list(hands[s])} for s, p in enumerate(state.players)},
+            {"hand": number, "dealer": players[dealer], "counts": dict.fromkeys(players, HAND_SIZE)},
+            {player: {"cards": list(hand)} for player, hand in zip(players, hands)},
         )
     )
 
 
 def _pass(state: PitchState, seat: int, events: list[Event]) -> Applied:
+    state.legal = None
     state.bids = state.bids + ((seat, 0),)
-    events.append(_event("passed", {"player": state.players[seat]}))
+    events.append(fast_event("passed", {"player": state.players[seat]}))
     if seat == state.dealer:
         _end_auction(state, events)
     else:
-        state.turn = (seat + 1) % len(state.players)
-    return _applied(state, events)
+        state.turn = state.next_seat[seat]
+    return fast_applied(state, events)
 
 
 def _bid(state: PitchState, seat: int, value: int, events: list[Event]) -> Applied:
     forced = rules.dealer_is_forced(state, seat)
     steal = seat == state.dealer and value == state.high_bid
+    state.legal = None
     state.bids = state.bids + ((seat, value),)
     state.high_bid = value
     state.high_bidder = seat
-    events.append(_event("bid", {"player": state.players[seat], "value": value, "steal": steal, "forced": forced}))
+    events.append(fast_event("bid", {"player": state.players[seat], "value": value, "steal": steal, "forced": forced}))
     if value >= rules.PITCH or seat == state.dealer:  # PIT-A6: a 4 (or a smudge) ends the auction at once
         _end_auction(state, events)
     else:
-        state.turn = (seat + 1) % len(state.players)
-    return _applied(state, events)
+        state.turn = state.next_seat[seat]
+    return fast_applied(state, events)
 
 
 def _end_auction(state: PitchState, events: list[Event]) -> None:
@@ -334,7 +358,7 @@ def _end_auction(state: PitchState, events: list[Event]) -> None:
     state.leader = state.pitcher
     state.turn = state.pitcher
     events.append(
-        _event(
+        fast_event(
             "auction_won",
             {"pitcher": state.players[state.pitcher], "bid": state.bid, "smudge": state.bid == rules.SMUDGE},
         )
@@ -343,74 +367,68 @@ def _end_auction(state: PitchState, events: list[Event]) -> None:
 
 def _play(state: PitchState, seat: int, card: str, events: list[Event]) -> Applied:
     """`seat` plays `card`, a legal card (checked by the caller)."""
-    players = state.players
-    seats = len(players)
-    hands = state.hands
-    hand = hands[seat]
-    at = hand.index(card)
-    state.hands = hands[:seat] + (hand[:at] + hand[at + 1 :],) + hands[seat + 1 :]
-    player = players[seat]
-    tricks_played = state.tricks_played
-    events.append(fast_event("played", {"player": player, "card": card, "trick": tricks_played + 1}))
+    state.legal = None
+    state.hands[seat].remove(card)
+    player = state.players[seat]
+    events.append(fast_event("played", {"player": player, "card": card, "trick": state.tricks_played + 1}))
     trump = state.trump
     if trump is None:  # P9: the pitcher's first card sets trumps
         state.trump = trump = SUIT[card]
-        events.append(_event("trump_set", {"player": player, "suit": trump}))
+        events.append(fast_event("trump_set", {"player": player, "suit": trump}))
     trick = state.trick + (card,)
-    if len(trick) < seats:
+    following = state.next_seat[seat]
+    if following != state.leader:  # the trick goes on
         state.trick = trick
-        state.turn = (seat + 1) % seats
+        state.turn = following
         return fast_applied(state, events)
+    _end_trick(state, trick, trump, events)
+    return fast_applied(state, events)
+
+
+def _end_trick(state: PitchState, trick: tuple[str, ...], trump: str, events: list[Event]) -> None:
     leader = state.leader
-    winner = rules.trick_winner(trick, leader, trump, seats)
-    won = list(state.won)
-    won[winner] = won[winner] + trick
-    state.won = tuple(won)
-    counts = list(state.tricks_won)
-    counts[winner] += 1
-    state.tricks_won = tuple(counts)
+    winner = rules.trick_winner(trick, leader, trump, len(trick))
+    state.won[winner] += trick
+    state.tricks_won[winner] += 1
     state.last_trick = (leader, trick, winner)
     state.trick = ()
-    state.tricks_played = tricks_played = tricks_played + 1
+    state.tricks_played = tricks_played = state.tricks_played + 1
     state.leader = winner
     state.turn = winner
     events.append(
-        _event(
+        fast_event(
             "trick_won",
-            {
-                "player": players[winner],
-                "trick": tricks_played,
-                "plays": [{"player": players[(leader + i) % seats], "card": c} for i, c in enumerate(trick)],
-            },
+            {"player": state.players[winner], "trick": tricks_played, "plays": _plays(state, leader, trick)},
         )
     )
     if tricks_played == TRICKS_PER_HAND:
         _end_hand(state, events)
-    return _applied(state, events)
 
 
-def _end_hand(new: PitchState, events: list[Event]) -> None:
-    result = score_hand(new)
-    new.scores = tuple(score + delta for score, delta in zip(new.scores, result.change))
-    summary = _hand_summary(new, result)
-    new.last_hand = summary
-    events.append(Event("hand_scored", _hand_summary(new, result)))  # its own copy
+def _end_hand(state: PitchState, events: list[Event]) -> None:
+    result = score_hand(state)
+    state.scores = tuple(map(add, state.scores, result.change))
+    summary = _hand_summary(state, result)
+    state.last_hand = summary
+    events.append(fast_event("hand_scored", _summary_copy(summary)))  # its own copy
     if result.winning_teams:
-        new.winners = tuple(seat for team in result.winning_teams for seat in new.team_seats(team))
-        new.phase = FINISHED
-        new.turn = -1
+        state.winners = tuple(seat for team in result.winning_teams for seat in state.team_seats(team))
+        state.phase = FINISHED
+        state.turn = -1
         events.append(
-            Event("match_won", {"winners": [new.players[s] for s in new.winners], "scores": summary["scores"]})
+            fast_event("match_won", {"winners": [state.players[s] for s in state.winners], "scores": summary["scores"]})
         )
         return
-    _start_hand(new, new.hand_number + 1, (new.dealer + 1) % len(new.players), events)
+    _start_hand(state, state.hand_number + 1, state.next_seat[state.dealer], events)
 
 
 def _hand_summary(state: PitchState, result: HandResult) -> dict[str, Any]:
     """What the table learns when a hand is scored (also kept as the view's `last_hand`). JSON-ready."""
     players = state.players
-    teams = [state.team_of(seat) for seat in range(len(players))]
     points, change, scores = result.points, result.change, state.scores
+    if state.options.partnerships:  # team values, shown for each member
+        teams = state.seat_team
+        points, change, scores = ([values[team] for team in teams] for values in (points, change, scores))
     return {
         "hand": state.hand_number,
         "dealer": players[state.dealer],
@@ -427,7 +445,19 @@ def _hand_summary(state: PitchState, result: HandResult) -> dict[str, Any]:
             "trick_points": dict(zip(players, result.trick_points)),
         },
         "tricks": dict(zip(players, state.tricks_won)),
-        "points": {player: points[team] for player, team in zip(players, teams)},
-        "change": {player: change[team] for player, team in zip(players, teams)},
-        "scores": {player: scores[team] for player, team in zip(players, teams)},
+        "points": dict(zip(players, points)),
+        "change": dict(zip(players, change)),
+        "scores": dict(zip(players, scores)),
     }
+
+
+def _summary_copy(summary: dict[str, Any]) -> dict[str, Any]:
+    """The event's own copy of a hand summary: no dict or list shared with `last_hand`."""
+    copied = dict(summary)
+    for key in ("high", "low", "tricks", "points", "change", "scores"):
+        copied[key] = dict(summary[key])
+    if summary["jack"] is not None:
+        copied["jack"] = dict(summary["jack"])
+    game = summary["game"]
+    copied["game"] = {"by": list(game["by"]), "trick_points": dict(game["trick_points"])}
+    return copied

@@ -6,10 +6,11 @@ Refusals are returned as `Refused` values with stable codes; nothing here change
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.core.protocol import Refused
-from engine.pitch.cards import RANK, SUIT, SUIT_ORDER
+from engine.core.cards import SUITS
+from engine.pitch.cards import DECK, RANK, SUIT, SUIT_ORDER
 from engine.pitch.state import PitchState
 
 FORCED_MINIMUM = 2  # P10: a dealer whom everyone passed must bid at least 2
@@ -26,15 +27,24 @@ def dealer_is_forced(state: PitchState, seat: int) -> bool:
     return seat == state.dealer and state.high_bid == 0
 
 
+def may_steal(state: PitchState) -> bool:
+    """Whether the dealer may steal (bid equal to) the current high bid now (P11, PIT-A5)."""
+    return (
+        1 <= state.high_bid <= 3
+        and state.options.dealer_steal
+        and state.seat_team[state.high_bidder] != state.seat_team[state.dealer]
+    )
+
+
 def steal_problem(state: PitchState) -> Refused | None:
-    """Why the dealer may not steal (bid equal to) the current high bid now, or None (P11, PIT-A5)."""
+    """Why the dealer may not steal the current high bid now (`may_steal` with the reason), or None."""
+    if may_steal(state):
+        return None
     if not 1 <= state.high_bid <= 3:
         return Refused("bid_too_low", f"A bid of {state.high_bid} cannot be stolen; bid higher or pass.")
     if not state.options.dealer_steal:
         return Refused("steal_not_allowed", "This table does not allow the dealer to steal; bid higher or pass.")
-    if state.partnerships and state.team_of(state.high_bidder) == state.team_of(state.dealer):
-        return Refused("cannot_steal_from_partner", "You cannot steal your partner's bid; bid higher or pass.")
-    return None
+    return Refused("cannot_steal_from_partner", "You cannot steal your partner's bid; bid higher or pass.")
 
 
 def legal_bid_values(state: PitchState, seat: int) -> list[int]:
@@ -42,7 +52,7 @@ def legal_bid_values(state: PitchState, seat: int) -> list[int]:
     if dealer_is_forced(state, seat):
         return list(range(max(FORCED_MINIMUM, state.options.min_bid), top + 1))
     lowest = state.high_bid + 1
-    if seat == state.dealer and steal_problem(state) is None:
+    if seat == state.dealer and may_steal(state):
         lowest = state.high_bid
     return list(range(max(lowest, state.options.min_bid), top + 1))
 
@@ -74,19 +84,13 @@ def pass_problem(state: PitchState, seat: int) -> Refused | None:
 
 def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str | None) -> list[str]:
     """PIT-A7/PIT-A8: any card to lead; to a trump lead a trump if able; else the led suit or a trump, or anything if void."""
-    return list(playable(hand, trick, trump))
-
-
-def playable(hand: Sequence[str], trick: Sequence[str], trump: str | None) -> Sequence[str]:
-    """`legal_cards` without the copy: `hand` itself when every card of it may be played."""
-    if not trick:
-        return hand
-    led = SUIT[trick[0]]
-    if led == trump:
-        return [card for card in hand if SUIT[card] == trump] or hand
-    if led in map(SUIT.__getitem__, hand):
-        return [card for card in hand if SUIT[card] == led or SUIT[card] == trump]
-    return hand
+    if trick:
+        led = SUIT[trick[0]]
+        if led == trump or led in map(SUIT.__getitem__, hand):
+            legal = [card for card in hand if SUIT[card] == led or SUIT[card] == trump]
+            if legal:  # empty only for a trump lead to a hand without trumps: then anything goes
+                return legal
+    return list(hand)
 
 
 def play_problem(hand: Sequence[str], trick: Sequence[str], trump: str | None, card: object) -> Refused | None:
@@ -105,20 +109,22 @@ def play_problem(hand: Sequence[str], trick: Sequence[str], trump: str | None, c
     return None
 
 
+# How strongly each card plays in a trick (P13: trumps above the suit led, other suits below both),
+# by suit led and then trump, as a bound `__getitem__`: the winner of a trick is one `max` in C.
+_POWER: dict[str, dict[str, Callable[[str], int]]] = {
+    led: {
+        trump: {
+            card: RANK[card] + (20 if SUIT[card] == trump else 0 if SUIT[card] == led else -20) for card in DECK
+        }.__getitem__
+        for trump in SUITS
+    }
+    for led in SUITS
+}
+
+
 def trick_winner(trick: Sequence[str], leader: int, trump: str, seats: int) -> int:
     """P13: the highest trump, else the highest card of the suit led."""
-    led = SUIT[trick[0]]
-    best_index = 0
-    best_key = (SUIT[trick[0]] == trump, RANK[trick[0]])
-    for index in range(1, len(trick)):
-        card = trick[index]
-        suit = SUIT[card]
-        if suit != trump and suit != led:
-            continue
-        key = (suit == trump, RANK[card])
-        if key > best_key:
-            best_index, best_key = index, key
-    return (leader + best_index) % seats
+    return (leader + trick.index(max(trick, key=_POWER[SUIT[trick[0]]][trump]))) % seats
 
 
 def timeout_card(legal: Sequence[str], trump: str | None) -> str:

@@ -6,17 +6,16 @@ Points are credited to teams: one team per seat in cut-throat play, seat % 2 wit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import chain
+from typing import NamedTuple
 
 from engine.core.cards import SUITS
-from engine.pitch.cards import RANK, SUIT, TRICK_POINTS
+from engine.pitch.cards import OF_SUIT, RANK, TRICK_POINTS
 from engine.pitch.rules import SMUDGE
 from engine.pitch.state import PitchState
 
 
-@dataclass(frozen=True)
-class HandResult:
+class HandResult(NamedTuple):  # a NamedTuple: built once a hand, and cheaper than a frozen dataclass
     points: tuple[int, ...]  # points won this hand, by team
     change: tuple[int, ...]  # what is added to each team's total (the set-back pitcher: minus the bid)
     made: bool
@@ -28,35 +27,35 @@ class HandResult:
     winning_teams: tuple[int, ...]  # teams that win the match on this hand (empty: play on)
 
 
-# The 13 cards of each suit, lowest rank first.
-TRUMPS_BY_RANK: dict[str, tuple[str, ...]] = {
-    suit: tuple(sorted((card for card in RANK if SUIT[card] == suit), key=RANK.__getitem__)) for suit in SUITS
-}
+JACK: dict[str, str] = {suit: "J" + suit for suit in SUITS}
+_rank = RANK.__getitem__
+_trick_points = TRICK_POINTS.__getitem__
 
 
-def _capturer(won: tuple[tuple[str, ...], ...], card: str) -> int:
-    return next(seat for seat, cards in enumerate(won) if card in cards)
+def _capturer(won: list[list[str]], card: str) -> int:
+    for seat, cards in enumerate(won):
+        if card in cards:
+            return seat
+    raise ValueError(f"{card} was not captured")
 
 
 def score_hand(state: PitchState) -> HandResult:
     """Score the six tricks just played; `state.scores` are the totals before this hand."""
-    seats = len(state.players)
     teams = len(state.scores)
     trump = state.trump
-    team_of = [seat % 2 for seat in range(seats)] if state.options.partnerships else range(seats)
+    team_of = state.seat_team
     # After six tricks every dealt card has been captured, so the trumps in play (PIT-A3: dealt
-    # cards only) are the captured trumps: High is the first card of the suit from the top that
-    # was captured, Low the first from the bottom (the same card when only one trump was in play).
+    # cards only) are the captured trumps: High is the highest of them, Low the lowest (the same
+    # card when only one trump was in play).
     won = state.won
-    captured = set(chain.from_iterable(won))
-    ranked = TRUMPS_BY_RANK[trump]
-    high = next(card for card in reversed(ranked) if card in captured)
-    low = next(card for card in ranked if card in captured)
+    trumps = OF_SUIT[trump].intersection(chain.from_iterable(won))
+    high = max(trumps, key=_rank)
+    low = min(trumps, key=_rank)
     high_seat = _capturer(won, high)
     low_seat = _capturer(won, low)
-    jack_card = "J" + trump
-    jack = (jack_card, _capturer(won, jack_card)) if jack_card in captured else None  # P20: not in play, no point
-    trick_points = tuple([sum(map(TRICK_POINTS.__getitem__, cards)) for cards in won])
+    jack_card = JACK[trump]
+    jack = (jack_card, _capturer(won, jack_card)) if jack_card in trumps else None  # P20: not in play, no point
+    trick_points = tuple([sum(map(_trick_points, cards)) for cards in won])
     points = [0] * teams
     points[team_of[high_seat]] += 1  # PIT-A1
     if state.options.low_to == "dealt":  # PIT-A2
@@ -65,15 +64,15 @@ def score_hand(state: PitchState) -> HandResult:
     if jack is not None:
         points[team_of[jack[1]]] += 1
     team_trick_points = [0] * teams
-    for seat in range(seats):
-        team_trick_points[team_of[seat]] += trick_points[seat]
+    for seat, seat_points in enumerate(trick_points):
+        team_trick_points[team_of[seat]] += seat_points
     best = max(team_trick_points)
     game = None
     if team_trick_points.count(best) == 1:  # P19, P21, PIT-A10: strictly the most, ties (and all-zero) none
         game = team_trick_points.index(best)
         points[game] += 1
 
-    pitching = state.team_of(state.pitcher)
+    pitching = team_of[state.pitcher]
     if state.bid == SMUDGE:
         made = sum(state.tricks_won[seat] for seat in state.team_seats(pitching)) == 6
     else:
