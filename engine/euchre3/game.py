@@ -8,15 +8,38 @@ from itertools import combinations
 from typing import Any
 
 from engine.core.cards import SUITS, is_card_code, parse_card
-from engine.core.protocol import CLOCK, Action, Applied, Game, MalformedAction, Refused, Result
-from engine.core.rng import rng_for
+from engine.core.protocol import (
+    CLOCK,
+    Action,
+    Applied,
+    Game,
+    MalformedAction,
+    Refused,
+    Result,
+)
 from engine.core.shapes import check_action as check_shape
 from engine.euchre3 import rules
-from engine.euchre3.dealing import deal
+from engine.euchre3.dealing import deal, first_dealer
 from engine.euchre3.events import applied, event
 from engine.euchre3.options import Euchre3Options
-from engine.euchre3.ranking import ALL_CARDS, DECKS, EFFECTIVE_SUIT, legal_plays, strongest_first, weakest
-from engine.euchre3.state import BID1, BID2, DEFEND, KEEP, MAKER_CHOICE, PICKUP, PLAY, State
+from engine.euchre3.ranking import (
+    ALL_CARDS,
+    DECKS,
+    FOLLOWING,
+    legal_plays,
+    strongest_first,
+    weakest,
+)
+from engine.euchre3.state import (
+    BID1,
+    BID2,
+    DEFEND,
+    KEEP,
+    MAKER_CHOICE,
+    PICKUP,
+    PLAY,
+    State,
+)
 
 # phase -> action type -> move
 MOVES = {
@@ -44,6 +67,28 @@ _PASS = {"type": "pass"}
 _LEAVE = {"type": "leave"}
 _ALONE = {"type": "alone"}
 _WITH_DUMMY = {"type": "with_dummy"}
+# Every action dict legal_actions can offer is built once here (keep's aside, which depend on
+# hand and dummy): building dicts per call was a large part of a playout's time. The lists
+# and dicts are shared with callers, who never change them (Game.legal_actions).
+_PLAY = {card: {"type": "play", "card": card} for card in ALL_CARDS}
+_PICK_UP = {card: {"type": "pick_up", "discard": card} for card in ALL_CARDS}
+_ALONE_DISCARDING = {card: {"type": "alone", "discard": card} for card in ALL_CARDS}
+_NAME = {suit: {"type": "name", "suit": suit} for suit in SUITS}
+_BID1_ACTIONS = [_ACCEPT, _PASS]
+_DEFEND_ACTIONS = [_ALONE, _PASS]
+_FIVE_CARD_MAKER_ACTIONS = [_ALONE, _WITH_DUMMY]
+
+
+def _follow_actions(trump: str) -> dict[str, dict[str, Action]]:
+    """Card led -> {card that follows it: its play action}; one shared table per effective suit."""
+    by_suit: dict[frozenset[str], dict[str, Action]] = {}
+    return {
+        led: by_suit.setdefault(cards, {card: _PLAY[card] for card in cards}) for led, cards in FOLLOWING[trump].items()
+    }
+
+
+# trump -> card led -> card -> its play action, for the cards that follow the card led
+_FOLLOW_ACTIONS = {trump: _follow_actions(trump) for trump in SUITS}
 CANONICAL_CARDS = frozenset(ALL_CARDS)
 play_card = rules.play_card
 _new = object.__new__
@@ -83,16 +128,17 @@ class Euchre3(Game):
         if problem:
             raise ValueError(problem)
         if dealer is None:
-            dealer = rng_for(seed, "dealer").choice(players)  # E6, EU3-A13
+            dealer = first_dealer(players, seed)  # E6, EU3-A13
         state = State()
         state.seed = seed
         state.options = options
         state.players = players
         state.decks = tuple(tuple(parse_card(card) for card in deck) for deck in decks)
-        expected = sorted(DECKS[options.deck])
-        for number, deck in enumerate(state.decks, start=1):
-            if sorted(deck) != expected:
-                raise ValueError(f"deck {number} does not hold exactly the {options.deck} cards of euchre3")
+        if state.decks:
+            expected = sorted(DECKS[options.deck])
+            for number, deck in enumerate(state.decks, start=1):
+                if sorted(deck) != expected:
+                    raise ValueError(f"deck {number} does not hold exactly the {options.deck} cards of euchre3")
         state.scores = (0, 0, 0)
         state.winners = ()
         deal(state, 1, players.index(dealer))
@@ -117,47 +163,42 @@ class Euchre3(Game):
         seat = fields["turn"]
         if seat is None:
             return []
-        if player == CLOCK:
-            return [{"type": "timeout"}]
-        if fields["players"][seat] != player:
-            return []
+        if player != fields["players"][seat] or player == CLOCK:
+            return [{"type": "timeout"}] if player == CLOCK else []
         phase = fields["phase"]
+        # Phases in order of how often a match meets them.
         if phase == PLAY:
             hand = fields["hands"][seat]
             trick = fields["trick"]
             if trick:  # E24/EU3-A10, as ranking.legal_plays: follow the suit led if possible
-                effective = EFFECTIVE_SUIT[fields["trump"]]
-                led_suit = effective[trick[0][1]]
-                following = [{"type": "play", "card": card} for card in hand if effective[card] == led_suit]
+                follows = _FOLLOW_ACTIONS[fields["trump"]][trick[0][1]]
+                following = [follows[card] for card in hand if card in follows]
                 if following:
                     return following
-            return [{"type": "play", "card": card} for card in hand]
+            return [_PLAY[card] for card in hand]
         if phase == BID1:
-            return [{"type": "accept"}, {"type": "pass"}]
+            return _BID1_ACTIONS
         if phase == DEFEND:
-            return [{"type": "alone"}, {"type": "pass"}]
-        if phase == BID2:
-            actions = [{"type": "name", "suit": suit} for suit in rules.allowed_suits(state)]
-            if not rules.dealer_is_stuck(state, seat):
-                actions.append({"type": "pass"})
-            return actions
-        if phase == PICKUP:
-            six = state.hands[seat] + (state.up_card,)
-            actions = [{"type": "pick_up", "discard": card} for card in six]
-            if not state.options.dealer_must_pick_up:
-                actions.append({"type": "leave"})
-            return actions
+            return _DEFEND_ACTIONS
         if phase == MAKER_CHOICE:
-            hand = state.hands[seat]
+            hand = fields["hands"][seat]
             if len(hand) == 6:
-                actions = [{"type": "alone", "discard": card} for card in hand]
-            else:
-                actions = [{"type": "alone"}]
-            actions.append({"type": "with_dummy"})
+                return [_ALONE_DISCARDING[card] for card in hand] + [_WITH_DUMMY]
+            return _FIVE_CARD_MAKER_ACTIONS
+        if phase == PICKUP:
+            actions = [_PICK_UP[card] for card in fields["hands"][seat]]
+            actions.append(_PICK_UP[fields["up_card"]])
+            if not fields["options"].dealer_must_pick_up:
+                actions.append(_LEAVE)
             return actions
         if phase == KEEP:
-            pool = state.hands[seat] + state.dummy
+            pool = fields["hands"][seat] + fields["dummy"]
             return [{"type": "keep", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(pool, 5)]
+        if phase == BID2:
+            actions = [_NAME[suit] for suit in rules.allowed_suits(state)]
+            if not rules.dealer_is_stuck(state, seat):
+                actions.append(_PASS)
+            return actions
         return []
 
     def apply(self, state: State, player: str, action: Action) -> Result:
@@ -248,13 +289,21 @@ class Euchre3(Game):
             return [_LEAVE]
         if phase == MAKER_CHOICE:
             pool = state.hands[seat] + state.dummy
-            return [_WITH_DUMMY, {"type": "keep", "cards": strongest_first(pool, trump)[:5]}]
+            return [
+                _WITH_DUMMY,
+                {"type": "keep", "cards": strongest_first(pool, trump)[:5]},
+            ]
         if phase == KEEP:
             pool = state.hands[seat] + state.dummy
             return [{"type": "keep", "cards": strongest_first(pool, trump)[:5]}]
         trick = state.trick
         led = trick[0][1] if trick else None
-        return [{"type": "play", "card": weakest(legal_plays(state.hands[seat], led, trump), trump)}]
+        return [
+            {
+                "type": "play",
+                "card": weakest(legal_plays(state.hands[seat], led, trump), trump),
+            }
+        ]
 
     # ----- what may be seen ---------------------------------------------------------------
     def view(self, state: State, player: str | None) -> dict[str, Any]:
@@ -298,6 +347,12 @@ def _is_canonical(action: Mapping[str, Any]) -> bool:
         value = action.get("card", action.get("discard"))
         if value.__class__ is str:
             return value in CANONICAL_CARDS
+        cards = action.get("cards")
+        if cards.__class__ is list:
+            try:
+                return CANONICAL_CARDS.issuperset(cards)
+            except TypeError:  # an unhashable item: not a card; _step refuses it
+                return False
     return False
 
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 from engine.core.cards import SUITS, Card, deck_24, deck_32
 
 SAME_COLOUR = {"S": "C", "C": "S", "H": "D", "D": "H"}
-PLAIN_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7")  # strongest first, outside trumps
+PLAIN_ORDER = (
+    "A",
+    "K",
+    "Q",
+    "J",
+    "10",
+    "9",
+    "8",
+    "7",
+)  # strongest first, outside trumps
 TRUMP_ORDER = ("A", "K", "Q", "10", "9", "8", "7")  # below the two bowers
 SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}  # S, H, D, C
 
@@ -66,13 +75,29 @@ def _strength_key(trump: str) -> dict[Card, tuple[int, int, int]]:
         if EFFECTIVE_SUIT[trump][card] == trump:
             keys[card] = (0, -power[card], 0)
         else:
-            keys[card] = (1, PLAIN_ORDER.index(rank_of(card)), SUIT_INDEX[suit_of(card)])
+            keys[card] = (
+                1,
+                PLAIN_ORDER.index(rank_of(card)),
+                SUIT_INDEX[suit_of(card)],
+            )
     return keys
 
 
 EFFECTIVE_SUIT: dict[str, dict[Card, str]] = {trump: _effective_suits(trump) for trump in SUITS}
 TRICK_POWER: dict[str, dict[Card, int]] = {trump: _trick_power(trump) for trump in SUITS}
 STRENGTH_KEY: dict[str, dict[Card, tuple[int, int, int]]] = {trump: _strength_key(trump) for trump in SUITS}
+
+
+def _following(trump: str) -> dict[Card, frozenset[Card]]:
+    """Led card -> the cards that follow it, i.e. share its effective suit."""
+    effective = EFFECTIVE_SUIT[trump]
+    suits = {suit: frozenset(card for card in ALL_CARDS if effective[card] == suit) for suit in SUITS}
+    return {card: suits[effective[card]] for card in ALL_CARDS}
+
+
+# trump -> card led -> the cards of its effective suit: legal plays and the follow-suit check
+# (E24/EU3-A10) in one look-up, without going through the suit led on every play.
+FOLLOWING: dict[str, dict[Card, frozenset[Card]]] = {trump: _following(trump) for trump in SUITS}
 
 
 def _trick_values(trump: str, led_suit: str) -> dict[Card, int]:

@@ -10,14 +10,33 @@ the seat does not hold, so `advance` can call it without the general checks.
 
 from __future__ import annotations
 
+from itertools import filterfalse
+
 from engine.core.cards import SUITS
 from engine.core.protocol import Event, Refused
 from engine.euchre3.dealing import deal
 from engine.euchre3.events import event
-from engine.euchre3.ranking import DECK_SETS, EFFECTIVE_SUIT, TRICK_VALUE, suit_of
+from engine.euchre3.ranking import (
+    DECK_SETS,
+    EFFECTIVE_SUIT,
+    FOLLOWING,
+    TRICK_VALUE,
+    suit_of,
+)
 from engine.euchre3.scoring import hand_points, match_winners
 from engine.euchre3.state import (
-    BID2, DEFEND, KEEP, LEFT, MAKER_CHOICE, OVER, PICKED_UP, PICKUP, PLAY, TAKEN, TURNED_DOWN, State,
+    BID2,
+    DEFEND,
+    KEEP,
+    LEFT,
+    MAKER_CHOICE,
+    OVER,
+    PICKED_UP,
+    PICKUP,
+    PLAY,
+    TAKEN,
+    TURNED_DOWN,
+    State,
 )
 
 ACCEPT_LABELS = ("order_up", "assist", "accept")  # EU3-A2: left, opposite, dealer
@@ -37,6 +56,12 @@ def _replace_hand(state: State, seat: int, hand: tuple[str, ...]) -> None:
     state.hands = tuple(hands)
 
 
+def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """`cards` (all different, `card` among them) without `card`, order kept."""
+    index = cards.index(card)
+    return cards[:index] + cards[index + 1 :]
+
+
 def _add_discards(state: State, seat: int, cards: tuple[str, ...]) -> None:
     discards = list(state.discards)
     discards[seat] = discards[seat] + cards
@@ -50,7 +75,10 @@ def card_problem(state: State, card: object, holding: tuple[str, ...]) -> Refuse
     if card in holding:
         return None
     if card not in DECK_SETS[state.options.deck]:
-        return Refused("not_in_deck", f"{card} is not a card of this {state.options.deck}-card deck.")
+        return Refused(
+            "not_in_deck",
+            f"{card} is not a card of this {state.options.deck}-card deck.",
+        )
     return Refused("not_in_hand", f"You do not hold {card}; choose one of your own cards.")
 
 
@@ -91,7 +119,12 @@ def do_accept(state: State, seat: int, action: dict) -> list[Event]:
     events = [
         event(
             "trump_made",
-            {"player": _name(state, seat), "trump": trump, "bidding_round": 1, "label": accept_label(state, seat)},
+            {
+                "player": _name(state, seat),
+                "trump": trump,
+                "bidding_round": 1,
+                "label": accept_label(state, seat),
+            },
         )
     ]
     if seat == state.dealer:  # E11/EU3-A4: the up-card joins the dealer-maker's hand
@@ -113,7 +146,7 @@ def do_pick_up(state: State, seat: int, action: dict) -> list[Event] | Refused:
     problem = card_problem(state, discard, six)
     if problem is not None:
         return problem
-    _replace_hand(state, seat, tuple(card for card in six if card != discard))
+    _replace_hand(state, seat, _without(six, discard))
     _add_discards(state, seat, (discard,))
     state.kitty = state.kitty[1:]
     state.up_status = PICKED_UP
@@ -129,7 +162,10 @@ def do_pick_up(state: State, seat: int, action: dict) -> list[Event] | Refused:
 
 def do_leave(state: State, seat: int, action: dict) -> list[Event] | Refused:
     if state.options.dealer_must_pick_up:
-        return Refused("must_pick_up", "At this table the dealer must pick up: send pick_up with a card to discard.")
+        return Refused(
+            "must_pick_up",
+            "At this table the dealer must pick up: send pick_up with a card to discard.",
+        )
     state.up_status = LEFT
     return [event("left_up_card", {"player": _name(state, seat), "card": state.up_card})] + _to_maker(state)
 
@@ -150,7 +186,17 @@ def do_name(state: State, seat: int, action: dict) -> list[Event] | Refused:
     state.maker = seat
     state.phase = MAKER_CHOICE
     state.turn = seat
-    return [event("trump_made", {"player": _name(state, seat), "trump": suit, "bidding_round": 2, "label": "name"})]
+    return [
+        event(
+            "trump_made",
+            {
+                "player": _name(state, seat),
+                "trump": suit,
+                "bidding_round": 2,
+                "label": "name",
+            },
+        )
+    ]
 
 
 def do_bid2_pass(state: State, seat: int, action: dict) -> list[Event] | Refused:
@@ -162,7 +208,12 @@ def do_bid2_pass(state: State, seat: int, action: dict) -> list[Event] | Refused
         return events
     # E16/EU3-A13: thrown in; the next player deals a new hand.
     next_dealer = (state.dealer + 1) % 3
-    events.append(event("thrown_in", {"round": state.round, "next_dealer": _name(state, next_dealer)}))
+    events.append(
+        event(
+            "thrown_in",
+            {"round": state.round, "next_dealer": _name(state, next_dealer)},
+        )
+    )
     events.append(deal(state, state.round + 1, next_dealer))
     return events
 
@@ -174,11 +225,14 @@ def do_maker_alone(state: State, seat: int, action: dict) -> list[Event] | Refus
     private = {}
     if len(hand) == 6:
         if discard is None:
-            return Refused("discard_required", "You hold six cards: go alone with a card to discard.")
+            return Refused(
+                "discard_required",
+                "You hold six cards: go alone with a card to discard.",
+            )
         problem = card_problem(state, discard, hand)
         if problem is not None:
             return problem
-        _replace_hand(state, seat, tuple(card for card in hand if card != discard))
+        _replace_hand(state, seat, _without(hand, discard))
         _add_discards(state, seat, (discard,))
         private = {_name(state, seat): {"discard": discard}}
     elif discard is not None:
@@ -193,32 +247,57 @@ def do_maker_alone(state: State, seat: int, action: dict) -> list[Event] | Refus
 def do_with_dummy(state: State, seat: int, action: dict) -> list[Event]:
     state.maker_alone = False
     state.phase = KEEP
-    return [event("maker_with_dummy", {"player": _name(state, seat)}, {_name(state, seat): {"dummy": list(state.dummy)}})]
+    return [
+        event(
+            "maker_with_dummy",
+            {"player": _name(state, seat)},
+            {_name(state, seat): {"dummy": list(state.dummy)}},
+        )
+    ]
 
 
 def do_keep(state: State, seat: int, action: dict) -> list[Event] | Refused:
     cards = action.get("cards")
+    pool = state.hands[seat] + state.dummy
+    # The usual keep, five different cards of the pool in a list, passes one cheap test; anything
+    # else goes through every check, in the order that decides which refusal is given.
+    if not (
+        cards.__class__ is list and len(cards) == 5 and all(map(pool.__contains__, cards)) and len(set(cards)) == 5
+    ):
+        problem = _keep_problem(state, cards, pool)
+        if problem is not None:
+            return problem
+    chosen = set(cards)
+    kept = tuple(filter(chosen.__contains__, pool))
+    dropped = tuple(filterfalse(chosen.__contains__, pool))
+    _replace_hand(state, seat, kept)
+    _add_discards(state, seat, dropped)
+    state.dummy = None
+    name = _name(state, seat)
+    events = [
+        event(
+            "kept",
+            {"player": name, "discarded": len(dropped)},
+            {name: {"hand": list(kept), "discards": list(dropped)}},
+        )
+    ]
+    return events + start_defence(state)
+
+
+def _keep_problem(state: State, cards: object, pool: tuple[str, ...]) -> Refused | None:
     if not isinstance(cards, (list, tuple)) or len(cards) != 5:
         return Refused("wrong_keep_size", "Keep exactly five cards from your hand and the dummy.")
     if not all(isinstance(card, str) for card in cards):
         return Refused("not_a_card", "Give card codes such as JH.")
     if len(set(cards)) != 5:
         return Refused("duplicate_card", "Keep five different cards.")
-    pool = state.hands[seat] + state.dummy
     for card in cards:
         problem = card_problem(state, card, pool)
         if problem is not None:
             if problem.code == "not_in_hand":
                 return Refused("not_in_hand", f"{card} is neither in your hand nor in the dummy.")
             return problem
-    kept = tuple(card for card in pool if card in cards)
-    dropped = tuple(card for card in pool if card not in cards)
-    _replace_hand(state, seat, kept)
-    _add_discards(state, seat, dropped)
-    state.dummy = None
-    name = _name(state, seat)
-    events = [event("kept", {"player": name, "discarded": len(dropped)}, {name: {"hand": list(kept), "discards": list(dropped)}})]
-    return events + start_defence(state)
+    return None
 
 
 def start_defence(state: State) -> list[Event]:
@@ -239,7 +318,12 @@ def do_defender_alone(state: State, seat: int, action: dict) -> list[Event] | Re
     state.lone_defender = seat
     state.sitting_out = partner
     state.defence_queue = ()
-    events = [event("defender_alone", {"player": _name(state, seat), "sitting_out": _name(state, partner)})]
+    events = [
+        event(
+            "defender_alone",
+            {"player": _name(state, seat), "sitting_out": _name(state, partner)},
+        )
+    ]
     return events + start_play(state)
 
 
@@ -278,14 +362,19 @@ def start_play(state: State) -> list[Event]:
     state.phase = PLAY
     state.leader = leader
     state.turn = leader
-    return [event("play_started", {
-        "leader": _name(state, leader),
-        "trump": state.trump,
-        "maker": _name(state, state.maker),
-        "maker_alone": bool(state.maker_alone),
-        "lone_defender": None if state.lone_defender is None else _name(state, state.lone_defender),
-        "sitting_out": None if state.sitting_out is None else _name(state, state.sitting_out),
-    })]
+    return [
+        event(
+            "play_started",
+            {
+                "leader": _name(state, leader),
+                "trump": state.trump,
+                "maker": _name(state, state.maker),
+                "maker_alone": bool(state.maker_alone),
+                "lone_defender": None if state.lone_defender is None else _name(state, state.lone_defender),
+                "sitting_out": None if state.sitting_out is None else _name(state, state.sitting_out),
+            },
+        )
+    ]
 
 
 def do_play(state: State, seat: int, action: dict) -> list[Event] | Refused:
@@ -313,12 +402,13 @@ def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | 
     trick = fields["trick"]
     trump = fields["trump"]
     if trick:
-        effective = EFFECTIVE_SUIT[trump]
-        led_suit = effective[trick[0][1]]
-        if effective[card] != led_suit:
-            for other in hand:
-                if effective[other] == led_suit:
-                    return Refused("must_follow_suit", f"Follow the suit led ({led_suit}); the left bower counts as trump.")
+        following = FOLLOWING[trump][trick[0][1]]
+        if card not in following and not following.isdisjoint(hand):
+            led_suit = EFFECTIVE_SUIT[trump][trick[0][1]]
+            return Refused(
+                "must_follow_suit",
+                f"Follow the suit led ({led_suit}); the left bower counts as trump.",
+            )
     index = hand.index(card)
     hand = hand[:index] + hand[index + 1 :]
     if seat == 0:
@@ -373,7 +463,12 @@ def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | 
     fields["leader"] = winner
     fields["turn"] = winner
     number = len(played) // len(cards)
-    events.append(event("trick_won", {"player": players[winner], "trick": number, "cards": list(cards)}))
+    events.append(
+        event(
+            "trick_won",
+            {"player": players[winner], "trick": number, "cards": list(cards)},
+        )
+    )
     if number == 5:
         events.extend(end_hand(state))
     return events
@@ -385,24 +480,40 @@ def end_hand(state: State) -> list[Event]:
     options = state.options
     points = hand_points(maker, maker_tricks, bool(state.maker_alone), state.lone_defender, options)
     scores = state.scores
-    scores = state.scores = (scores[0] + points[0], scores[1] + points[1], scores[2] + points[2])
+    scores = state.scores = (
+        scores[0] + points[0],
+        scores[1] + points[1],
+        scores[2] + points[2],
+    )
     one, two, three = state.players
-    events = [event("round_scored", {
-        "round": state.round,
-        "maker": state.players[maker],
-        "maker_tricks": maker_tricks,
-        "euchred": maker_tricks < 3,
-        "points": {one: points[0], two: points[1], three: points[2]},
-        "scores": {one: scores[0], two: scores[1], three: scores[2]},
-    })]
+    events = [
+        event(
+            "round_scored",
+            {
+                "round": state.round,
+                "maker": state.players[maker],
+                "maker_tricks": maker_tricks,
+                "euchred": maker_tricks < 3,
+                "points": {one: points[0], two: points[1], three: points[2]},
+                "scores": {one: scores[0], two: scores[1], three: scores[2]},
+            },
+        )
+    ]
     winners = match_winners(scores, options)
     if winners:
         state.winners = winners
         state.phase = OVER
         state.turn = None
         players = state.players
-        events.append(event("match_won", {"winners": [players[seat] for seat in winners],
-                                          "scores": {one: scores[0], two: scores[1], three: scores[2]}}))
+        events.append(
+            event(
+                "match_won",
+                {
+                    "winners": [players[seat] for seat in winners],
+                    "scores": {one: scores[0], two: scores[1], three: scores[2]},
+                },
+            )
+        )
         return events
     events.append(deal(state, state.round + 1, (state.dealer + 1) % 3))
     return events
