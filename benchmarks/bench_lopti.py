@@ -1,18 +1,24 @@
 """Random-playout throughput of the Lopti engine, single-threaded, in CPU time.
 
-What it measures: fresh tables (`GAME.new`, default options) are played with uniformly random
-legal actions through the public protocol only - `to_act`, `legal_actions` (every action
-counted includes generating the complete list it was chosen from), `random.choice`, and the
-in-place fast path `advance` - until `--seconds` of CPU time (`time.process_time`) have been
-used per player count. It prints
+What it measures: fresh tables (`GAME.new`, default options, dealing included) are played with
+uniformly random legal actions through the public protocol only, in the shape of
+engine.core.playout.count_random_playout and OpenSpiel's reference driver: each step asks
+`to_act`, picks one waiting player at random only when several wait (setup), asks
+`legal_actions` for that player (the complete, exact list the bot builds keyboards from), picks
+one action uniformly with `random.Random.choice` and applies it with the in-place fast path
+`advance` (every event is still built). One random choice per decision; `choice` is bound once.
+This runs until `--seconds` of CPU time (`time.process_time`) have been used per player count.
+It prints
 
-  actions/s   actions applied per CPU second (including `new`, `to_act`, `legal_actions` and
-              the two random choices per action);
+  actions/s   actions applied per CPU second (including `new`, `to_act`, `legal_actions`, the
+              random choices and the loop itself);
   matches/s   whole "matches" per CPU second. A Lopti session never ends (`is_finished` is
               always False), so one match is one dealt round played from the deal (setup:
-              swaps and ready) to its winner, as in docs/games/lopti.md;
+              swaps and ready) to the winner's `no_rule`, which deals round 2, as in
+              docs/games/lopti.md;
   actions/match  the mean round length.
 
+The "all" line (the default player counts together) is the target line of the engine's issue.
 With `--apply` it drives the copying `apply` instead of `advance`, for comparison.
 
 Run: /work/venv/bin/python benchmarks/bench_lopti.py [--seconds 5] [--players 2 3 4 5] [--apply]
@@ -50,7 +56,8 @@ def play_rounds(players: int, seconds: float, seed: int = 0, copying: bool = Fal
         state = GAME.new(names, options, rng.randrange(1 << 30))
         applied = 0
         while state.round == 1:  # the round ends when `round` moves on (the winner's rule)
-            player = choice(to_act(state))
+            waiting = to_act(state)
+            player = waiting[0] if len(waiting) == 1 else choice(waiting)
             result = step(state, player, choice(legal_actions(state, player)))
             state = result.state
             applied += 1
@@ -77,8 +84,10 @@ def main() -> None:
         total_matches += matches
         total_time += elapsed
         print(f"{players:>7} {actions / elapsed:>11,.0f} {matches / elapsed:>10,.1f} {actions / matches:>14,.0f}")
-    print(f"{'all':>7} {total_actions / total_time:>11,.0f} {total_matches / total_time:>10,.1f} "
-          f"{total_actions / total_matches:>14,.0f}")
+    print(
+        f"{'all':>7} {total_actions / total_time:>11,.0f} {total_matches / total_time:>10,.1f} "
+        f"{total_actions / total_matches:>14,.0f}"
+    )
 
 
 if __name__ == "__main__":

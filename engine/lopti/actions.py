@@ -34,8 +34,8 @@ FLIPS: tuple[Action, ...] = tuple({"type": "flip", "position": position} for pos
 _PLAY: dict[int, dict[int, Action]] = {}
 # value -> held suits (4-bit) -> the plays of those cards, by size 1..n, in combination order.
 _BY_COUNT: dict[int, dict[int, list[list[Action]]]] = {}
-# A listed play's cards (as a tuple) -> (value, count): same rank, distinct, in suit order.
-COMBO: dict[tuple[str, ...], tuple[int, int]] = {}
+# A listed play's cards (as a tuple) -> (value, count, mask): same rank, distinct, in suit order.
+COMBO: dict[tuple[str, ...], tuple[int, int, int]] = {}
 
 for _value in range(2, 15):
     _cards = [card for card in DECK if VALUE[card] == _value]
@@ -45,7 +45,7 @@ for _value in range(2, 15):
         for _combo in combinations(_cards, _size):
             _subset = sum(1 << SUITS.index(card[-1]) for card in _combo)
             _PLAY[_value][_subset] = {"type": "play", "cards": list(_combo)}
-            COMBO[_combo] = (_value, _size)
+            COMBO[_combo] = (_value, _size, sum(BIT[card] for card in _combo))
     _BY_COUNT[_value] = {}
     for _held in range(1, 16):
         _suits = [suit for suit in range(4) if _held >> suit & 1]
@@ -97,25 +97,33 @@ SITUATION: list[list[list[tuple[int, int, int]]]] = [
     [[_situation(top, bool(ten), bool(sevens)) for sevens in (0, 1)] for ten in (0, 1)] for top in range(15)
 ]
 
-# COUNT_TAG[last_play][run]: the sizes 1-4 allowed to match (bit size - 1), placed at bit 56.
-COUNT_TAG: list[list[int]] = [
-    [sum(1 << (size - 1) for size in range(1, 5) if size > last_play or run + size == 4) << 56 for run in range(53)]
+# MATCH_SIZES[last_play][run]: bit `size` is set when a play of `size` cards (1-4) may match
+# the top rank: more cards than the previous play, or completing all four (section 5.2).
+MATCH_SIZES: list[list[int]] = [
+    [sum(1 << size for size in range(1, 5) if size > last_play or run + size == 4) for run in range(53)]
     for last_play in range(53)
 ]
+# COUNT_TAG[last_play][run]: the same sizes (bit size - 1) placed at bit 56, for a `plays` key.
+COUNT_TAG: list[list[int]] = [[sizes >> 1 << 56 for sizes in row] for row in MATCH_SIZES]
 
-CHUNKS = tuple(0xFFFF << shift for shift in (0, 16, 32, 48))
-# key -> plays(key); cleared when it grows past PLAYS_CACHE_SIZE, to bound its memory.
-PLAYS_CACHE: dict[int, list[Action]] = {}
+
+# FOLLOW[ten_on_seven, sevens_stack_singly][top card of the pile] = SITUATION of its rank: a state
+# keeps the table of its options (`LoptiState.follow`), so the hot paths make one lookup, not four.
+FOLLOW: dict[tuple[bool, bool], dict[str, tuple[int, int, int]]] = {
+    (ten, sevens): {card: SITUATION[VALUE[card]][ten][sevens] for card in DECK}
+    for ten in (False, True)
+    for sevens in (False, True)
+}
+
+# Masks of the four chunks of four ranks each (the last holds only the aces).
+CHUNK_0, CHUNK_1, CHUNK_2, CHUNK_3 = CHUNKS = tuple(0xFFFF << shift for shift in (0, 16, 32, 48))
 PLAYS_CACHE_SIZE = 1 << 16
 
 
-def plays(key: int) -> list[Action]:
+def _plays(key: int) -> list[Action]:
     """The plays of the held ranks in `key & ALL_CARDS` (one chunk of four ranks), ascending by
     rank, then size, then combination order. If bits 60+ name a value (the match rank), only
-    the sizes in bits 56-59 are listed for it. Cached: keep the result read-only."""
-    listed = PLAYS_CACHE.get(key)
-    if listed is not None:
-        return listed
+    the sizes in bits 56-59 are listed for it."""
     match_value = key >> 60
     sizes = key >> 56 & 15
     listed = []
@@ -126,7 +134,18 @@ def plays(key: int) -> list[Action]:
         for size, group in enumerate(_BY_COUNT[value][held], start=1):
             if value != match_value or sizes >> (size - 1) & 1:
                 listed.extend(group)
-    if len(PLAYS_CACHE) >= PLAYS_CACHE_SIZE:
-        PLAYS_CACHE.clear()
-    PLAYS_CACHE[key] = listed
     return listed
+
+
+class _PlaysCache(dict):
+    """key -> `_plays(key)`, built on first use (`PLAYS[key]`: one subscript on the hot path);
+    cleared when it grows past PLAYS_CACHE_SIZE, to bound its memory. Keep results read-only."""
+
+    def __missing__(self, key: int) -> list[Action]:
+        if len(self) >= PLAYS_CACHE_SIZE:
+            self.clear()
+        listed = self[key] = _plays(key)
+        return listed
+
+
+PLAYS: dict[int, list[Action]] = _PlaysCache()

@@ -11,15 +11,30 @@ from engine.core.options import parse_options
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
 from engine.core.rng import rng_for
 from engine.lopti import house, meta, session, turns
-from engine.lopti.actions import BIT, CHUNKS, COMBO, COUNT_TAG, FLIPS, PLAYS_CACHE, SITUATION, TAKE, THREES, plays
+from engine.lopti.actions import (
+    BIT,
+    CHUNK_0,
+    CHUNK_1,
+    CHUNK_2,
+    CHUNK_3,
+    CHUNKS,
+    COMBO,
+    COUNT_TAG,
+    FLIPS,
+    MATCH_SIZES,
+    PLAYS,
+    TAKE,
+    THREES,
+)
 from engine.lopti.dealing import deal_round
 from engine.lopti.events import applied, event
 from engine.lopti.options import LoptiOptions
-from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_cards
+from engine.lopti.rules import DECK, THREE, VALUE, lowest_card, play_problem, sort_cards
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
 CLOCK_VOTE_TYPES = ("close_vote", "close_champion")
+SORTED_DECK = sorted(DECK)  # what an explicit deck must hold, sorted
 RULE_KEYS = ("when", "event", "if", "do", "text")
 SIGNS = ("rock", "paper", "scissors")
 
@@ -29,7 +44,6 @@ CHAMPION: Action = {"type": "champion"}
 
 _BIT_OF = BIT.__getitem__
 _new = object.__new__
-_PLAYS_GET = PLAYS_CACHE.get
 
 
 def _refuse(code: str, message: str) -> Refused:
@@ -55,8 +69,12 @@ def _check_change(change: dict[str, Any]) -> dict[str, Any]:
     if keys == {"restore"} and isinstance(change["restore"], list):
         restored = []
         for item in change["restore"]:
-            if not (isinstance(item, dict) and set(item) == {"author", "rule"} and isinstance(item["author"], str)
-                    and isinstance(item["rule"], dict)):
+            if not (
+                isinstance(item, dict)
+                and set(item) == {"author", "rule"}
+                and isinstance(item["author"], str)
+                and isinstance(item["rule"], dict)
+            ):
                 raise MalformedAction("each restored rule is {'author': name, 'rule': {...}}")
             unknown = [key for key in item["rule"] if key not in RULE_KEYS]
             if unknown:
@@ -122,9 +140,8 @@ class Lopti(Game):
         problem = self.player_count_problem(players, options)
         if problem:
             raise ValueError(problem)
-        ordered = sorted(DECK)
         for number, deck in enumerate(decks, start=1):
-            if sorted(deck) != ordered:
+            if sorted(deck) != SORTED_DECK:
                 raise ValueError(f"deck {number} does not hold exactly the 52 cards of lopti")
         if dealer is None:
             dealer = rng_for(seed, "dealer").choice(players)
@@ -215,21 +232,23 @@ class Lopti(Game):
                 if state.obligation:
                     held &= THREES
                 elif pile:
-                    options = state.options
-                    any_number, match, tag = SITUATION[VALUE[pile[-1]]][options["ten_on_seven"]][
-                        options["sevens_stack_singly"]]
+                    any_number, match, tag = state.follow[pile[-1]]
                     match &= held
                     held &= any_number | match
-                    if match:
-                        tag |= COUNT_TAG[state.last_play][state.run]
-                actions = []
-                for chunk in CHUNKS:
-                    part = held & chunk
-                    if part:
-                        if part & match:
-                            part |= tag
-                        listed = _PLAYS_GET(part)
-                        actions += plays(part) if listed is None else listed
+                if match:  # only the allowed sizes of the match rank: keys tagged with them
+                    tag |= COUNT_TAG[state.last_play][state.run]
+                    actions = []
+                    for chunk in CHUNKS:
+                        part = held & chunk
+                        if part:
+                            actions += PLAYS[part | tag if part & match else part]
+                else:  # the four chunks unrolled (the usual case); an empty chunk lists nothing
+                    actions = [
+                        *PLAYS[held & CHUNK_0],
+                        *PLAYS[held & CHUNK_1],
+                        *PLAYS[held & CHUNK_2],
+                        *PLAYS[held & CHUNK_3],
+                    ]
                 if pile:
                     actions.append(TAKE)
             else:
@@ -364,41 +383,31 @@ class Lopti(Game):
         if state.phase != PLAY or seat != state.turn:
             return self._turn_problem(state, seat)  # type: ignore[return-value]
         cards = action["cards"]
-        # A play as `legal_actions` lists it (one rank, distinct, suit order) skips the shape
-        # checks it passes by construction; anything else takes the full checks.
+        # A play as `legal_actions` lists it (one rank, distinct, suit order) that the tables of
+        # `engine.lopti.actions` allow is played at once; anything else goes through the full
+        # checks of `_checked_play`, which also give every refusal (the tests hold the tables
+        # to `rules.play_problem`).
         known = COMBO.get(tuple(cards)) if type(cards) is list else None
         if known is None:
-            if not cards:
-                return _refuse("empty_play", "Play at least one card.")
-            if len(set(cards)) != len(cards):
-                return _refuse("duplicate_cards", "A card is named twice.")
+            return self._checked_play(state, seat, cards, copy)
         hand = state.hands[seat]
         for card in cards:
             if card not in hand:
-                if not hand:
-                    return _refuse("not_in_hand", "Your hand is empty: flip a face-down card (or take the pile).")
-                return _refuse("not_in_hand", f"{card} is not in your hand.")
-        if known is None:
-            rank = VALUE[cards[0]]
-            for card in cards:
-                if VALUE[card] != rank:
-                    return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
-            count = len(cards)
-            cards = sort_cards(cards)
-        else:
-            rank, count = known
-            cards = cards[:]
-        if state.obligation or state.pile:
-            options = state.options
-            problem = play_problem(rank, count, state.pile, state.last_play, state.run, state.obligation,
-                                   options["sevens_stack_singly"], options["ten_on_seven"])
-            if problem:
-                return _refuse(*problem)
+                return self._checked_play(state, seat, cards, copy)
+        value, count, mask = known
+        if state.obligation:
+            if value != THREE:
+                return self._checked_play(state, seat, cards, copy)
+        elif state.pile:
+            any_number, match, _ = state.follow[state.pile[-1]]
+            if not mask & any_number and not (mask & match and MATCH_SIZES[state.last_play][state.run] >> count & 1):
+                return self._checked_play(state, seat, cards, copy)
+        cards = cards[:]
         new = state.clone(seat) if copy else state
         hand = new.hands[seat]
         for card in cards:
             hand.remove(card)
-        played = _new(Event)  # event("played", ...) and applied(new, events), inlined
+        played = _new(Event)  # _play_cards(new, seat, cards, events) and applied(new, events), inlined
         fields = played.__dict__
         fields["kind"] = "played"
         fields["public"] = {"player": new.players[seat], "cards": cards, "extra": new.extra}
@@ -415,9 +424,46 @@ class Lopti(Game):
         fields["events"] = events
         return result
 
+    def _checked_play(self, state: LoptiState, seat: int, cards: Any, copy: bool) -> Result:
+        """Any play: the checks in the order of the refusals (the play's shape, the cards held,
+        one rank, then section 5.2), and the play if it passes them."""
+        if not cards:
+            return _refuse("empty_play", "Play at least one card.")
+        if len(set(cards)) != len(cards):
+            return _refuse("duplicate_cards", "A card is named twice.")
+        hand = state.hands[seat]
+        for card in cards:
+            if card not in hand:
+                if not hand:
+                    return _refuse("not_in_hand", "Your hand is empty: flip a face-down card (or take the pile).")
+                return _refuse("not_in_hand", f"{card} is not in your hand.")
+        rank = VALUE[cards[0]]
+        for card in cards:
+            if VALUE[card] != rank:
+                return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
+        if state.obligation or state.pile:
+            options = state.options
+            problem = play_problem(
+                rank,
+                len(cards),
+                state.pile,
+                state.last_play,
+                state.run,
+                state.obligation,
+                options["sevens_stack_singly"],
+                options["ten_on_seven"],
+            )
+            if problem:
+                return _refuse(*problem)
+        new = state.clone(seat) if copy else state
+        events: list[Event] = []
+        self._play_cards(new, seat, sort_cards(cards), events)
+        return applied(new, events)
+
     @staticmethod
     def _play_cards(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> None:
-        """Play `cards` from the hand (the timer's play; `_play` does the same steps inline)."""
+        """Play `cards` from the hand (the timer's play and `_checked_play`; `_play` does the
+        same steps inline)."""
         hand = state.hands[seat]
         for card in cards:
             hand.remove(card)
@@ -454,15 +500,29 @@ class Lopti(Game):
         card = state.face_down[seat][position]
         state.face_down[seat][position] = None
         options = state.options
-        legal = play_problem(VALUE[card], 1, state.pile, state.last_play, state.run, state.obligation,
-                             options["sevens_stack_singly"], options["ten_on_seven"]) is None
+        legal = (
+            play_problem(
+                VALUE[card],
+                1,
+                state.pile,
+                state.last_play,
+                state.run,
+                state.obligation,
+                options["sevens_stack_singly"],
+                options["ten_on_seven"],
+            )
+            is None
+        )
         player = state.players[seat]
         hooked = "flip" in state.hooks
         if hooked:
             context = {"rank": card[:-1], "legal": legal, "pile": len(state.pile)}
             house.fire(state, "before", "flip", seat, context, events)
-        events.append(event("flipped", {"player": player, "position": position, "card": card,
-                                        "legal": legal, "extra": state.extra}))
+        events.append(
+            event(
+                "flipped", {"player": player, "position": position, "card": card, "legal": legal, "extra": state.extra}
+            )
+        )
         if hooked:
             house.fire(state, "after", "flip", seat, context, events)
         if legal:

@@ -173,7 +173,7 @@ def enact(state: LoptiState, change: dict[str, Any], starts: str, events: list[E
 def apply_change(state: LoptiState, change: dict[str, Any], events: list[Event]) -> None:
     """Apply a passed change from the next action on; completed card actions stay (L20.8)."""
     if "option" in change:
-        state.options = {**state.options, change["option"]: change["value"]}
+        state.set_options({**state.options, change["option"]: change["value"]})
     elif "restore" in change:
         for item in change["restore"]:
             text, structured = session.stored_form(item["rule"])

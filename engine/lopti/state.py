@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.lopti.actions import FOLLOW
+
 SETUP = "setup"
 PLAY = "play"
 AUTHORING = "authoring"
@@ -36,8 +38,15 @@ _SCALARS = (
 # next turn (house rules, this round); vote / duel: the open Rule Vote / duel (dicts) or None;
 # vote_used: this round's Rule Vote is taken; pending: changes voted for the next round.
 _META = ("direction", "skips", "vote", "vote_used", "duel", "pending", "next_vote_id")
-META_DEFAULTS = {"direction": 1, "skips": [], "vote": None, "vote_used": False, "duel": None, "pending": [],
-                 "next_vote_id": 1}
+META_DEFAULTS = {
+    "direction": 1,
+    "skips": [],
+    "vote": None,
+    "vote_used": False,
+    "duel": None,
+    "pending": [],
+    "next_vote_id": 1,
+}
 FIELDS = _SHARED + _PER_SEAT + _CARD_LISTS + _SCALARS + _META
 
 
@@ -47,14 +56,22 @@ class LoptiState:
     # `shared_rows` (not part of the value): some seat's rows may be shared with another
     # state, as `clone` leaves them; `unshare` copies them before anything changes one in place.
     # `hooks` (derived from `rules`, not part of the value): event -> active structured rules.
-    __slots__ = FIELDS + ("shared_rows", "hooks")
+    # `follow` (derived from `options`, not part of the value): `actions.FOLLOW` of its options.
+    __slots__ = FIELDS + ("shared_rows", "hooks", "follow")
 
     def __init__(self, **values: Any):
         for name in FIELDS:
-            setattr(self, name, values[name] if name in values or name not in META_DEFAULTS
-                    else _fresh(META_DEFAULTS[name]))
+            setattr(
+                self, name, values[name] if name in values or name not in META_DEFAULTS else _fresh(META_DEFAULTS[name])
+            )
         self.shared_rows = False
         self.rebuild_hooks()
+        self.set_options(self.options)
+
+    def set_options(self, options: dict[str, Any]) -> None:
+        """Replace the options (never change them in place: copies share them) and `follow`."""
+        self.options = options
+        self.follow = FOLLOW[options["ten_on_seven"], options["sevens_stack_singly"]]
 
     def rebuild_hooks(self) -> None:
         from engine.lopti.house import build_hooks
@@ -112,6 +129,7 @@ class LoptiState:
         copy.round_winner = self.round_winner
         copy.next_rule_id = self.next_rule_id
         copy.hooks = self.hooks
+        copy.follow = self.follow
         copy.direction = self.direction
         copy.skips = self.skips
         copy.vote = self.vote
