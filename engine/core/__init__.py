@@ -23,7 +23,7 @@ from engine.core.protocol import (
     Refused,
     Result,
 )
-from engine.core.rng import rng_for, shuffled
+from engine.core.rng import pick, rng_for, shuffled
 
 __all__ = [
     "CLOCK",
@@ -45,6 +45,7 @@ __all__ = [
     "deck_54",
     "format_card",
     "parse_card",
+    "pick",
     "rng_for",
     "shuffled",
 ]

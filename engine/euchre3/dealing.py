@@ -4,23 +4,14 @@ Cards go one at a time, clockwise from the dealer's left: left, opposite, dummy,
 rotations (E7). The next card is the up-card; it and the rest form the kitty (EU3-A15: 4 cards,
 12 with the 32-card deck).
 
-Deals are `engine.core.rng.shuffled(deck, seed, "deal", n)` and the first dealer is
-`rng_for(seed, "dealer").choice(players)`, reproduced exactly but cheaper by `_quick_shuffled`
-and `_quick_first_dealer`: `random.Random(text)` goes through Python's `seed` (which turns the
-text into the integer `text + SHA-512(text)`) and `shuffle` (like `choice`) calls `_randbelow`
-per card. Here the C generator is seeded with that same integer directly and the rejection
-sampling (`getrandbits(bound.bit_length())` until below the bound) runs inline. At import both
-are checked against the reference; if this interpreter's `random` differs, the reference is used.
+Deals are `engine.core.rng.shuffled(deck, seed, "deal", n)`; the first dealer is
+`engine.core.rng.pick(players, seed, "dealer")`.
 """
 
 from __future__ import annotations
 
-import random
-from _random import Random as _CoreRandom
-from hashlib import sha512
-
 from engine.core.protocol import Event
-from engine.core.rng import rng_for, shuffled
+from engine.core.rng import shuffled
 from engine.euchre3.events import event
 from engine.euchre3.ranking import DECKS
 from engine.euchre3.state import BID1, FACE_UP, State
@@ -28,80 +19,11 @@ from engine.euchre3.state import BID1, FACE_UP, State
 HAND_SIZE = 5
 
 
-# deck size -> (bound, bits) of each draw of Random.shuffle, in order
-_DRAWS = {
-    len(deck): tuple((i + 1, (i + 1).bit_length()) for i in range(len(deck) - 1, 0, -1)) for deck in DECKS.values()
-}
-
-
-def _quick_generator(label: str) -> _CoreRandom:
-    """The generator of `random.Random(label)` (rng_for's), seeded as Random.seed does it."""
-    raw = label.encode()
-    return _CoreRandom(int.from_bytes(raw + sha512(raw).digest(), "big"))
-
-
-def _quick_shuffled(cards: tuple[str, ...], seed: int | str, round_number: int) -> list[str]:
-    draw = _quick_generator(f"{str(seed)}/deal/{str(round_number)}").getrandbits
-    deck = list(cards)
-    for bound, bits in _DRAWS[len(deck)]:
-        j = draw(bits)
-        while j >= bound:
-            j = draw(bits)
-        i = bound - 1
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-def _quick_first_dealer(players: tuple[str, ...], seed: int | str) -> str:
-    """`rng_for(seed, "dealer").choice(players)`: Random.choice's one `_randbelow` draw, inline."""
-    draw = _quick_generator(f"{str(seed)}/dealer").getrandbits
-    bits = len(players).bit_length()
-    index = draw(bits)
-    while index >= len(players):
-        index = draw(bits)
-    return players[index]
-
-
-def _reference_first_dealer(players: tuple[str, ...], seed: int | str) -> str:
-    return rng_for(seed, "dealer").choice(players)
-
-
-def _reference_shuffled(cards: tuple[str, ...], seed: int | str, round_number: int) -> list[str]:
-    return shuffled(cards, seed, "deal", round_number)
-
-
-def _quick_is_exact() -> bool:
-    if (
-        random.Random.shuffle.__qualname__ != "Random.shuffle"
-        or random.Random._randbelow is not random.Random._randbelow_with_getrandbits
-    ):
-        return False
-    try:
-        return all(
-            _quick_shuffled(deck, seed, number) == _reference_shuffled(deck, seed, number)
-            for deck in DECKS.values()
-            for seed in (0, 1, 7, -5, 2**70, "table-42", "ü")
-            for number in (1, 2, 3, 17)
-        ) and all(
-            _quick_first_dealer(players, seed) == _reference_first_dealer(players, seed)
-            for players in (("a", "b", "c"), ("a", "b", "c", "d"))
-            for seed in range(-20, 60)
-        )
-    except Exception:  # noqa: BLE001 - any surprise: keep to the reference
-        return False
-
-
-if _quick_is_exact():
-    shuffled_deal, first_dealer = _quick_shuffled, _quick_first_dealer
-else:
-    shuffled_deal, first_dealer = _reference_shuffled, _reference_first_dealer
-
-
 def deck_order(state: State, round_number: int) -> tuple[str, ...] | list[str]:
     """The deck of deal `round_number`: the explicit one if given, else shuffled from the seed."""
     if round_number <= len(state.decks):
         return state.decks[round_number - 1]
-    return shuffled_deal(DECKS[state.options.deck], state.seed, round_number)
+    return shuffled(DECKS[state.options.deck], state.seed, "deal", round_number)
 
 
 def split_deal(deck, dealer: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]:

@@ -17,9 +17,10 @@ from engine.core.protocol import (
     Refused,
     Result,
 )
+from engine.core.rng import pick
 from engine.core.shapes import check_action as check_shape
 from engine.euchre3 import rules
-from engine.euchre3.dealing import deal, first_dealer
+from engine.euchre3.dealing import deal
 from engine.euchre3.events import applied, event
 from engine.euchre3.options import Euchre3Options
 from engine.euchre3.ranking import (
@@ -128,7 +129,7 @@ class Euchre3(Game):
         if problem:
             raise ValueError(problem)
         if dealer is None:
-            dealer = first_dealer(players, seed)  # E6, EU3-A13
+            dealer = pick(players, seed, "dealer")  # E6, EU3-A13
         state = State()
         state.seed = seed
         state.options = options

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from engine.core.cards import SUITS
 from engine.core.options import parse_options
 from engine.core.protocol import CLOCK, Action, Event, Game, MalformedAction, Refused, Result
-from engine.core.rng import rng_for
+from engine.core.rng import pick
 from engine.core.shapes import check_action
 from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK
 from engine.kadi.events import applied, event
@@ -108,7 +108,7 @@ class KadiGame(Game):
         state.seats = list(players)
         state.decks = [list(deck) for deck in decks]
         state.round = 1
-        state.dealer = dealer if dealer is not None else rng_for(seed, "dealer").choice(list(players))
+        state.dealer = dealer if dealer is not None else pick(players, seed, "dealer")
         state.scores = {p: 0 for p in players}
         state.winners = []
         state.rules = TableRules(options)

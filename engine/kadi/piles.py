@@ -2,35 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from engine.core.protocol import Event
-from engine.core.rng import rng_for
+from engine.core.rng import shuffled
 from engine.kadi.cards import DECK, is_power
 from engine.kadi.events import event
 from engine.kadi.state import KadiState
-
-
-# `(i + 1).bit_length()`: the bits `_randbelow(i + 1)` draws; two full decks at most.
-_BITS = tuple((i + 1).bit_length() for i in range(2 * len(DECK)))
-
-
-def shuffled(items: Sequence[str], seed: int | str, *labels: object) -> list[str]:
-    """Exactly `engine.core.rng.shuffled(items, seed, *labels)`, in a fraction of the time.
-
-    `random.shuffle` costs a Python call per card (`_randbelow`); dealing every round made it
-    a large part of a short match. This is its algorithm (CPython 3.11) with that call
-    inlined, so a seed gives the same order, which tests/kadi check against the original.
-    """
-    cards = list(items)
-    getrandbits = rng_for(seed, *labels).getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        bits = _BITS[i]
-        j = getrandbits(bits)
-        while j > i:  # a draw in 0..i, by rejection, as `Random._randbelow(i + 1)` does
-            j = getrandbits(bits)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
 
 
 def deck_for_deal(state: KadiState, number: int) -> list[str]:

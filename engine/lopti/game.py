@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from engine.core.options import parse_options
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
-from engine.core.rng import rng_for
+from engine.core.rng import pick
 from engine.lopti import house, meta, session, turns
 from engine.lopti.actions import (
     BIT,
@@ -144,7 +144,7 @@ class Lopti(Game):
             if sorted(deck) != SORTED_DECK:
                 raise ValueError(f"deck {number} does not hold exactly the 52 cards of lopti")
         if dealer is None:
-            dealer = rng_for(seed, "dealer").choice(players)
+            dealer = pick(players, seed, "dealer")
         state = LoptiState(
             seed=seed,
             options=options.model_dump(mode="json"),

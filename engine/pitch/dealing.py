@@ -6,7 +6,6 @@ what is left is the undealt stock, which never takes part in the hand (PIT-A3).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from engine.core.cards import Card
@@ -20,25 +19,7 @@ def deck_for_deal(seed: int | str, decks: Sequence[Sequence[Card]], number: int)
     """The order of deal `number` (1-based): the explicit deck if given, else a seeded shuffle."""
     if number <= len(decks):
         return list(decks[number - 1])
-    if not _INLINE_SHUFFLE:
-        return shuffled(DECK, seed, "deal", number)
-    # Exactly `shuffled(DECK, seed, "deal", number)`: random.shuffle's loop with its _randbelow
-    # inlined (a test compares the two), and the generator `rng_for(seed, "deal", number)`
-    # seeded with the same string, built directly. Most of the cost of dealing a hand.
-    getrandbits = random.Random(f"{seed}/deal/{number}").getrandbits
-    cards = list(DECK)
-    for i, n, bits in _SHUFFLE_STEPS:
-        j = getrandbits(bits)
-        while j >= n:
-            j = getrandbits(bits)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
-
-
-# random.shuffle swaps position i (from the top down) with randbelow(i + 1); randbelow(n) draws
-# n.bit_length() bits until the number is below n (CPython's Random with its own getrandbits).
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, len(DECK))))
-_INLINE_SHUFFLE = getattr(random.Random, "_randbelow", None) is getattr(random.Random, "_randbelow_with_getrandbits", 0)
+    return shuffled(DECK, seed, "deal", number)
 
 
 def deal(deck: Sequence[Card], seats: int, dealer: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:

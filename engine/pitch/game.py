@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from engine.core.cards import Card
 from engine.core.fast import applied as fast_applied, event as fast_event
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, Refused, Result
-from engine.core.rng import rng_for
+from engine.core.rng import pick
 from engine.pitch import rules
 from engine.pitch.cards import DECK, OF_SUIT, SUIT
 from engine.pitch.dealing import HAND_SIZE, deal, deck_for_deal
@@ -79,7 +79,7 @@ class PitchGame(Game):
             if sorted(deck) != deck_set:
                 raise ValueError(f"deck {number} does not hold exactly the 52 cards")
         if dealer is None:
-            dealer = rng_for(seed, "dealer").choice(list(players))
+            dealer = pick(players, seed, "dealer")
         seats = len(players)
         teams = 2 if options.partnerships else seats
         state = PitchState(

@@ -13,7 +13,7 @@ from typing import Any
 from engine.core.cards import JOKER, Card, is_card_code, parse_card
 from engine.core.options import options_dict
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
-from engine.core.rng import rng_for, shuffled
+from engine.core.rng import pick, shuffled
 from engine.three_thirteen.melds import best_arrangement, deadwood_without, outable_discards
 from engine.three_thirteen.options import ThreeThirteenOptions
 from engine.three_thirteen.rules import (
@@ -60,7 +60,7 @@ class ThreeThirteen(Game):
         for deck in decks:
             check_deck(deck, expected)
         if dealer is None:
-            dealer = rng_for(seed, "dealer").choice(players)  # T6
+            dealer = pick(players, seed, "dealer")  # T6
         elif dealer not in players:
             raise ValueError(f"unknown dealer {dealer!r}")
         state: State = {

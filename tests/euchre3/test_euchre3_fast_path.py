@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.core.protocol import CLOCK, Applied, Event, Refused
 from engine.core.rng import shuffled
 from engine.euchre3 import GAME
-from engine.euchre3.dealing import _quick_shuffled, deck_order, shuffled_deal, split_deal
+from engine.euchre3.dealing import deck_order, split_deal
 from engine.euchre3.events import applied, event
 from engine.euchre3.ranking import DECKS, EFFECTIVE_SUIT, TRICK_VALUE, legal_plays, trick_winner
 
@@ -111,17 +111,6 @@ def test_unrolled_trick_winner_matches_trick_winner():
                     values = TRICK_VALUE[trump][effective[played[0]]]
                     best = max(range(size), key=lambda index: values[played[index]])
                     assert best == trick_winner(played, trump), (trump, played)
-
-
-@settings(deadline=None, max_examples=300)
-@given(seed=st.one_of(st.integers(-(10**30), 10**30), st.text(max_size=20)), number=st.integers(1, 200))
-def test_quick_shuffle_is_the_reference_shuffle(seed, number):
-    """Deals are exactly engine.core.rng.shuffled(deck, seed, "deal", n), on this interpreter
-    through the inline version (it falls back to the reference where it would differ)."""
-    for deck in DECKS.values():
-        expected = shuffled(deck, seed, "deal", number)
-        assert _quick_shuffled(deck, seed, number) == expected
-        assert shuffled_deal(deck, seed, number) == expected
 
 
 def test_deals_follow_the_seed_unless_a_deck_is_given():

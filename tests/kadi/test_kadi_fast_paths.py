@@ -10,11 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.protocol import CLOCK, Applied
-from engine.core.rng import shuffled as core_shuffled
 from engine.kadi import GAME
 from engine.kadi.actions import ACCEPT, CALL, DRAW, HIDE, PASS, TIMEOUT, UNHIDE
-from engine.kadi.cards import DECK
-from engine.kadi.piles import shuffled
 from engine.kadi.rules import _add_plays, legal_plays
 
 from tests.kadi.test_kadi_helpers import random_walk
@@ -51,16 +48,6 @@ def reference_actions(state, player):
     if options.hiding:
         actions += [{"type": "accuse", "target": p} for p in state.seats if p != player]
     return actions
-
-
-def test_the_fast_shuffle_is_the_core_shuffle():
-    """Deals and reshuffles of stored tables and replay files must not change."""
-    rng = random.Random(7)
-    for number in range(2000):
-        cards = list(DECK[: rng.randint(0, len(DECK))])
-        seed = rng.choice([number, str(number), rng.randint(0, 10**12)])
-        labels = rng.choice([("deal", number % 9), ("reshuffle", 2, number % 5)])
-        assert shuffled(cards, seed, *labels) == core_shuffled(cards, seed, *labels)
 
 
 @settings(deadline=None, max_examples=40)
