@@ -46,6 +46,15 @@ _BIT_OF = BIT.__getitem__
 _new = object.__new__
 
 
+def _problem_now(state: LoptiState, rank: int, count: int) -> tuple[str, str] | None:
+    """`rules.play_problem` for `count` cards of `rank` on this state's pile, with its options."""
+    options = state.options
+    return play_problem(
+        rank, count, state.pile, state.last_play, state.run, state.obligation,
+        options["sevens_stack_singly"], options["ten_on_seven"],
+    )  # fmt: skip
+
+
 def _refuse(code: str, message: str) -> Refused:
     return Refused(code, message)
 
@@ -442,17 +451,7 @@ class Lopti(Game):
             if VALUE[card] != rank:
                 return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
         if state.obligation or state.pile:
-            options = state.options
-            problem = play_problem(
-                rank,
-                len(cards),
-                state.pile,
-                state.last_play,
-                state.run,
-                state.obligation,
-                options["sevens_stack_singly"],
-                options["ten_on_seven"],
-            )
+            problem = _problem_now(state, rank, len(cards))
             if problem:
                 return _refuse(*problem)
         new = state.clone(seat) if copy else state
@@ -499,20 +498,7 @@ class Lopti(Game):
         """L16.3-L16.6: reveal the card; resolve it if legal, else it joins the pile and the pile is taken."""
         card = state.face_down[seat][position]
         state.face_down[seat][position] = None
-        options = state.options
-        legal = (
-            play_problem(
-                VALUE[card],
-                1,
-                state.pile,
-                state.last_play,
-                state.run,
-                state.obligation,
-                options["sevens_stack_singly"],
-                options["ten_on_seven"],
-            )
-            is None
-        )
+        legal = _problem_now(state, VALUE[card], 1) is None
         player = state.players[seat]
         hooked = "flip" in state.hooks
         if hooked:
