@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -81,15 +80,16 @@ def parse_replay(data: Any) -> ReplayFile:
 
     decks = data.get("decks", [])
     _require(isinstance(decks, list), "'decks' must be a list of decks")
-    expected = Counter(game.deck(options, players))
     parsed_decks = []
     for number, deck in enumerate(decks, start=1):
         _require(isinstance(deck, list), f"deck {number} must be a list of card codes")
         bad = [card for card in deck if not is_card_code(card)]
         _require(not bad, f"deck {number}: {bad[0]!r} is not a card code" if bad else "")
-        cards = [parse_card(card) for card in deck]
-        _require(Counter(cards) == expected, f"deck {number} does not hold exactly the cards of {game.name}")
-        parsed_decks.append(cards)
+        parsed_decks.append([parse_card(card) for card in deck])
+    try:
+        game.check_decks(parsed_decks, options, players)
+    except ValueError as error:
+        raise MalformedFile(str(error)) from None
 
     raw_actions = data["actions"]
     _require(isinstance(raw_actions, list), "'actions' must be a list")

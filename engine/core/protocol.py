@@ -10,6 +10,7 @@ or through an event's per-recipient view.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -99,6 +100,13 @@ class Game(ABC):
     @abstractmethod
     def deck(self, options: BaseModel, players: Sequence[str]) -> list[Card]:
         """The cards of one deal, in a canonical order (an explicit deck must be a permutation)."""
+
+    def check_decks(self, decks: Sequence[Sequence[Card]], options: BaseModel, players: Sequence[str]) -> None:
+        """Refuse (ValueError) explicit decks that are not each a permutation of `deck`."""
+        expected = Counter(self.deck(options, players))
+        for number, deck in enumerate(decks, start=1):
+            if Counter(deck) != expected:
+                raise ValueError(f"deck {number} does not hold exactly the cards of {self.name}")
 
     @abstractmethod
     def new(

@@ -135,11 +135,7 @@ class Euchre3(Game):
         state.options = options
         state.players = players
         state.decks = tuple(tuple(parse_card(card) for card in deck) for deck in decks)
-        if state.decks:
-            expected = sorted(DECKS[options.deck])
-            for number, deck in enumerate(state.decks, start=1):
-                if sorted(deck) != expected:
-                    raise ValueError(f"deck {number} does not hold exactly the {options.deck} cards of euchre3")
+        self.check_decks(state.decks, options, players)
         state.scores = (0, 0, 0)
         state.winners = ()
         deal(state, 1, players.index(dealer))

@@ -34,7 +34,6 @@ from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
 CLOCK_VOTE_TYPES = ("close_vote", "close_champion")
-SORTED_DECK = sorted(DECK)  # what an explicit deck must hold, sorted
 RULE_KEYS = ("when", "event", "if", "do", "text")
 SIGNS = ("rock", "paper", "scissors")
 
@@ -149,9 +148,7 @@ class Lopti(Game):
         problem = self.player_count_problem(players, options)
         if problem:
             raise ValueError(problem)
-        for number, deck in enumerate(decks, start=1):
-            if sorted(deck) != SORTED_DECK:
-                raise ValueError(f"deck {number} does not hold exactly the 52 cards of lopti")
+        self.check_decks(decks, options, players)
         if dealer is None:
             dealer = pick(players, seed, "dealer")
         state = LoptiState(

@@ -73,11 +73,8 @@ class PitchGame(Game):
             raise ValueError(problem)
         if len(set(players)) != len(players) or CLOCK in players:
             raise ValueError("players must be distinct names")
-        deck_set = sorted(DECK)
         explicit = tuple(tuple(card.upper() for card in deck) for deck in decks)
-        for number, deck in enumerate(explicit, start=1):
-            if sorted(deck) != deck_set:
-                raise ValueError(f"deck {number} does not hold exactly the 52 cards")
+        self.check_decks(explicit, options, players)
         if dealer is None:
             dealer = pick(players, seed, "dealer")
         seats = len(players)

@@ -27,7 +27,7 @@ from engine.three_thirteen.rules import (
     game_deck,
     sorted_cards,
 )
-from engine.three_thirteen.state import State, check_deck, deal, deep_copy, fork, left_of, load_state
+from engine.three_thirteen.state import State, deal, deep_copy, fork, left_of, load_state
 
 SOURCES = ("stock", "discard")
 
@@ -56,9 +56,7 @@ class ThreeThirteen(Game):
         problem = self.player_count_problem(players, options)
         if problem:
             raise ValueError(problem)
-        expected = self.deck(options, players)
-        for deck in decks:
-            check_deck(deck, expected)
+        self.check_decks(decks, options, players)
         if dealer is None:
             dealer = pick(players, seed, "dealer")  # T6
         elif dealer not in players:

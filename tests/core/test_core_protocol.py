@@ -72,3 +72,19 @@ def test_an_event_shows_private_fields_only_to_their_owner():
     assert "cards" not in event.view("baraka")
     assert "cards" not in event.view(None)
     assert Event.from_json(event.to_json()) == event
+
+
+@pytest.mark.parametrize("name", ["lopti", "pitch", "euchre3", "three_thirteen"])
+def test_a_game_is_dealt_an_explicit_deck_only_when_it_holds_exactly_its_cards(name):
+    from engine.registry import get_game
+
+    game = get_game(name)
+    players = ["amina", "baraka", "chausiku"]
+    options = parse_options(game.Options, {})
+    deck = game.deck(options, players)
+    game.new(players, options, 1, decks=[list(reversed(deck))])  # any order of the right cards
+    swapped = [deck[0], *deck[:-1]]  # one card twice, one missing
+    with pytest.raises(ValueError, match=f"deck 2 does not hold exactly the cards of {name}"):
+        game.new(players, options, 1, decks=[deck, swapped])
+    with pytest.raises(ValueError, match="deck 1"):
+        game.new(players, options, 1, decks=[deck[1:]])
