@@ -23,7 +23,7 @@ from handlers.context import (
 )
 from handlers.games import renderer_for
 from handlers.publisher import game_title, rows
-from handlers.refusals import refusal_text
+from handlers.refusals import outcome_text, refusal_text
 
 MAX_ARGUMENT = 64
 
@@ -100,7 +100,7 @@ async def pick_game(update: Update, context: ContextTypes.DEFAULT_TYPE, game: st
         return
     outcome = await services(context).service.open_lobby(chat.id, thread_of(message), game, seat_for(user), {}, None)
     if not outcome.ok:
-        await telegram_io.answer(query, refusal_text(outcome.code, outcome.message, outcome.values, _), alert=True)
+        await telegram_io.answer(query, outcome_text(outcome, _), alert=True)
         return
     await telegram_io.answer(query)
     await telegram_io.delete_quietly(context.bot, chat.id, message.message_id)
@@ -119,7 +119,7 @@ async def join_by_link(update: Update, context: ContextTypes.DEFAULT_TYPE, table
             _("You joined the {game} table. Your cards will arrive here when the game starts.", game=game_title(group.game, _))
         )
         return
-    await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _))
+    await message.reply_text(outcome_text(outcome, _))
 
 
 async def lobby_op(update: Update, context: ContextTypes.DEFAULT_TYPE, data: LobbyOp) -> None:
@@ -144,7 +144,7 @@ async def lobby_op(update: Update, context: ContextTypes.DEFAULT_TYPE, data: Lob
     if outcome.ok:
         await telegram_io.answer(query)
     else:
-        await telegram_io.answer(query, refusal_text(outcome.code, outcome.message, outcome.values, _))
+        await telegram_io.answer(query, outcome_text(outcome, _))
 
 
 async def play_again(update: Update, context: ContextTypes.DEFAULT_TYPE, data: PlayAgain) -> None:
@@ -155,7 +155,7 @@ async def play_again(update: Update, context: ContextTypes.DEFAULT_TYPE, data: P
     if outcome.ok:
         await telegram_io.answer(query)
     else:
-        await telegram_io.answer(query, refusal_text(outcome.code, outcome.message, outcome.values, _))
+        await telegram_io.answer(query, outcome_text(outcome, _))
 
 
 async def cancel_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -167,7 +167,7 @@ async def cancel_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     chat, user, message = effective(update)
     outcome = await services(context).service.cancel(table.table_id, user.id, await is_admin(context, chat.id, user.id))
     if not outcome.ok:
-        await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _))
+        await message.reply_text(outcome_text(outcome, _))
 
 
 async def offer_carry_over(context: ContextTypes.DEFAULT_TYPE, table_id: int) -> None:

@@ -20,7 +20,7 @@ from handlers.context import (
     thread_of,
 )
 from handlers.games import renderer_for
-from handlers.refusals import refusal_text
+from handlers.refusals import outcome_text, refusal_text
 
 
 async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data: TreeNode) -> None:
@@ -53,9 +53,7 @@ async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data:
     if outcome.ok:
         await telegram_io.answer(query)
         return
-    await telegram_io.answer(
-        query, refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for(table.game).refusal_texts)
-    )
+    await telegram_io.answer(query, outcome_text(outcome, _, renderer_for(table.game).refusal_texts))
 
 
 async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -135,7 +133,7 @@ async def press_table_button(update: Update, context: ContextTypes.DEFAULT_TYPE,
     if outcome.ok:
         await telegram_io.answer(query)
     else:
-        await telegram_io.answer(query, refusal_text(outcome.code, outcome.message, outcome.values, _, renderer.refusal_texts))
+        await telegram_io.answer(query, outcome_text(outcome, _, renderer.refusal_texts))
 
 
 async def call_at_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -152,9 +150,7 @@ async def call_at_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     _ = await chat_translator(context, chat, user)
     outcome = await found.service.act_now(table.table_id, str(user.id), {"type": "call"})
     if not outcome.ok:
-        await message.reply_text(
-            refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for("kadi").refusal_texts)
-        )
+        await message.reply_text(outcome_text(outcome, _, renderer_for("kadi").refusal_texts))
 
 
 MAX_TYPED = 1000
@@ -179,7 +175,7 @@ async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             continue
         outcome = await found.service.act(table.table_id, str(user.id), loaded.table.version, action)
         if not outcome.ok:
-            await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _, renderer.refusal_texts))
+            await message.reply_text(outcome_text(outcome, _, renderer.refusal_texts))
         return
     await message.reply_text(_("Use the buttons under your cards to play. /help shows the commands."))
 
@@ -217,7 +213,7 @@ async def end_session_command(update: Update, context: ContextTypes.DEFAULT_TYPE
     else:
         outcome = await found.service.end_session(table.table_id, user.id, await is_admin(context, chat.id, user.id))
     if not outcome.ok:
-        await message.reply_text(refusal_text(outcome.code, outcome.message, outcome.values, _))
+        await message.reply_text(outcome_text(outcome, _))
 
 
 async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -241,7 +237,7 @@ async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if not outcome.ok:
         # A poll answer cannot be answered with a toast; tell the voter privately if we can.
         _ = await chat_translator(context, Chat(answer.user.id, Chat.PRIVATE), answer.user)
-        text = refusal_text(outcome.code, outcome.message, outcome.values, _, renderer.refusal_texts)
+        text = outcome_text(outcome, _, renderer.refusal_texts)
         try:
             await context.bot.send_message(answer.user.id, text)
         except TelegramError:

@@ -7,9 +7,12 @@ back to the engine's own English message, so a player is never left with a bare 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import N_, Translator
+
+if TYPE_CHECKING:
+    from bot.service import Outcome
 
 SERVICE_REFUSALS: dict[str, str] = {
     "no_table": N_("This table is closed. Start a new one with /newgame."),
@@ -49,3 +52,8 @@ def refusal_text(code: str | None, message: str | None, values: Mapping[str, Any
         except (KeyError, IndexError):
             return _(texts[code])
     return message or (code or "")
+
+
+def outcome_text(outcome: Outcome, _: Translator, game_texts: Mapping[str, str] | None = None) -> str:
+    """`refusal_text` for a refused request of the table service."""
+    return refusal_text(outcome.code, outcome.message, outcome.values, _, game_texts)

@@ -30,7 +30,7 @@ from handlers.callback_data import RuleDraft
 from handlers.context import running_table_press
 from handlers.games import renderer_for
 from handlers.publisher import rows
-from handlers.refusals import refusal_text
+from handlers.refusals import outcome_text, refusal_text
 
 DIGITS = string.digits + string.ascii_lowercase
 MAX_EFFECTS = 3
@@ -273,9 +273,7 @@ async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: 
         if outcome.ok:
             await telegram_io.answer(query, _("Your rule is in force from the next round."))
         else:
-            await telegram_io.answer(
-                query, refusal_text(outcome.code, outcome.message, outcome.values, _, renderer_for("lopti").refusal_texts), alert=True
-            )
+            await telegram_io.answer(query, outcome_text(outcome, _, renderer_for("lopti").refusal_texts), alert=True)
         return
     built = builder_message(data.table_id, data.version, code, _)
     if built is None:
