@@ -58,6 +58,19 @@ def _refuse(code: str, message: str) -> Refused:
     return Refused(code, message)
 
 
+def _check_rule_fields(rule: dict[str, Any]) -> None:
+    unknown = [key for key in rule if key not in RULE_KEYS]
+    if unknown:
+        raise MalformedAction(f"a rule has no field {unknown[0]!r}")
+
+
+def _check_rule(rule: dict[str, Any]) -> None:
+    """The shape of a rule a player writes (section 8); its content is for the rules to refuse."""
+    _check_rule_fields(rule)
+    if "text" in rule and not isinstance(rule["text"], str):
+        raise MalformedAction("a rule's 'text' must be a string")
+
+
 def _check_change(change: dict[str, Any]) -> dict[str, Any]:
     """The shape of a proposal (section 7): {"remove": id}, {"amend": id, "rule": {...}} or
     {"option": name, "value": v}; its content is for the rules to refuse."""
@@ -65,13 +78,8 @@ def _check_change(change: dict[str, Any]) -> dict[str, Any]:
     if keys == {"remove"} and type(change["remove"]) is int:
         return {"remove": change["remove"]}
     if keys == {"amend", "rule"} and type(change["amend"]) is int and isinstance(change["rule"], dict):
-        rule = change["rule"]
-        unknown = [key for key in rule if key not in RULE_KEYS]
-        if unknown:
-            raise MalformedAction(f"a rule has no field {unknown[0]!r}")
-        if "text" in rule and not isinstance(rule["text"], str):
-            raise MalformedAction("a rule's 'text' must be a string")
-        return {"amend": change["amend"], "rule": rule}
+        _check_rule(change["rule"])
+        return {"amend": change["amend"], "rule": change["rule"]}
     if keys == {"option", "value"} and isinstance(change["option"], str):
         return {"option": change["option"], "value": change["value"]}
     if keys == {"restore"} and isinstance(change["restore"], list):
@@ -84,9 +92,7 @@ def _check_change(change: dict[str, Any]) -> dict[str, Any]:
                 and isinstance(item["rule"], dict)
             ):
                 raise MalformedAction("each restored rule is {'author': name, 'rule': {...}}")
-            unknown = [key for key in item["rule"] if key not in RULE_KEYS]
-            if unknown:
-                raise MalformedAction(f"a rule has no field {unknown[0]!r}")
+            _check_rule_fields(item["rule"])
             restored.append({"author": item["author"], "rule": item["rule"]})
         return {"restore": restored}
     raise MalformedAction(
@@ -192,12 +198,7 @@ class Lopti(Game):
         canonical = super().check_action(player, action, players)
         kind = canonical["type"]
         if kind == "author_rule":
-            rule = canonical["rule"]
-            unknown = [key for key in rule if key not in RULE_KEYS]
-            if unknown:
-                raise MalformedAction(f"a rule has no field {unknown[0]!r}")
-            if "text" in rule and not isinstance(rule["text"], str):
-                raise MalformedAction("a rule's 'text' must be a string")
+            _check_rule(canonical["rule"])
         elif kind == "propose":
             if canonical["starts"] not in ("now", "next_round"):
                 raise MalformedAction("'starts' must be 'now' or 'next_round'")
