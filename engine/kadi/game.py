@@ -25,7 +25,7 @@ from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS,
 from engine.kadi.events import applied, event
 from engine.kadi.options import KadiOptions, TableRules
 from engine.kadi.piles import deal_round, draw_cards
-from engine.kadi.rules import drawn_playable, has_play, offered_actions, openers, play_problem
+from engine.kadi.rules import drawn_playable, has_play, may_call, offered_actions, openers, play_problem
 from engine.kadi.scoring import hand_points, lowest, match_outcome
 from engine.kadi.state import KadiState
 from engine.kadi.views import player_view
@@ -224,8 +224,7 @@ class KadiGame(Game):
         return None
 
     def _judge_call(self, state: KadiState, player: str, action: Action) -> Refused | None:
-        niko = state.rules.niko_kadi_ahead and player not in state.announced
-        if state.window != player or not (state.call_due or niko):
+        if not may_call(state, player):
             return Refused("no_call_due", "There is no call to make now.")
         return None
 

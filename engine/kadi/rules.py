@@ -236,11 +236,18 @@ def offered_actions(state: KadiState, player: str) -> list[Action]:
         elif size >= 3:
             actions += [HIDE[card] for card in dict.fromkeys(hand)]
     # Skips can bring the turn back to a player whose call window is still open.
-    if state.window == player and (state.call_due or (niko and player not in state.announced)):
+    if may_call(state, player):
         actions.append(CALL)
     if rules.hiding:
         actions += _accusations(state, player)
     return actions
+
+
+def may_call(state: KadiState, player: str) -> bool:
+    """Whether "Kadi Moja!" (or, under Niko Kadi, the first announcement) is due from `player` now."""
+    return state.window == player and (
+        state.call_due or (state.rules.niko_kadi_ahead and player not in state.announced)
+    )
 
 
 def _waiting_actions(state: KadiState, player: str) -> list[Action]:
@@ -254,7 +261,7 @@ def _waiting_actions(state: KadiState, player: str) -> list[Action]:
         return []
     rules = state.rules
     actions: list[Action] = []
-    if state.window == player and (state.call_due or (rules.niko_kadi_ahead and player not in state.announced)):
+    if may_call(state, player):
         actions.append(CALL)
     if phase == "challenge" and player != state.provisional and player not in state.accepted:
         actions.append(ACCEPT)
