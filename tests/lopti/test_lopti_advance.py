@@ -10,7 +10,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .test_lopti_properties import FULL_DECK, card_places, wrong_actions
+from .test_lopti_properties import wrong_actions
+from .test_lopti_support import FULL_DECK, card_places
 from .test_lopti_support import FIVE, random_action, random_options
 from engine.core.protocol import Applied, Refused
 from engine.lopti import GAME

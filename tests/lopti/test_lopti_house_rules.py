@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .test_lopti_support import FIVE, PLAYERS, act, act_events, build_deck, kinds, new_game, play, refused
+from .test_lopti_support import (
+    FIVE,
+    FULL_DECK,
+    PLAYERS,
+    act,
+    act_events,
+    build_deck,
+    card_places,
+    kinds,
+    new_game,
+    play,
+    refused,
+)
 from engine.core.protocol import CLOCK, Applied
 from engine.lopti import GAME, session
 from engine.lopti.house import BURN_CAUSES, EVENTS, RANKS
-from engine.lopti.rules import DECK
-
-FULL_DECK = Counter(DECK)
-
 
 def ruled(deck, *rules, players=PLAYERS, dealer="amina", options=None, author="amina", ready=True):
     """A round-1 table with `rules` accepted (through the engine's own rule check and storage,
@@ -34,17 +41,6 @@ def ruled(deck, *rules, players=PLAYERS, dealer="amina", options=None, author="a
         for player in players:
             state = act(state, player, {"type": "ready"})
     return state
-
-
-def cards_everywhere(state) -> Counter:
-    places: Counter = Counter()
-    for seat in range(len(state.players)):
-        places.update(state.hands[seat])
-        places.update(state.face_up[seat])
-        places.update(card for card in state.face_down[seat] if card is not None)
-    for zone in (state.stock, state.pile, state.chain, state.burned):
-        places.update(zone)
-    return places
 
 
 def fired(events) -> list[int]:
@@ -219,7 +215,7 @@ def test_section8_give_moves_the_lowest_hand_cards():
     assert gave.public == {"player": "amina", "to": "chausiku", "count": 1, "rule": 1}
     assert gave.view("chausiku")["cards"] == ["4S"] and "cards" not in gave.view("baraka")
     assert "4S" in state.hands[2] and len(state.hands[2]) == 4
-    assert cards_everywhere(state) == FULL_DECK
+    assert card_places(state) == FULL_DECK
 
 
 def test_section8_skip_makes_the_target_miss_their_next_turn():
@@ -269,7 +265,7 @@ def test_section8_return_burned_shuffles_the_burned_cards_into_the_stock():
     returned = events[kinds(events).index("burned_returned")]
     assert sorted(returned.public["cards"]) == ["10H", "9S"]
     assert state.burned == [] and len(state.stock) == stock - 2 + 2  # both drew one before
-    assert cards_everywhere(state) == FULL_DECK
+    assert card_places(state) == FULL_DECK
 
 
 def test_section8_custom_burn_gives_the_extra_play_even_on_an_empty_table():
@@ -327,7 +323,7 @@ def test_section8_no_effect_prevents_a_win_and_out_players_are_untouched():
     state, events = act_events(state, "amina", {"type": "play", "cards": ["KS"]})
     assert "gave" not in kinds(events) and "drew" not in kinds(events)
     assert kinds(events)[-2:] == ["out", "round_won"] and state.phase == "authoring"
-    assert cards_everywhere(state) == FULL_DECK
+    assert card_places(state) == FULL_DECK
 
 
 def test_section8_a_skip_never_prevents_a_burn_or_its_extra_play():
@@ -510,7 +506,7 @@ def meta_session(seed: int, count: int, options: dict, rounds: int, checks: bool
             continue
         record.append((player, action))
         if checks:
-            assert cards_everywhere(result.state) == FULL_DECK
+            assert card_places(result.state) == FULL_DECK
             assert_no_pending_throw_leaks(result.state, result.events)
             for event in result.events:
                 json.dumps(event.to_json())

@@ -5,30 +5,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .test_lopti_support import FIVE, random_action, random_options
+from .test_lopti_support import FIVE, FULL_DECK, card_places, random_action, random_options
 from engine.core.protocol import CLOCK, Applied, Refused
 from engine.lopti import GAME
 from engine.lopti.rules import DECK, VALUE, sort_cards
 
-FULL_DECK = Counter(DECK)
 MAX_STEPS_PER_ROUND = 20_000
-
-
-def card_places(state) -> Counter:
-    places: Counter = Counter()
-    for seat in range(len(state.players)):
-        places.update(state.hands[seat])
-        places.update(state.face_up[seat])
-        places.update(card for card in state.face_down[seat] if card is not None)
-    for zone in (state.stock, state.pile, state.chain, state.burned):
-        places.update(zone)
-    return places
 
 
 def wrong_actions(state, rng: random.Random):

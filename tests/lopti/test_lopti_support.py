@@ -6,11 +6,15 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engine.core.protocol import CLOCK, Applied, Refused
 from engine.lopti import GAME
 from engine.lopti.rules import DECK
+
+# Every card of the pack, once: where the cards of a state must add up to.
+FULL_DECK = Counter(DECK)
 
 PLAYERS = ["amina", "baraka", "chausiku"]
 FIVE = ["amina", "baraka", "chausiku", "daudi", "eshe"]
@@ -123,3 +127,15 @@ def random_action(state, rng: random.Random):
     if rng.random() < 0.02:
         return CLOCK, {"type": "timeout"}
     return player, rng.choice(actions)
+
+
+def card_places(state) -> Counter:
+    """Every card of the state wherever it is: hands, face-up, face-down, stock, pile, chain, burned."""
+    places: Counter = Counter()
+    for seat in range(len(state.players)):
+        places.update(state.hands[seat])
+        places.update(state.face_up[seat])
+        places.update(card for card in state.face_down[seat] if card is not None)
+    for zone in (state.stock, state.pile, state.chain, state.burned):
+        places.update(zone)
+    return places
