@@ -159,23 +159,6 @@ class Simulation:
         labels.reverse()
         return labels + (["✔"] if target.children else [])
 
-    async def play_until(self, done: Callable[[], object], max_steps: int = 5000) -> int:
-        for number in range(max_steps):
-            if await _maybe_await(done()):
-                return number
-            if not await self.step():
-                await self.api.settle(quiet=0.05)
-                if await _maybe_await(done()):
-                    return number
-                raise RuntimeError("nobody has a button to press, but the round is not over")
-        raise RuntimeError(f"round not over after {max_steps} presses")
-
-
-async def _maybe_await(value: object) -> object:
-    if asyncio.iscoroutine(value):
-        return await value
-    return value
-
 
 class Transcript:
     """Prints each new version of every message, labelled with who sees it."""

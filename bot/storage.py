@@ -93,8 +93,6 @@ MIGRATIONS: Sequence[str] = (
     """,
 )
 
-LIVE = ("lobby", "playing")
-
 
 @dataclass
 class Seat:
@@ -136,9 +134,6 @@ class TableRow:
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
-
-    def name_of(self, player: str) -> str:
-        return next((seat.name for seat in self.seats if seat.player == player), player)
 
 
 @dataclass

@@ -24,10 +24,6 @@ class Node:
     children: list[Node] = field(default_factory=list)
     parent: Node | None = None
 
-    @property
-    def is_leaf(self) -> bool:
-        return not self.children
-
 
 @dataclass
 class ActionTree:

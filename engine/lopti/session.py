@@ -82,10 +82,6 @@ def add_rule(state: LoptiState, seat: int, rule: dict[str, Any], events: list[Ev
     events.append(Event("rule_authored", {"player": record["author"], "rule": public_rule(record)}))
 
 
-def add_text_rule(state: LoptiState, seat: int, text: str, events: list[Event]) -> None:
-    add_rule(state, seat, {"text": text}, events)
-
-
 def delete_problem(state: LoptiState, player: str, rule_id: int) -> Problem:
     for record in state.rules:
         if record["id"] == rule_id and record["active"]:

@@ -34,8 +34,8 @@ Refusal codes (Refused.code; the message says what to do instead)
 Events (Event.kind: public fields; private fields only the named player sees)
     round_started    round, dealer, players (seated, clockwise), deal_size, wild_rank ("3".."K"),
                      upcard, stock_count, turn; private {player: {"hand": [...]}} for each seat.
-                     Emitted after each round_scored that leads to a new deal; the first deal's
-                     event is available as GAME.round_started_event(state).
+                     Emitted after each round_scored that leads to a new deal; the first deal
+                     is what `new` returns (seen through `view`).
     timed_out        player, phase ("draw" | "discard"): the clock acted for them; the default's
                      own events follow.
     stock_reshuffled stock_count: the discard pile but its top card became the stock (T13-A8).

@@ -361,10 +361,6 @@ class ThreeThirteen(Game):
         private = {player: {"hand": list(state["hands"][player])} for player in state["seated"]}
         return Event("round_started", public, private)
 
-    def round_started_event(self, state: State) -> Event:
-        """The event announcing the current deal (the bot sends it when a match begins)."""
-        return self._round_started(state)
-
     # ----- what may be seen -----------------------------------------------------------------
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         rules = self.rules(state)
