@@ -2,8 +2,8 @@
 
 What it measures: whole matches (default options, made once per line; three players; seeds
 0, 1, 2, ...) played single-threaded with uniformly random legal actions through the public
-protocol only, as engine.core.playout.count_random_playout drives a game. Each step asks
-`is_finished` and `to_act`, takes the one waiting player (a random choice only if several
+protocol only, by engine.core.playout.play_randomly, the driver of every engine benchmark.
+Each step asks `to_act`, takes the one waiting player (a random choice only if several
 waited), asks `legal_actions` for that player (so legal-action generation is included, e.g. all
 252 or 462 `keep` sets when a maker merges the dummy), makes ONE random choice among them with
 the bound `random.Random.choice`, as OpenSpiel's reference driver does, and sends it. Dealing
@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.core.playout import play_randomly  # noqa: E402
 from engine.euchre3 import GAME  # noqa: E402
 
 PLAYERS = ("amina", "baraka", "chausiku")
@@ -34,17 +35,7 @@ PLAYERS = ("amina", "baraka", "chausiku")
 
 def play_match(seed: int, options, rng: random.Random, step) -> int:
     """One whole match with uniformly random legal actions; returns the number of actions."""
-    game = GAME
-    state = game.new(PLAYERS, options, seed)
-    to_act, legal_actions = game.to_act, game.legal_actions
-    is_finished, choice = game.is_finished, rng.choice  # bound once
-    actions = 0
-    while not is_finished(state):
-        waiting = to_act(state)
-        player = waiting[0] if len(waiting) == 1 else choice(waiting)
-        state = step(state, player, choice(legal_actions(state, player))).state
-        actions += 1
-    return actions
+    return play_randomly(GAME, GAME.new(PLAYERS, options, seed), rng.choice, step)[1]
 
 
 def measure(label: str, step, seconds: float) -> None:

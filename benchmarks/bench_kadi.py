@@ -1,14 +1,14 @@
 """Random-playout throughput of the Kadi engine: actions per second and matches per second.
 
-What it measures: single-threaded random playouts driven through the public protocol only,
-exactly as engine.core.playout.count_random_playout drives them. Each step asks `is_finished`
-and `to_act`; a lone waiting player acts, otherwise one of the waiting players is picked at
+What it measures: single-threaded random playouts driven through the public protocol only by
+engine.core.playout.play_randomly, the driver of every engine benchmark. Each step asks
+`to_act`; a lone waiting player acts, otherwise one of the waiting players is picked at
 random (one random choice per decision, as OpenSpiel's reference driver makes). It then asks
 `legal_actions` for that player (the complete, exact list the bot builds keyboards from),
 picks one of them uniformly at random (`random.Random.choice`, bound once) and applies it
-with `advance` (the in-place fast path; every event is still built), checking that the result
-is `Applied`. A match is dealt with `new` (4 players, the options of the line) and played
-until `is_finished`; dealing every match and every later round is inside the timed loop.
+with `advance` (the in-place fast path; every event is still built), checking that it was
+applied. A match is dealt with `new` (4 players, the options of the line) and played until
+nobody is waited for; dealing every match and every later round is inside the timed loop.
 
 Time is CPU time of this process (`time.process_time`), so other work on a shared machine
 affects the figures less than wall time would. "actions/s" counts applied actions; the RNG
@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.protocol import Applied  # noqa: E402
+from engine.core.playout import play_randomly  # noqa: E402
 from engine.kadi import GAME  # noqa: E402
 from engine.kadi.options import KadiOptions  # noqa: E402
 
@@ -35,25 +35,7 @@ PLAYERS = ["amina", "baraka", "chausiku", "daudi"]
 
 def play_match(seed: int, rng: random.Random, options: KadiOptions) -> int:
     """One random match through the protocol; returns the number of actions applied."""
-    game = GAME
-    to_act = game.to_act
-    legal_actions = game.legal_actions
-    advance = game.advance
-    is_finished = game.is_finished
-    choice = rng.choice
-    state = game.new(PLAYERS, options, seed)
-    steps = 0
-    while not is_finished(state):
-        # One random choice per decision, as OpenSpiel's drivers make: a lone waiting player
-        # needs none.
-        waiting = to_act(state)
-        player = waiting[0] if len(waiting) == 1 else choice(waiting)
-        result = advance(state, player, choice(legal_actions(state, player)))
-        if result.__class__ is not Applied:
-            raise AssertionError(f"legal action refused: {result.code}")
-        state = result.state
-        steps += 1
-    return steps
+    return play_randomly(GAME, GAME.new(PLAYERS, options, seed), rng.choice)[1]
 
 
 def measure(label: str, options: KadiOptions, seconds: float) -> tuple[float, float]:

@@ -1,8 +1,9 @@
 """Random-playout throughput of the Lopti engine, single-threaded, in CPU time.
 
 What it measures: fresh tables (`GAME.new`, default options, dealing included) are played with
-uniformly random legal actions through the public protocol only, in the shape of
-engine.core.playout.count_random_playout and OpenSpiel's reference driver: each step asks
+uniformly random legal actions through the public protocol only, by
+engine.core.playout.play_randomly, the driver of every engine benchmark, which makes one
+random choice per decision as OpenSpiel's reference driver does: each step asks
 `to_act`, picks one waiting player at random only when several wait (setup), asks
 `legal_actions` for that player (the complete, exact list the bot builds keyboards from), picks
 one action uniformly with `random.Random.choice` and applies it with the in-place fast path
@@ -34,18 +35,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.core.protocol import Applied  # noqa: E402
+from engine.core.playout import play_randomly  # noqa: E402
 from engine.lopti import GAME  # noqa: E402
 
 NAMES = ["amina", "baraka", "chausiku", "daudi", "eshe"]
+
+
+def _in_first_round(state) -> bool:
+    return state.round == 1
 
 
 def play_rounds(players: int, seconds: float, seed: int = 0, copying: bool = False) -> tuple[int, int, float]:
     """Play random legal actions in fresh one-round matches until `seconds` of CPU time pass."""
     options = GAME.Options()
     rng = random.Random(seed)
-    choice = rng.choice
-    to_act, legal_actions = GAME.to_act, GAME.legal_actions
     step = GAME.apply if copying else GAME.advance
     names = NAMES[:players]
     actions = matches = 0
@@ -54,16 +57,8 @@ def play_rounds(players: int, seconds: float, seed: int = 0, copying: bool = Fal
     deadline = start + seconds
     while clock() < deadline:
         state = GAME.new(names, options, rng.randrange(1 << 30))
-        applied = 0
-        while state.round == 1:  # the round ends when `round` moves on (the winner's rule)
-            waiting = to_act(state)
-            player = waiting[0] if len(waiting) == 1 else choice(waiting)
-            result = step(state, player, choice(legal_actions(state, player)))
-            state = result.state
-            applied += 1
-        if not isinstance(result, Applied):  # every listed action must be accepted
-            raise AssertionError(f"legal action refused: {result}")
-        actions += applied
+        # The round ends when `round` moves on (the winner's rule).
+        actions += play_randomly(GAME, state, rng.choice, step, going=_in_first_round)[1]
         matches += 1
     return actions, matches, clock() - start
 

@@ -2,7 +2,7 @@
 
 What is measured: single-threaded uniformly random playouts driven through the public protocol
 only, with the driver loop of OpenSpiel's reference benchmark (benchmarks/bench_openspiel_reference.py)
-and of engine.core.playout.count_random_playout: at every decision `to_act`, then ONE random
+through engine.core.playout.play_randomly, every engine benchmark's driver: at every decision `to_act`, then ONE random
 choice among `legal_actions` of the player to act (so legal-action generation is included), then
 `advance` (the in-place fast path of `apply`; every event is built as always). A second random
 choice picks the player only when several are waiting (never, in Pitch).
@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.core.playout import play_randomly  # noqa: E402
 from engine.pitch import GAME, PitchOptions  # noqa: E402
 
 NAMES = ["amina", "baraka", "chausiku", "dudu", "eshe", "faraji", "gasira"]
@@ -40,21 +41,10 @@ def bench_uniform(seats: int, options: PitchOptions, seconds: float) -> tuple[fl
     """Actions per CPU second of uniformly random play, and the number of matches dealt."""
     players = NAMES[:seats]
     choice = random.Random(seats).choice
-    new, to_act, legal_actions, advance = GAME.new, GAME.to_act, GAME.legal_actions, GAME.advance
     actions = matches = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        state = new(players, options, matches)
-        for _ in range(MATCH_ACTIONS):
-            waiting = to_act(state)
-            if not waiting:  # the match is over
-                break
-            player = waiting[0] if len(waiting) == 1 else choice(waiting)
-            result = advance(state, player, choice(legal_actions(state, player)))
-            if not result.ok:
-                raise AssertionError(f"legal action refused: {result.code}")
-            state = result.state
-            actions += 1
+        actions += play_randomly(GAME, GAME.new(players, options, matches), choice, limit=MATCH_ACTIONS)[1]
         matches += 1
     return actions / (time.process_time() - start), matches
 

@@ -1,7 +1,7 @@
 """The floor under every engine benchmark: how fast a game can be driven through the protocol at all.
 
 The engine benchmarks drive `to_act`, `legal_actions` and `advance` with one random choice per
-decision; each applied action returns an `Applied` with its events, and every deal is shuffled
+decision (engine.core.playout.play_randomly); each applied action returns an `Applied` with its events, and every deal is shuffled
 from the seed (engine.core.rng). This script runs the same loop over two games with almost no
 rules, defined here and nowhere else, so their figures are upper bounds for any real engine:
 
@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.core.cards import deck_52  # noqa: E402
 from engine.core.fast import applied, event  # noqa: E402
+from engine.core.playout import play_randomly  # noqa: E402
 from engine.core.rng import shuffled  # noqa: E402
 
 PLAYERS = ("amina", "baraka", "chausiku", "daudi")
@@ -76,15 +77,10 @@ class AnyCard:
 
 def measure(game, seconds: float) -> float:
     choice = random.Random(0).choice
-    new, to_act, legal_actions, advance = game.new, game.to_act, game.legal_actions, game.advance
     actions = matches = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        state = new(matches)
-        while waiting := to_act(state):
-            player = waiting[0] if len(waiting) == 1 else choice(waiting)
-            state = advance(state, player, choice(legal_actions(state, player))).state
-            actions += 1
+        actions += play_randomly(game, game.new(matches), choice)[1]
         matches += 1
     return actions / (time.process_time() - start)
 

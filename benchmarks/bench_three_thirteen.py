@@ -3,8 +3,9 @@
 Run: `python benchmarks/bench_three_thirteen.py [--matches N] [--hands N] [--players 2 3 4]`.
 Single-threaded; wall-clock and CPU-time figures are both printed (CPU time is what to compare
 on a shared, busy machine).
-Random playout uses engine.core.playout.random_steps, so every step includes generating the
-legal actions (`go_out` discards included, which runs the meld solver) and applying one.
+Random playout uses engine.core.playout.play_randomly, the driver of every engine benchmark (one
+random choice per decision), so every step includes generating the legal actions (`go_out`
+discards included, which runs the meld solver) and applying one with `advance` (here `apply`).
 The solver timings are for fresh (uncached) solvers on random 14-card hands from two packs
 with four jokers, a random wild rank each hand.
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.core.options import parse_options  # noqa: E402
-from engine.core.playout import random_steps  # noqa: E402
+from engine.core.playout import play_randomly  # noqa: E402
 from engine.three_thirteen import GAME  # noqa: E402
 from engine.three_thirteen.melds import HandSolver  # noqa: E402
 from engine.three_thirteen.rules import MeldRules, game_deck  # noqa: E402
@@ -35,8 +36,7 @@ def bench_playout(matches: int, count: int) -> None:
     start, cpu = time.perf_counter(), time.process_time()
     for seed in range(matches):
         state = GAME.new(players, parse_options(GAME.Options, {}), seed)
-        for _ in random_steps(GAME, state, random.Random(seed), max_steps=1_000_000):
-            actions += 1
+        actions += play_randomly(GAME, state, random.Random(seed).choice)[1]
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"random playout, {count} players, default options: {matches} matches, {actions} actions")
     print(f"  wall: {actions / elapsed:,.0f} actions/s   {matches / elapsed:.2f} matches/s   ({elapsed:.1f} s)")
