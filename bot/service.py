@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
 from engine.core.options import OptionsError, options_dict, parse_options
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, State
 from engine.core.serialize import state_from_json, state_to_json
@@ -214,7 +216,7 @@ class TableService:
                 await self.store.save_table(table)
                 await self.publisher.lobby_changed(table)
                 return Outcome(True, table=table)
-            return await self._deal(table, game)
+            return await self._deal(table, game, options)
 
     async def consent(self, table_id: int, user_id: int, agree: bool) -> Outcome:
         """A player's answer to the options that need everyone's consent; one refusal turns them off."""
@@ -229,16 +231,16 @@ class TableService:
             if not agree:
                 for name in game.consent_options:
                     table.options[name] = False
-                table.options = options_dict(parse_options(game.Options, table.options))
-                return await self._deal(table, game)
+                options = parse_options(game.Options, table.options)
+                table.options = options_dict(options)
+                return await self._deal(table, game, options)
             if all(table.consents.get(seat.player) for seat in table.seats):
-                return await self._deal(table, game)
+                return await self._deal(table, game, parse_options(game.Options, table.options))
             await self.store.save_table(table)
             await self.publisher.lobby_changed(table)
             return Outcome(True, table=table)
 
-    async def _deal(self, table: TableRow, game: Game) -> Outcome:
-        options = parse_options(game.Options, table.options)
+    async def _deal(self, table: TableRow, game: Game, options: BaseModel) -> Outcome:
         players = [seat.player for seat in table.seats]
         table.consents = None
         dealer, decks = self.deal_override(table) if self.deal_override else (None, [])
