@@ -225,9 +225,22 @@ class Publisher:
         hand = InlineKeyboardButton(_("My cards"), url=self.deep_link(f"h{table.table_id}"))
         return InlineKeyboardMarkup([*rows(public, 3), [hand]])
 
-    async def post_table(self, table: TableRow, game: Game, state: State, warning: bool = False, new_message: bool = False) -> None:
-        _ = await self.group_translator(table.chat_id)
-        view = self.player_view(table, game, state, None)
+    async def group_seen(self, table: TableRow, game: Game, state: State) -> tuple[Translator, dict[str, Any]]:
+        """The group's translator and the spectator view: what every group message renders from."""
+        return await self.group_translator(table.chat_id), self.player_view(table, game, state, None)
+
+    async def post_table(
+        self,
+        table: TableRow,
+        game: Game,
+        state: State,
+        warning: bool = False,
+        new_message: bool = False,
+        seen: tuple[Translator, dict[str, Any]] | None = None,
+    ) -> None:
+        """Show the table in the group; `seen` is the group's translator and the spectator view
+        when the caller has them already."""
+        _, view = seen or await self.group_seen(table, game, state)
         text = self.table_text(table, game, state, _, warning, view)
         markup = self.table_markup(table, game, state, _, view)
         if not new_message and table.table_message_id is not None:
@@ -280,9 +293,10 @@ class Publisher:
     async def table_changed(
         self, table: TableRow, game: Game, state: State, events: list[Event], actor: str | None
     ) -> None:
-        await self.post_table(table, game, state)
-        await self._sync_poll(table, game, state)
-        await self._post_round_summary(table, events)
+        seen = await self.group_seen(table, game, state)
+        await self.post_table(table, game, state, seen=seen)
+        await self._sync_poll(table, game, state, *seen)
+        await self._post_round_summary(table, events, seen[0])
         if table.paused_until is not None and self.clock() < table.paused_until:
             return  # the next deal is shown when the pause ends
         for seat in table.seats:
@@ -292,11 +306,9 @@ class Publisher:
         if game.is_finished(state):
             await self._forget_table(table)
 
-    async def _sync_poll(self, table: TableRow, game: Game, state: State) -> None:
+    async def _sync_poll(self, table: TableRow, game: Game, state: State, _: Translator, view: dict[str, Any]) -> None:
         """Open the poll the game asks for now, and close one it no longer asks for."""
-        _ = await self.group_translator(table.chat_id)
         renderer = renderer_for(table.game)
-        view = self.player_view(table, game, state, None)
         wanted = None if game.is_finished(state) or table.status != "playing" else renderer.poll_for(view, _, view["names"])
         current = await self.store.open_poll(table.table_id)
         if current is not None and (wanted is None or wanted[0] != current["key"]):
@@ -318,10 +330,9 @@ class Publisher:
                 return
             await self.store.add_poll(message.poll.id, table.table_id, key, table.chat_id, message.message_id)
 
-    async def _post_round_summary(self, table: TableRow, events: list[Event]) -> None:
+    async def _post_round_summary(self, table: TableRow, events: list[Event], _: Translator) -> None:
         if not events:
             return
-        _ = await self.group_translator(table.chat_id)
         lines = renderer_for(table.game).round_summary([event.view(None) for event in events], _, names_of(table))
         if lines:
             try:
