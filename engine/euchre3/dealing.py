@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.core.protocol import Event
 from engine.core.rng import shuffled
-from engine.euchre3.events import event
+from engine.core.fast import event
 from engine.euchre3.ranking import DECKS
 from engine.euchre3.state import BID1, FACE_UP, State
 

@@ -21,7 +21,7 @@ from engine.core.rng import pick
 from engine.core.shapes import check_action as check_shape
 from engine.euchre3 import rules
 from engine.euchre3.dealing import deal
-from engine.euchre3.events import applied, event
+from engine.core.fast import applied, event
 from engine.euchre3.options import Euchre3Options
 from engine.euchre3.ranking import (
     ALL_CARDS,

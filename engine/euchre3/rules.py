@@ -15,7 +15,7 @@ from itertools import filterfalse
 from engine.core.cards import SUITS
 from engine.core.protocol import Event, Refused
 from engine.euchre3.dealing import deal
-from engine.euchre3.events import event
+from engine.core.fast import event
 from engine.euchre3.ranking import (
     DECK_SETS,
     EFFECTIVE_SUIT,

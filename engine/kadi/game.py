@@ -22,7 +22,7 @@ from engine.core.protocol import CLOCK, Action, Event, Game, MalformedAction, Re
 from engine.core.rng import pick
 from engine.core.shapes import check_action
 from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK
-from engine.kadi.events import applied, event
+from engine.core.fast import applied, event
 from engine.kadi.options import KadiOptions, TableRules
 from engine.kadi.piles import deal_round, draw_cards
 from engine.kadi.rules import drawn_playable, has_play, may_call, offered_actions, openers, play_problem

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.protocol import Event
-from engine.lopti.events import event
+from engine.core.fast import event
 from engine.core.rng import shuffled
 from engine.lopti.rules import DECK
 from engine.lopti.state import SETUP, LoptiState

@@ -27,7 +27,7 @@ from engine.lopti.actions import (
     THREES,
 )
 from engine.lopti.dealing import deal_round
-from engine.lopti.events import applied, event
+from engine.core.fast import applied, event
 from engine.lopti.options import LoptiOptions
 from engine.lopti.rules import DECK, THREE, VALUE, lowest_card, play_problem, sort_cards
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState

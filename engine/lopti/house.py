@@ -20,7 +20,7 @@ from typing import Any
 
 from engine.core.protocol import Event
 from engine.core.rng import shuffled
-from engine.lopti.events import event
+from engine.core.fast import event
 from engine.lopti.rules import SORT_KEY
 from engine.lopti.state import LoptiState
 

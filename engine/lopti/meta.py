@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.core.protocol import Event
 from engine.lopti import session
-from engine.lopti.events import event
+from engine.core.fast import event
 from engine.lopti.state import PLAY, SETUP, LoptiState
 
 Problem = tuple[str, str] | None

@@ -10,7 +10,7 @@ never changed, because a copy shares it with the state it was made from.
 from __future__ import annotations
 
 from engine.core.protocol import Event
-from engine.lopti.events import event
+from engine.core.fast import event
 from engine.lopti.rules import SEVEN, TEN, THREE, VALUE
 from engine.lopti.state import AUTHORING, PLAY, LoptiState
 

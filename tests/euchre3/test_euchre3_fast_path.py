@@ -11,11 +11,10 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core.protocol import CLOCK, Applied, Event, Refused
+from engine.core.protocol import CLOCK, Applied, Refused
 from engine.core.rng import shuffled
 from engine.euchre3 import GAME
 from engine.euchre3.dealing import deck_order, split_deal
-from engine.euchre3.events import applied, event
 from engine.euchre3.ranking import DECKS, EFFECTIVE_SUIT, TRICK_VALUE, legal_plays, trick_winner
 
 from .test_euchre3_properties import options_sets
@@ -147,19 +146,3 @@ def test_play_actions_are_the_legal_plays(seed):
             assert actions == [{"type": "play", "card": card} for card in plays]
             assert len({id(action) for action in actions}) == len(actions)
         state = GAME.advance(state, player, rng.choice(actions)).state
-
-
-def test_cheap_builders_make_the_protocol_objects():
-    made = event("played", {"player": "amina", "card": "AS"})
-    assert type(made) is Event and made == Event("played", {"player": "amina", "card": "AS"})
-    assert made.private == {} and made.private is not event("x", {}).private
-    assert event("a", {}, {"amina": {"hand": []}}) == Event("a", {}, {"amina": {"hand": []}})
-    result = applied("state", [made])
-    assert type(result) is Applied and result == Applied("state", [made]) and result.ok
-    for frozen in (made, result):
-        try:
-            frozen.kind = "changed"
-        except AttributeError:
-            pass
-        else:
-            raise AssertionError("protocol objects stay frozen")
