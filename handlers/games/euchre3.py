@@ -22,8 +22,6 @@ KIND_ORDER = {"accept": 0, "name": 0, "pick_up": 0, "alone": 1, "with_dummy": 2,
 class Euchre3Renderer(GameRenderer):
     game = "euchre3"
     refusal_texts = {
-        "not_your_turn": N_("It is not your turn."),
-        "must_follow_suit": N_("You must follow suit."),
         "turned_down_suit": N_("You cannot name the turned-down suit."),
         "dealer_must_name": N_("Stuck dealer: you must name trumps."),
         "must_pick_up": N_("At this table the dealer must pick up."),

@@ -16,7 +16,6 @@ KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5
 class KadiRenderer(GameRenderer):
     game = "kadi"
     refusal_texts = {
-        "not_your_turn": N_("It is not your turn."),
         "penalty_pending": N_("Answer the penalty with a matching card, or draw."),
         "must_follow_command": N_("Follow the Jack's command, or draw."),
         "power_card_required": N_("A power card was demanded: play a 2, 7, 8, J or joker, or draw."),

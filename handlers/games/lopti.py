@@ -30,7 +30,6 @@ class LoptiRenderer(GameRenderer):
     game = "lopti"
     hand_sort_key = staticmethod(show.by_rank)
     refusal_texts = {
-        "not_your_turn": N_("It is not your turn."),
         "obligation_pending": N_("Play a 3, or take the pile."),
         "must_play_low": N_("Play a 7 or lower, or take the pile."),
         "ten_on_seven": N_("A 10 cannot follow a 7."),

@@ -13,14 +13,12 @@ from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_li
 class PitchRenderer(GameRenderer):
     game = "pitch"
     refusal_texts = {
-        "not_your_turn": N_("It is not your turn."),
         "bid_too_low": N_("Bid higher than the current bid, or pass."),
         "bid_below_minimum": N_("The lowest bid at this table is 2."),
         "dealer_must_bid": N_("Everyone passed: as dealer you must bid."),
         "steal_not_allowed": N_("Stealing the bid is off at this table."),
         "cannot_steal_from_partner": N_("You cannot steal your partner's bid."),
         "must_follow_suit": N_("You must follow suit (or play a trump)."),
-        "not_in_hand": N_("You do not hold that card."),
     }
 
     def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:

@@ -15,7 +15,6 @@ KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 class ThreeThirteenRenderer(GameRenderer):
     game = "three_thirteen"
     refusal_texts = {
-        "not_your_turn": N_("It is not your turn."),
         "must_draw_first": N_("You must draw first."),
         "cannot_go_out": N_("These cards don't make sets or runs yet."),
         "cannot_discard_taken_card": N_("You cannot discard the card you just took."),
