@@ -11,7 +11,6 @@ from engine.core.cards import SUITS, is_card_code, parse_card
 from engine.core.protocol import (
     CLOCK,
     Action,
-    Applied,
     Game,
     MalformedAction,
     Refused,
@@ -92,7 +91,6 @@ def _follow_actions(trump: str) -> dict[str, dict[str, Action]]:
 _FOLLOW_ACTIONS = {trump: _follow_actions(trump) for trump in SUITS}
 CANONICAL_CARDS = frozenset(ALL_CARDS)
 play_card = rules.play_card
-_new = object.__new__
 
 
 class Euchre3(Game):
@@ -224,11 +222,7 @@ class Euchre3(Game):
             else:
                 events = None
             if events.__class__ is list:
-                result = _new(Applied)  # applied(state, events), inlined
-                attributes = result.__dict__
-                attributes["state"] = state
-                attributes["events"] = events
-                return result
+                return applied(state, events)
             if events is not None:
                 return events if isinstance(events, Refused) else applied(state, events)
         return self._step(state, player, action)

@@ -387,7 +387,6 @@ def do_play(state: State, seat: int, action: dict) -> list[Event] | Refused:
 
 # seat -> the next seat clockwise
 _NEXT_SEAT = (1, 2, 0)
-_new = object.__new__
 
 
 def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | None:
@@ -419,12 +418,7 @@ def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | 
         fields["hands"] = (hands[0], hands[1], hand)
     trick += ((seat, card),)
     players = fields["players"]
-    played_event = _new(Event)  # event("played", ...), inlined: this is the hottest event
-    attributes = played_event.__dict__
-    attributes["kind"] = "played"
-    attributes["public"] = {"player": players[seat], "card": card}
-    attributes["private"] = {}
-    events = [played_event]
+    events = [event("played", {"player": players[seat], "card": card})]
     sitting_out = fields["sitting_out"]
     if len(trick) < (3 if sitting_out is None else 2):
         fields["trick"] = trick

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.options import parse_options
-from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, Refused, Result
+from engine.core.protocol import CLOCK, Action, Event, Game, MalformedAction, Refused, Result
 from engine.core.rng import pick
 from engine.lopti import house, meta, session, turns
 from engine.lopti.actions import (
@@ -42,7 +42,6 @@ THROWS: list[Action] = [{"type": "throw", "sign": sign} for sign in SIGNS]
 CHAMPION: Action = {"type": "champion"}
 
 _BIT_OF = BIT.__getitem__
-_new = object.__new__
 
 
 def _problem_now(state: LoptiState, rank: int, count: int) -> tuple[str, str] | None:
@@ -409,27 +408,10 @@ class Lopti(Game):
             any_number, match, _ = state.follow[state.pile[-1]]
             if not mask & any_number and not (mask & match and MATCH_SIZES[state.last_play][state.run] >> count & 1):
                 return self._checked_play(state, seat, cards, copy)
-        cards = cards[:]
         new = state.clone(seat) if copy else state
-        hand = new.hands[seat]
-        for card in cards:
-            hand.remove(card)
-        played = _new(Event)  # _play_cards(new, seat, cards, events) and applied(new, events), inlined
-        fields = played.__dict__
-        fields["kind"] = "played"
-        fields["public"] = {"player": new.players[seat], "cards": cards, "extra": new.extra}
-        fields["private"] = {}
-        events = [played]
-        if new.hooks:
-            burned = _land_with_rules(new, seat, cards, events)
-        else:
-            burned = turns.land_play(new, seat, cards, events)
-        turns.after_play(new, seat, burned, events)
-        result = _new(Applied)
-        fields = result.__dict__
-        fields["state"] = new
-        fields["events"] = events
-        return result
+        events: list[Event] = []
+        self._play_cards(new, seat, cards[:], events)
+        return applied(new, events)
 
     def _checked_play(self, state: LoptiState, seat: int, cards: Any, copy: bool) -> Result:
         """Any play: the checks in the order of the refusals (the play's shape, the cards held,
@@ -459,8 +441,7 @@ class Lopti(Game):
 
     @staticmethod
     def _play_cards(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> None:
-        """Play `cards` from the hand (the timer's play and `_checked_play`; `_play` does the
-        same steps inline)."""
+        """Play `cards` from the hand (checked by the caller): every play and the timer's."""
         hand = state.hands[seat]
         for card in cards:
             hand.remove(card)
