@@ -130,15 +130,3 @@ def legal_plays(hand: tuple[Card, ...], led: Card | None, trump: str) -> tuple[C
     return following or hand
 
 
-def trick_winner(cards: list[Card] | tuple[Card, ...], trump: str) -> int:
-    """E25: index in `cards` (play order) of the winning card."""
-    effective = EFFECTIVE_SUIT[trump]
-    power = TRICK_POWER[trump]
-    led_suit = effective[cards[0]]
-    best_index, best = 0, -1
-    for index, card in enumerate(cards):
-        suit = effective[card]
-        value = power[card] if suit == trump or suit == led_suit else 0
-        if value > best:
-            best_index, best = index, value
-    return best_index

@@ -425,7 +425,7 @@ def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | 
         following = _NEXT_SEAT[seat]
         fields["turn"] = _NEXT_SEAT[following] if following == sitting_out else following
         return events
-    # E25: the highest trump, else the highest card of the suit led (trick_winner, unrolled).
+    # E25: the highest trump, else the highest card of the suit led: the highest TRICK_VALUE.
     values = TRICK_VALUE[trump][EFFECTIVE_SUIT[trump][trick[0][1]]]
     if len(trick) == 3:
         (first, card0), (second, card1), (third, card2) = trick
