@@ -1,4 +1,4 @@
-"""Dealing six cards each from an explicit or shuffled deck (P5, README's dealing order), and its inverse.
+"""Dealing six cards each from an explicit or shuffled deck (P5, README's dealing order).
 
 Cards go one at a time, clockwise, from the dealer's left round to the dealer, six rotations;
 what is left is the undealt stock, which never takes part in the hand (PIT-A3).
@@ -32,22 +32,3 @@ def deal(deck: Sequence[Card], seats: int, dealer: int) -> tuple[tuple[tuple[Car
     order = HAND_ORDER.__getitem__
     hands = tuple(tuple(sorted(deck[(seat - dealer - 1) % seats : dealt : seats], key=order)) for seat in range(seats))
     return hands, tuple(deck[dealt:])
-
-
-def stack_deck(hands: Sequence[Sequence[Card]], dealer: int) -> list[Card]:
-    """A 52-card deck that deals `hands[seat]` to each seat when `dealer` deals; the rest follow in pack order.
-
-    Used by tests and by anyone who wants an exact situation at the table.
-    """
-    seats = len(hands)
-    wanted = [[c.upper() for c in hand] for hand in hands]
-    if any(len(hand) != HAND_SIZE for hand in wanted):
-        raise ValueError("every hand needs exactly six cards")
-    order: list[Card] = []
-    for rotation in range(HAND_SIZE):
-        for step in range(seats):
-            order.append(wanted[(dealer + 1 + step) % seats][rotation])
-    if len(set(order)) != len(order) or not set(order) <= set(DECK):
-        raise ValueError("hands must hold distinct cards of the 52-card pack")
-    taken = set(order)
-    return order + [card for card in DECK if card not in taken]

@@ -6,16 +6,37 @@ from collections.abc import Sequence
 
 import pytest
 
+from engine.core.cards import Card
 from engine.core.protocol import CLOCK, Applied, Refused
 from engine.core.rng import rng_for
 from engine.pitch import GAME, PitchOptions
-from engine.pitch.dealing import stack_deck
+from engine.pitch.cards import DECK
+from engine.pitch.dealing import HAND_SIZE
 
 TWO = ["amina", "baraka"]
 THREE = ["amina", "baraka", "chausiku"]
 FOUR = ["amina", "baraka", "chausiku", "dudu"]
 
 PASS = {"type": "pass"}
+
+
+def stack_deck(hands: Sequence[Sequence[Card]], dealer: int) -> list[Card]:
+    """A 52-card deck that deals `hands[seat]` to each seat when `dealer` deals; the rest follow in pack order.
+
+    The inverse of engine.pitch.dealing.deal: the tests' way to set up an exact situation.
+    """
+    seats = len(hands)
+    wanted = [[c.upper() for c in hand] for hand in hands]
+    if any(len(hand) != HAND_SIZE for hand in wanted):
+        raise ValueError("every hand needs exactly six cards")
+    order: list[Card] = []
+    for rotation in range(HAND_SIZE):
+        for step in range(seats):
+            order.append(wanted[(dealer + 1 + step) % seats][rotation])
+    if len(set(order)) != len(order) or not set(order) <= set(DECK):
+        raise ValueError("hands must hold distinct cards of the 52-card pack")
+    taken = set(order)
+    return order + [card for card in DECK if card not in taken]
 
 
 def BID(value: int) -> dict:  # noqa: N802 - reads like the action it builds
