@@ -1,6 +1,7 @@
 """Extract every user-facing string from bot/ and handlers/ and merge it into the Swahili catalog.
 
-Run `python tools/update_catalogs.py` after changing strings, then translate the new entries in
+Entries are sorted by msgid and located by file only (no line numbers), so that moving code
+does not rewrite the catalog. Run `python tools/update_catalogs.py` after changing strings, then translate the new entries in
 bot/locales/sw/LC_MESSAGES/karata.po (game words: ../shared/GLOSSARY.md). The test suite fails
 while any string lacks a Swahili translation.
 """
@@ -34,7 +35,7 @@ def extract() -> Catalog:
 def main() -> int:
     template = extract()
     with POT_PATH.open("wb") as handle:
-        write_po(handle, template, width=100)
+        write_po(handle, template, width=100, sort_output=True, include_lineno=False)
     if PO_PATH.exists():
         with PO_PATH.open("rb") as handle:
             catalog = read_po(handle, locale="sw")
@@ -43,7 +44,9 @@ def main() -> int:
     catalog.update(template, no_fuzzy_matching=True)
     PO_PATH.parent.mkdir(parents=True, exist_ok=True)
     with PO_PATH.open("wb") as handle:
-        write_po(handle, catalog, width=100, omit_header=False, ignore_obsolete=True)
+        write_po(
+            handle, catalog, width=100, omit_header=False, ignore_obsolete=True, sort_output=True, include_lineno=False
+        )
     missing = [message.id for message in catalog if message.id and not message.string]
     print(f"{len(catalog)} messages, {len(missing)} without Swahili")
     return 0
