@@ -1,30 +1,41 @@
-"""Builds the python-telegram-bot Application: one place that wires every service and handler."""
+"""The composition root: builds the python-telegram-bot Application and wires every part once.
+
+Reading `build_application` top to bottom is the table of contents of the bot: the flood gate
+every call passes, the handlers by what the user does, and (at start-up) the store, the change
+feed, the table service with its timers, the courier and the publisher.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from urllib.parse import urlsplit
 
-from telegram import BotCommand, Update
+from telegram import Bot, BotCommand, Update
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
     CommandHandler,
+    ContextTypes,
     MessageHandler,
     PollAnswerHandler,
+    TypeHandler,
     filters,
 )
 
 from bot.i18n import N_, translator
-from bot.service import TableService
 from bot.settings import Settings
-from bot.storage import Store
-from bot.timers import Timers
-from handlers import basics, lobby, play
-from handlers.context import Services
+from handlers import basics, lobby, play, rule_builder
+from handlers.callback_data import LobbyOp, PickGame, PickLanguage, PlayAgain, RuleDraft, TableButton, TreeNode
+from handlers.context import BotData, Karata, KarataContext
+from handlers.courier import Courier
+from handlers.flood import FloodGate, FloodLimiter
 from handlers.publisher import Publisher
+from tables.feed import ChangeFeed
+from tables.service import TableService, Timing
+from tables.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -39,67 +50,79 @@ COMMANDS = (
     ("language", N_("Choose Swahili or English")),
     ("help", N_("What Karata can do")),
 )
+# How long a graceful stop waits for the last deliveries before it closes the connection.
+STOP_DELIVERY_SECONDS = 10.0
 
 
 def build_application(settings: Settings) -> Application:
+    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
     application = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.base_file_url)
-        .rate_limiter(
-            AIORateLimiter(
-                overall_max_rate=settings.bot_messages_per_second,
-                group_max_rate=settings.group_messages_per_minute,
-                max_retries=3,
-            )
-        )
+        .rate_limiter(FloodLimiter(gate))
+        # Tables are independent: one table's slow update never holds up another's.
+        .concurrent_updates(True)
+        .context_types(ContextTypes(context=KarataContext, bot_data=BotData))
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
         .build()
     )
     application.bot_data["settings"] = settings
+    application.bot_data["gate"] = gate
+    # Who sent an update is recorded before any handler runs.
+    application.add_handler(TypeHandler(Update, basics.track_user), group=-1)
     application.add_handler(CommandHandler("start", basics.start))
     application.add_handler(CommandHandler("help", basics.help_command))
+    application.add_handler(CommandHandler("language", basics.language_command))
     application.add_handler(CommandHandler("newgame", lobby.new_game))
     application.add_handler(CommandHandler("cancel", lobby.cancel_command))
     application.add_handler(CommandHandler("hand", play.hand_command))
     application.add_handler(CommandHandler("table", play.table_command))
-    application.add_handler(CommandHandler("language", basics.language_command))
-    application.add_handler(CommandHandler("kadi", play.call_at_table))
+    application.add_handler(CommandHandler("kadi", play.said_at_table))
     application.add_handler(CommandHandler("rules", play.rules_command))
     application.add_handler(CommandHandler("endsession", play.end_session_command))
     application.add_handler(
-        MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.call_at_table)
+        MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.said_at_table)
     )
-    application.add_handler(
-        MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, play.private_text)
-    )
-    application.add_handler(CallbackQueryHandler(basics.on_callback))
+    application.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, play.private_text))
+    application.add_handler(CallbackQueryHandler(play.press_action, pattern=TreeNode.matches))
+    application.add_handler(CallbackQueryHandler(play.press_table_button, pattern=TableButton.matches))
+    application.add_handler(CallbackQueryHandler(rule_builder.press_draft, pattern=RuleDraft.matches))
+    application.add_handler(CallbackQueryHandler(lobby.lobby_op, pattern=LobbyOp.matches))
+    application.add_handler(CallbackQueryHandler(lobby.pick_game, pattern=PickGame.matches))
+    application.add_handler(CallbackQueryHandler(lobby.play_again, pattern=PlayAgain.matches))
+    application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
+    application.add_handler(CallbackQueryHandler(basics.unknown_button))
     application.add_handler(PollAnswerHandler(play.poll_answer))
     application.add_error_handler(basics.on_error)
     return application
+
+
+def timing_of(settings: Settings) -> Timing:
+    return Timing(
+        turn_seconds=settings.turn_seconds,
+        warn_seconds=settings.warn_seconds,
+        nudge_seconds=settings.nudge_seconds,
+        round_pause_seconds=settings.round_pause_seconds,
+        window_seconds={"close_vote": settings.vote_seconds, "close_champion": settings.champion_seconds},
+        default_window_seconds=settings.vote_seconds,
+    )
 
 
 async def _post_init(application: Application) -> None:
     settings: Settings = application.bot_data["settings"]
     store = Store(settings.db_path)
     await store.open()
+    feed = ChangeFeed()
+    service = TableService(store, feed, timing_of(settings), application.job_queue)
+    courier = Courier(application.bot_data["gate"])
     bot = application.bot
-    publisher = Publisher(
-        bot,
-        store,
-        lambda: bot.username,
-        table_edit_interval=settings.table_edit_seconds,
-        group_language=settings.group_language,
-    )
-    service = TableService(store, publisher, settings.turn_seconds, round_pause_seconds=settings.round_pause_seconds)
-    if application.job_queue is not None:
-        service.scheduler = Timers(
-            application.job_queue, service, settings.warn_seconds, settings.nudge_seconds, settings.vote_seconds
-        )
-    application.bot_data["karata"] = Services(store, service, publisher)
-    await _set_commands(application)
+    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language)
+    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language)
+    await _set_commands(bot)
     if application.job_queue is not None:
         idle = settings.session_idle_hours * 3600
 
@@ -108,26 +131,30 @@ async def _post_init(application: Application) -> None:
 
         application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
     resumed = await service.resume_after_restart()
-    for table in resumed:
-        loaded = await service.load(table.table_id)
-        if loaded is not None and loaded.state is not None:
-            await publisher.post_table(loaded.table, loaded.game, loaded.state)
+    publisher.start()
     if resumed:
-        log.info("resumed %d tables with fresh turn timers", len(resumed))
+        log.info("resumed %d running tables with fresh timers", resumed)
 
 
-async def _set_commands(application: Application) -> None:
+async def _set_commands(bot: Bot) -> None:
     # Swahili is the default menu; English speakers get theirs by language_code.
     for language, code in (("sw", None), ("en", "en")):
         _ = translator(language)
         commands = [BotCommand(name, _(description)) for name, description in COMMANDS]
-        await application.bot.set_my_commands(commands, language_code=code)
+        await bot.set_my_commands(commands, language_code=code)
+
+
+async def _post_stop(application: Application) -> None:
+    """A graceful stop: what players were about to be shown goes out before the connection closes
+    (what does not fit in the time is sent at the next start)."""
+    found: Karata | None = application.bot_data.get("karata")
+    if found is not None and not await found.publisher.stop(STOP_DELIVERY_SECONDS):
+        log.warning("stopping with undelivered messages; they go out at the next start")
 
 
 async def _post_shutdown(application: Application) -> None:
-    found: Services | None = application.bot_data.get("karata")
+    found: Karata | None = application.bot_data.get("karata")
     if found is not None:
-        await found.publisher.flush()
         await found.store.close()
 
 
@@ -144,9 +171,32 @@ def webhook_options(settings: Settings) -> dict[str, object]:
     }
 
 
+async def wait_for_telegram(settings: Settings, first_delay: float = 1.0, longest_delay: float = 60.0) -> None:
+    """Ask the Bot API who we are until it answers, waiting longer each time; InvalidToken
+    (Telegram refused the token) is raised at once, since waiting will not mend it."""
+    bot = Bot(settings.token, base_url=settings.telegram_api_base_url)
+    delay = first_delay
+    while True:
+        try:
+            async with bot:
+                return
+        except InvalidToken:
+            raise
+        except NetworkError as error:
+            log.warning(
+                "cannot reach the Bot API at %s (%s); trying again in %.0f s",
+                urlsplit(settings.telegram_api_base_url).netloc,
+                type(error).__name__,
+                delay,
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, longest_delay)
+
+
 def run(settings: Settings) -> None:
+    asyncio.run(wait_for_telegram(settings))
     application = build_application(settings)
     if settings.mode.value == "webhook":
-        application.run_webhook(**webhook_options(settings))  # type: ignore[arg-type]
+        application.run_webhook(bootstrap_retries=-1, **webhook_options(settings))  # type: ignore[arg-type]
     else:
-        application.run_polling(allowed_updates=Update.ALL_TYPES)
+        application.run_polling(allowed_updates=Update.ALL_TYPES, bootstrap_retries=-1)

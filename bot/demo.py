@@ -34,7 +34,6 @@ def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrid
         # The fake server has no flood limit; a real group does (see Settings).
         "KARATA_GROUP_RATE": 6000,
         "KARATA_BOT_RATE": 10000,
-        "KARATA_TABLE_EDIT_SECONDS": 0,
         "KARATA_ROUND_PAUSE_SECONDS": 0,
     }
     values.update(overrides)
@@ -95,8 +94,16 @@ class Simulation:
         start = next(data for row in lobby.buttons for _, data in row if (data or "").endswith(":start"))
         query = await self.api.press(creator, self.group_id, lobby.message_id, start)
         await self.api.wait_for_answer(query)
-        await self.api.settle(quiet=0.05)
+        await self.shown()
         return lobby
+
+    async def shown(self) -> None:
+        """Wait until what the bot is about to show has reached the chats (a press is answered
+        first, its messages follow)."""
+        if self.application is not None:
+            await self.application.bot_data["karata"].publisher.settle()
+        else:
+            await self.api.settle(quiet=0.05)
 
     async def step(self) -> bool:
         """One simulated user presses one button of their hand; False when nobody has any."""
@@ -117,6 +124,7 @@ class Simulation:
         if not path:
             query = await self.api.press(user, user.id, message.message_id, self.rng.choice(buttons))
             await self.api.wait_for_answer(query, timeout=10)
+            await self.shown()
             return True
         for label in path:
             message = self.hand_message(user)
@@ -124,24 +132,27 @@ class Simulation:
                 break
             query = await self.api.press_text(user, user.id, message.message_id, label)
             await self.api.wait_for_answer(query, timeout=10)
+            await self.shown()
         return True
 
     async def _intended_path(self, user: FakeUser, message: MessageRecord) -> list[str]:
         """The labels to tap for one legal action chosen at random (empty without the Application)."""
         if self.application is None:
             return []
-        from handlers.callback_data import TreeNode, decode
-        from handlers.games import renderer_for
+        from handlers.callback_data import TreeNode
+        from handlers.render.hand import seen_by
 
         found = self.application.bot_data["karata"]
         data = next(d for row in message.buttons for _, d in row if (d or "").startswith("T:"))
-        node_ref = decode(data)
-        assert isinstance(node_ref, TreeNode)
+        node_ref = TreeNode.parse(data)
         loaded = await found.service.load(node_ref.table_id)
-        if loaded is None or loaded.state is None or loaded.table.version != node_ref.version:
+        if loaded is None or loaded.state is None:
             return []
-        _ = await found.publisher.user_translator(user.id)
-        tree = found.publisher.player_tree(renderer_for(loaded.table.game), loaded.game, loaded.state, str(user.id), _, loaded.table)
+        _ = (await found.publisher.readers(loaded.table.chat_id, [user.id])).of(user.id)
+        seen = seen_by(loaded.table, loaded.game, loaded.state, str(user.id), _)
+        if seen.keyboard != node_ref.keyboard:
+            return []
+        tree = seen.tree
         targets = [node for node in tree.nodes if node.action is not None]
         if not targets:
             return []

@@ -63,3 +63,11 @@ class Translator:
 
 def translator(language: str | None) -> Translator:
     return Translator(normalize_language(language))
+
+
+def first_language(code: str | None) -> str:
+    """The language of a user we have never seen: their Telegram language when it is one of
+    ours, else Swahili (Telegram has no Swahili interface, so most Swahili speakers send `en`
+    or nothing; joining a group's table then gives them the group's language)."""
+    base = (code or "").split("-")[0].lower()
+    return base if base in LANGUAGES else DEFAULT_LANGUAGE

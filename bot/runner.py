@@ -33,6 +33,8 @@ async def running_application(settings: Settings) -> AsyncIterator[Application]:
     finally:
         await application.updater.stop()
         await application.stop()
+        if application.post_stop:
+            await application.post_stop(application)
+        await application.shutdown()
         if application.post_shutdown:
             await application.post_shutdown(application)
-        await application.shutdown()

@@ -33,17 +33,18 @@ class Settings(BaseSettings):
     turn_seconds: int = Field(90, ge=0, le=3600, validation_alias=AliasChoices("KARATA_TURN_SECONDS"))
     # Seconds before a timeout at which the table warns.
     warn_seconds: int = Field(20, ge=0, le=600, validation_alias=AliasChoices("KARATA_WARN_SECONDS"))
-    # Telegram allows a bot about 20 messages a minute in one group; edits count too.
+    # Telegram allows a bot about 30 calls a second in all, and 20 a minute in one group (edits,
+    # deletions and polls count too).
     bot_messages_per_second: int = Field(30, ge=1, le=10000, validation_alias=AliasChoices("KARATA_BOT_RATE"))
     group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
     # Seconds between a round's end and the next deal being shown.
     round_pause_seconds: float = Field(5.0, ge=0, le=120, validation_alias=AliasChoices("KARATA_ROUND_PAUSE_SECONDS"))
-    # How long a Rule Vote (and the wait for a champion) stays open.
+    # How long a Rule Vote stays open.
     vote_seconds: float = Field(120, gt=0, le=3600, validation_alias=AliasChoices("KARATA_VOTE_SECONDS"))
+    # How long a tied vote waits for a champion to defend a rule whose author is away.
+    champion_seconds: float = Field(120, gt=0, le=3600, validation_alias=AliasChoices("KARATA_CHAMPION_SECONDS"))
     # A table nobody touched for this long ends (a Lopti session's end; abandoned games).
     session_idle_hours: float = Field(12, gt=0, le=720, validation_alias=AliasChoices("KARATA_SESSION_IDLE_HOURS"))
-    # At most one edit of a table message per this many seconds (the newest wins).
-    table_edit_seconds: float = Field(3.0, ge=0, le=60, validation_alias=AliasChoices("KARATA_TABLE_EDIT_SECONDS"))
     # Seconds a player may be idle on their turn before a private "your turn" nudge.
     nudge_seconds: float = Field(8, ge=0, le=600, validation_alias=AliasChoices("KARATA_NUDGE_SECONDS"))
 
@@ -103,10 +104,10 @@ _ENV_NAMES = {
     "nudge_seconds": "KARATA_NUDGE_SECONDS",
     "group_messages_per_minute": "KARATA_GROUP_RATE",
     "bot_messages_per_second": "KARATA_BOT_RATE",
-    "table_edit_seconds": "KARATA_TABLE_EDIT_SECONDS",
     "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",
     "session_idle_hours": "KARATA_SESSION_IDLE_HOURS",
     "vote_seconds": "KARATA_VOTE_SECONDS",
+    "champion_seconds": "KARATA_CHAMPION_SECONDS",
 }
 
 

@@ -1,33 +1,22 @@
-"""/start (with its deep links), /help, /language, the callback router and the error handler."""
+"""/start (with its deep links), /help, /language, users seen, unknown buttons and the error handler."""
 
 from __future__ import annotations
 
 import logging
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
-from bot.i18n import LANGUAGES, N_, translator
+from bot.i18n import LANGUAGES, N_, Translator, first_language, translator
 from handlers import lobby, play, telegram_io
-from handlers.callback_data import (
-    BadCallbackData,
-    LobbyOp,
-    PickGame,
-    PickLanguage,
-    PlayAgain,
-    RuleDraft,
-    TableButton,
-    TreeNode,
-    decode,
-)
-from handlers.context import chat_translator, effective, is_admin, remember, services
+from handlers.callback_data import HandLink, JoinLink, PickLanguage, parse_start
+from handlers.context import KarataContext, chat_translator, effective, is_admin, seat_for
 
 log = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"sw": "Kiswahili", "en": "English"}
 
 
-def help_text(_) -> str:
+def help_text(_: Translator) -> str:
     return "\n".join(
         [
             "<b>🃏 Karata</b>",
@@ -42,98 +31,96 @@ def help_text(_) -> str:
     )
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/start in the private chat, plain or from a deep link (j<table>: join, h<table>: my cards)."""
+async def track_user(update: Update, context: KarataContext) -> None:
+    """Every update first: remember who sent it (their name changes; their language only by choice)."""
+    user = update.effective_user
+    if user is None or user.is_bot:
+        return
+    seen: dict[int, str] = context.bot_data.setdefault("names_seen", {})
+    name = seat_for(user).name
+    if seen.get(user.id) == name:
+        return
+    await context.karata.store.remember_user(user.id, name, first_language(user.language_code))
+    if len(seen) > 100_000:
+        seen.clear()  # a cache, not a record: forgetting costs one write per user
+    seen[user.id] = name
+
+
+async def start(update: Update, context: KarataContext) -> None:
+    """/start in the private chat, plain or from a deep link (j<table>_<token>: join, h<table>: my cards)."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
     if chat.type != Chat.PRIVATE:
-        await message.reply_text(help_text(_), parse_mode="HTML")
+        await telegram_io.reply(message, help_text(_), html=True)
         return
-    found = services(context)
-    await remember(context, user)
-    await found.store.set_dm_ok(user.id, True)
-    payload = context.args[0] if context.args else ""
-    if len(payload) > 1 and payload[1:].isdigit() and payload[0] in "jh":
-        table_id = int(payload[1:])
-        if payload[0] == "j":
-            await lobby.join_by_link(update, context, table_id)
+    karata = context.karata
+    tables = await karata.service.mark_reachable(user.id)
+    link = parse_start(context.args[0] if context.args else "")
+    if isinstance(link, JoinLink):
+        await lobby.join_by_link(update, context, link)
+        return
+    if isinstance(link, HandLink):
+        table = await karata.store.get_table(link.table_id)
+        if table is None or table.seat_of(user.id) is None or table.status != "playing":
+            await telegram_io.reply(message, _("You are not in a game right now."))
         else:
-            table = await found.store.get_table(table_id)
-            if table is None or table.seat_of(user.id) is None or table.status != "playing":
-                await message.reply_text(_("You are not in a game right now."))
-            else:
-                await play.resend_hands(context, user.id, [table_id])
+            play.resend_hands(context, user.id, [link.table_id])
         return
-    await message.reply_text(help_text(_), parse_mode="HTML")
+    play.resend_hands(context, user.id, tables)
+    await telegram_io.reply(message, help_text(_), html=True)
 
 
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_command(update: Update, context: KarataContext) -> None:
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    await message.reply_text(help_text(_), parse_mode="HTML")
+    await telegram_io.reply(message, help_text(_), html=True)
 
 
-async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def language_command(update: Update, context: KarataContext) -> None:
     """/language: buttons for each catalog; in a group only an admin may change the group's."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    buttons = [
-        InlineKeyboardButton(LANGUAGE_NAMES[code], callback_data=PickLanguage(code).encode()) for code in LANGUAGES
-    ]
+    buttons = [InlineKeyboardButton(LANGUAGE_NAMES[code], callback_data=PickLanguage(code).encode()) for code in LANGUAGES]
     prompt = _("Choose your language:") if chat.type == Chat.PRIVATE else _("Choose the group's language (admins):")
-    await message.reply_text(prompt, reply_markup=InlineKeyboardMarkup([buttons]))
+    await telegram_io.reply(message, prompt, InlineKeyboardMarkup([buttons]))
 
 
-async def pick_language(update: Update, context: ContextTypes.DEFAULT_TYPE, data: PickLanguage) -> None:
+async def pick_language(update: Update, context: KarataContext) -> None:
     query = update.callback_query
+    assert query is not None
+    data = PickLanguage.parse(query.data)
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
     if data.language not in LANGUAGES:
         await telegram_io.answer(query, _("I did not understand that button."))
         return
-    store = services(context).store
+    karata = context.karata
     if chat.type == Chat.PRIVATE:
-        await store.set_user_language(user.id, data.language)
+        await karata.store.set_user_language(user.id, data.language)
+        tables = await karata.store.live_tables_of_user(user.id)
     elif await is_admin(context, chat.id, user.id):
-        await store.set_chat_language(chat.id, data.language)
+        await karata.store.set_chat_language(chat.id, data.language)
+        tables = [table for table in [await karata.store.live_table(chat.id, 0)] if table is not None]
     else:
         await telegram_io.answer(query, _("Only a group admin can do that."))
         return
     chosen = translator(data.language)
     await telegram_io.answer(query)
-    await telegram_io.edit_or_send(context.bot, chat.id, message.message_id, chosen(N_("Language: English")))
+    await message.edit_text(chosen(N_("Language: English")))
+    for table in tables:
+        karata.publisher.refresh(table.table_id)  # its messages now speak the new language
 
 
-async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Every button press comes here first; forged or unknown data gets a toast and nothing else."""
+async def unknown_button(update: Update, context: KarataContext) -> None:
+    """Callback data we did not make (forged, or from an older version of the bot): a toast."""
     query = update.callback_query
     if query is None or update.effective_user is None or update.effective_chat is None:
         return
-    try:
-        data = decode(query.data)
-    except BadCallbackData:
-        _ = await chat_translator(context, update.effective_chat, update.effective_user)
-        await telegram_io.answer(query, _("I did not understand that button."))
-        return
-    if isinstance(data, TreeNode):
-        await play.press_action(update, context, data)
-    elif isinstance(data, TableButton):
-        await play.press_table_button(update, context, data)
-    elif isinstance(data, RuleDraft):
-        from handlers.rule_builder import press_draft
-
-        await press_draft(update, context, data)
-    elif isinstance(data, LobbyOp):
-        await lobby.lobby_op(update, context, data)
-    elif isinstance(data, PickGame):
-        await lobby.pick_game(update, context, data.game)
-    elif isinstance(data, PickLanguage):
-        await pick_language(update, context, data)
-    elif isinstance(data, PlayAgain):
-        await lobby.play_again(update, context, data)
+    _ = await chat_translator(context, update.effective_chat, update.effective_user)
+    await telegram_io.answer(query, _("I did not understand that button."))
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: KarataContext) -> None:
     """Log the failure (the log filter strips the token) and tell the presser something went wrong."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None and update.effective_chat and update.effective_user:

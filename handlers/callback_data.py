@@ -1,104 +1,30 @@
-"""Callback data: short `KIND:field:field` strings that fit Telegram's 64 bytes.
+"""Callback data and deep-link payloads: short strings we make, and a strict parser for them.
 
-In-game buttons carry the table, the state version they were drawn for, and a node of the
-action tree (see action_tree.py), never a card or rule the server would trust: the server
-rebuilds the legal actions for that version and looks the node up, so forged or stale data
-can only select something legal now, or be refused.
+In-game buttons carry the table, a digest of the keyboard they belong to (or the table version),
+and a node of the action tree (see render/action_tree.py), never a card or rule the server
+would trust: the server rebuilds the player's actions and looks the node up, so forged or stale
+data can only select something legal now, or be refused. Parsing accepts only what we produce:
+ASCII digits within bounds, known kinds and operations. Anything else is `BadCallbackData`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 MAX_BYTES = 64
-DRAFT_CODE = re.compile(r"[0-9a-z]*!?")
+# Ids fit SQLite's signed 64-bit integers with room to spare; nodes and digests are small.
+MAX_ID = 10**15
+NUMBER = re.compile(r"-?[0-9]{1,16}", re.ASCII)
+DRAFT_CODE = re.compile(r"[0-9a-z]{0,40}!?", re.ASCII)
+KEY = re.compile(r"[A-Za-z0-9_]{1,40}(:[A-Za-z0-9_]{1,20}){0,3}", re.ASCII)
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,30}", re.ASCII)
+LANGUAGE = re.compile(r"[a-z]{2}", re.ASCII)
 
 
 class BadCallbackData(ValueError):
     pass
-
-
-@dataclass(frozen=True)
-class TreeNode:
-    """A node of a player's action tree: `T:table:version:node`."""
-
-    table_id: int
-    version: int
-    node: int
-
-    def encode(self) -> str:
-        return _fit(f"T:{self.table_id}:{self.version}:{self.node}")
-
-
-@dataclass(frozen=True)
-class LobbyOp:
-    """A lobby button: `L:table:op`, op in leave/start/cancel, and agree/refuse for consent."""
-
-    table_id: int
-    op: str
-
-    def encode(self) -> str:
-        return _fit(f"L:{self.table_id}:{self.op}")
-
-
-@dataclass(frozen=True)
-class PickGame:
-    """The game picker under /newgame: `N:game`."""
-
-    game: str
-
-    def encode(self) -> str:
-        return _fit(f"N:{self.game}")
-
-
-@dataclass(frozen=True)
-class PickLanguage:
-    """`/language` buttons: `G:code`."""
-
-    language: str
-
-    def encode(self) -> str:
-        return _fit(f"G:{self.language}")
-
-
-@dataclass(frozen=True)
-class PlayAgain:
-    """After a match: `A:table`."""
-
-    table_id: int
-
-    def encode(self) -> str:
-        return _fit(f"A:{self.table_id}")
-
-
-@dataclass(frozen=True)
-class TableButton:
-    """A button on the group table that any player may press: `P:table:version:key`."""
-
-    table_id: int
-    version: int
-    key: str
-
-    def encode(self) -> str:
-        return _fit(f"P:{self.table_id}:{self.version}:{self.key}")
-
-
-@dataclass(frozen=True)
-class RuleDraft:
-    """Lopti's rule builder: `B:table:version:code`, one character per choice, `!` to confirm."""
-
-    table_id: int
-    version: int
-    code: str
-
-    def encode(self) -> str:
-        return _fit(f"B:{self.table_id}:{self.version}:{self.code}")
-
-
-CallbackData = RuleDraft | TableButton | TreeNode | LobbyOp | PickGame | PickLanguage | PlayAgain
-
-LOBBY_OPS = ("leave", "start", "cancel", "agree", "refuse")
 
 
 def _fit(data: str) -> str:
@@ -107,30 +33,209 @@ def _fit(data: str) -> str:
     return data
 
 
-def _int(text: str) -> int:
-    if not text.lstrip("-").isdigit() or len(text) > 19:
-        raise BadCallbackData(f"not a number: {text!r}")
-    return int(text)
+def _int(text: str, low: int = 0, high: int = MAX_ID) -> int:
+    if not NUMBER.fullmatch(text):
+        raise BadCallbackData(f"not a number: {text[:20]!r}")
+    value = int(text)
+    if not low <= value <= high:
+        raise BadCallbackData(f"out of range: {value}")
+    return value
 
 
-def decode(data: str | None) -> CallbackData:
-    """Parse callback data; raise BadCallbackData for anything we did not produce."""
-    if not data or len(data.encode()) > MAX_BYTES:
+def _parts(data: object, kind: str, count: int) -> list[str]:
+    if not isinstance(data, str) or not data or len(data.encode()) > MAX_BYTES:
         raise BadCallbackData("empty or over-long callback data")
-    kind, _, rest = data.partition(":")
-    parts = rest.split(":")
-    if kind == "T" and len(parts) == 3:
-        return TreeNode(_int(parts[0]), _int(parts[1]), _int(parts[2]))
-    if kind == "P" and len(parts) >= 3 and all(part.replace("_", "").isalnum() for part in parts[2:]):
-        return TableButton(_int(parts[0]), _int(parts[1]), ":".join(parts[2:]))
-    if kind == "B" and len(parts) == 3 and DRAFT_CODE.fullmatch(parts[2]):
-        return RuleDraft(_int(parts[0]), _int(parts[1]), parts[2])
-    if kind == "L" and len(parts) == 2 and parts[1] in LOBBY_OPS:
-        return LobbyOp(_int(parts[0]), parts[1])
-    if kind == "N" and len(parts) == 1 and parts[0].isidentifier():
-        return PickGame(parts[0])
-    if kind == "G" and len(parts) == 1 and parts[0].isalpha():
-        return PickLanguage(parts[0])
-    if kind == "A" and len(parts) == 1:
-        return PlayAgain(_int(parts[0]))
-    raise BadCallbackData(f"unknown callback data {data!r}")
+    head, _, rest = data.partition(":")
+    parts = rest.split(":") if rest else []
+    if head != kind or len(parts) != count:
+        raise BadCallbackData(f"not {kind} data")
+    return parts
+
+
+class _Data:
+    KIND: ClassVar[str]
+
+    @classmethod
+    def parse(cls, data: object):  # type: ignore[no-untyped-def]
+        raise NotImplementedError
+
+    @classmethod
+    def matches(cls, data: object) -> bool:
+        """For CallbackQueryHandler(pattern=...): this handler's kind, well formed."""
+        try:
+            cls.parse(data)
+        except BadCallbackData:
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class TreeNode(_Data):
+    """A node of a player's action tree: `T:table:keyboard:node` (a negative node confirms it)."""
+
+    KIND: ClassVar[str] = "T"
+    table_id: int
+    keyboard: int
+    node: int
+
+    def encode(self) -> str:
+        return _fit(f"T:{self.table_id}:{self.keyboard}:{self.node}")
+
+    @classmethod
+    def parse(cls, data: object) -> TreeNode:
+        table, keyboard, node = _parts(data, cls.KIND, 3)
+        return cls(_int(table, 1), _int(keyboard), _int(node, -10**6, 10**6))
+
+
+@dataclass(frozen=True)
+class TableButton(_Data):
+    """A button on the group table that any player may press: `P:table:version:key`."""
+
+    KIND: ClassVar[str] = "P"
+    table_id: int
+    version: int
+    key: str
+
+    def encode(self) -> str:
+        return _fit(f"P:{self.table_id}:{self.version}:{self.key}")
+
+    @classmethod
+    def parse(cls, data: object) -> TableButton:
+        if not isinstance(data, str) or len(data.encode()) > MAX_BYTES:
+            raise BadCallbackData("not table-button data")
+        parts = data.split(":", 3)
+        if len(parts) != 4 or parts[0] != cls.KIND or not KEY.fullmatch(parts[3]):
+            raise BadCallbackData("not table-button data")
+        return cls(_int(parts[1], 1), _int(parts[2]), parts[3])
+
+
+@dataclass(frozen=True)
+class RuleDraft(_Data):
+    """Lopti's rule builder: `B:table:version:code`, one character per choice, `!` to confirm."""
+
+    KIND: ClassVar[str] = "B"
+    table_id: int
+    version: int
+    code: str
+
+    def encode(self) -> str:
+        return _fit(f"B:{self.table_id}:{self.version}:{self.code}")
+
+    @classmethod
+    def parse(cls, data: object) -> RuleDraft:
+        table, version, code = _parts(data, cls.KIND, 3)
+        if not DRAFT_CODE.fullmatch(code):
+            raise BadCallbackData("not a draft code")
+        return cls(_int(table, 1), _int(version), code)
+
+
+LOBBY_OPS = ("leave", "start", "cancel", "agree", "refuse")
+
+
+@dataclass(frozen=True)
+class LobbyOp(_Data):
+    """A lobby button: `L:table:op`, op in leave/start/cancel, and agree/refuse for consent."""
+
+    KIND: ClassVar[str] = "L"
+    table_id: int
+    op: str
+
+    def encode(self) -> str:
+        return _fit(f"L:{self.table_id}:{self.op}")
+
+    @classmethod
+    def parse(cls, data: object) -> LobbyOp:
+        table, op = _parts(data, cls.KIND, 2)
+        if op not in LOBBY_OPS:
+            raise BadCallbackData("unknown lobby operation")
+        return cls(_int(table, 1), op)
+
+
+@dataclass(frozen=True)
+class PickGame(_Data):
+    """The game picker under /newgame: `N:game`."""
+
+    KIND: ClassVar[str] = "N"
+    game: str
+
+    def encode(self) -> str:
+        return _fit(f"N:{self.game}")
+
+    @classmethod
+    def parse(cls, data: object) -> PickGame:
+        (game,) = _parts(data, cls.KIND, 1)
+        if not GAME_NAME.fullmatch(game):
+            raise BadCallbackData("not a game name")
+        return cls(game)
+
+
+@dataclass(frozen=True)
+class PickLanguage(_Data):
+    """`/language` buttons: `G:code`."""
+
+    KIND: ClassVar[str] = "G"
+    language: str
+
+    def encode(self) -> str:
+        return _fit(f"G:{self.language}")
+
+    @classmethod
+    def parse(cls, data: object) -> PickLanguage:
+        (language,) = _parts(data, cls.KIND, 1)
+        if not LANGUAGE.fullmatch(language):
+            raise BadCallbackData("not a language code")
+        return cls(language)
+
+
+@dataclass(frozen=True)
+class PlayAgain(_Data):
+    """After a match: `A:table`."""
+
+    KIND: ClassVar[str] = "A"
+    table_id: int
+
+    def encode(self) -> str:
+        return _fit(f"A:{self.table_id}")
+
+    @classmethod
+    def parse(cls, data: object) -> PlayAgain:
+        (table,) = _parts(data, cls.KIND, 1)
+        return cls(_int(table, 1))
+
+
+KINDS: tuple[type[_Data], ...] = (TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain)
+
+
+def decode(data: object) -> _Data:
+    """Parse any callback data we produce; raise BadCallbackData for anything else."""
+    for kind in KINDS:
+        if isinstance(data, str) and data.startswith(kind.KIND + ":"):
+            return kind.parse(data)
+    raise BadCallbackData("unknown callback data")
+
+
+# ----- deep links (`/start PAYLOAD`) -----------------------------------------------------------
+JOIN_LINK = re.compile(r"j([0-9]{1,15})_([0-9a-f]{12})", re.ASCII)
+HAND_LINK = re.compile(r"h([0-9]{1,15})", re.ASCII)
+
+
+@dataclass(frozen=True)
+class JoinLink:
+    table_id: int
+    token: str
+
+
+@dataclass(frozen=True)
+class HandLink:
+    table_id: int
+
+
+def parse_start(payload: str) -> JoinLink | HandLink | None:
+    """What a /start payload asks for; None for a plain start or anything we did not make."""
+    found = JOIN_LINK.fullmatch(payload)
+    if found:
+        return JoinLink(int(found.group(1)), found.group(2))
+    found = HAND_LINK.fullmatch(payload)
+    if found:
+        return HandLink(int(found.group(1)))
+    return None

@@ -1,4 +1,4 @@
-"""The services a handler reaches through `context.bot_data`, and small helpers shared by handlers."""
+"""The typed context every handler receives, the services it reaches, and small shared helpers."""
 
 from __future__ import annotations
 
@@ -8,25 +8,42 @@ from typing import Any
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
+from telegram.ext import Application, CallbackContext, ExtBot
 
-from bot.i18n import Translator, translator
-from bot.service import Loaded, TableService
-from bot.storage import Seat, Store
+from bot.i18n import Translator, first_language, translator
 from handlers.publisher import Publisher
+from tables.models import Seat, TableRow
+from tables.service import TableService
+from tables.store import Store
 
 MAX_NAME = 32
 
 
 @dataclass
-class Services:
+class Karata:
+    """The services behind the handlers, built once by the composition root (bot/app.py)."""
+
     store: Store
     service: TableService
     publisher: Publisher
+    group_language: str
 
 
-def services(context: ContextTypes.DEFAULT_TYPE) -> Services:
-    return context.bot_data["karata"]
+class BotData(dict[str, Any]):
+    """`application.bot_data`: a dict (so it stays what PTB and tests expect) with a typed door."""
+
+    @property
+    def karata(self) -> Karata:
+        return self["karata"]
+
+
+class KarataContext(CallbackContext[ExtBot[None], dict[str, Any], dict[str, Any], BotData]):
+    def __init__(self, application: Application, chat_id: int | None = None, user_id: int | None = None):
+        super().__init__(application=application, chat_id=chat_id, user_id=user_id)
+
+    @property
+    def karata(self) -> Karata:
+        return self.bot_data.karata
 
 
 def seat_for(user: User) -> Seat:
@@ -34,18 +51,21 @@ def seat_for(user: User) -> Seat:
     return Seat(user.id, name)
 
 
-async def remember(context: ContextTypes.DEFAULT_TYPE, user: User) -> Translator:
-    """Record the user and return a translator in their language."""
-    row = await services(context).store.remember_user(user.id, seat_for(user).name, user.language_code)
-    return translator(row.language)
+async def user_translator(context: KarataContext, user_id: int) -> Translator:
+    user = await context.karata.store.get_user(user_id)
+    return translator(user.language if user and user.language else None)
 
 
-async def chat_translator(context: ContextTypes.DEFAULT_TYPE, chat: Chat, user: User | None) -> Translator:
+async def group_translator(context: KarataContext, chat_id: int) -> Translator:
+    return translator(await context.karata.store.chat_language(chat_id) or context.karata.group_language)
+
+
+async def chat_translator(context: KarataContext, chat: Chat, user: User | None) -> Translator:
     """Private chats speak the user's language; groups speak the group's."""
     if chat.type == Chat.PRIVATE and user is not None:
-        return await remember(context, user)
-    language = await services(context).store.chat_language(chat.id)
-    return translator(language or services(context).publisher.group_language)
+        found = await context.karata.store.get_user(user.id)
+        return translator(found.language if found and found.language else first_language(user.language_code))
+    return await group_translator(context, chat.id)
 
 
 def thread_of(message: Message | None) -> int:
@@ -54,59 +74,41 @@ def thread_of(message: Message | None) -> int:
     return 0
 
 
-async def is_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+async def is_admin(context: KarataContext, chat_id: int, user_id: int) -> bool:
+    return await member_status(context, chat_id, user_id) in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def is_member(context: KarataContext, chat_id: int, user_id: int) -> bool:
+    return await member_status(context, chat_id, user_id) in (
+        ChatMemberStatus.ADMINISTRATOR,
+        ChatMemberStatus.OWNER,
+        ChatMemberStatus.MEMBER,
+        ChatMemberStatus.RESTRICTED,
+    )
+
+
+async def member_status(context: KarataContext, chat_id: int, user_id: int) -> str | None:
     try:
         member = await context.bot.get_chat_member(chat_id, user_id)
     except TelegramError:
-        return False
-    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+        return None
+    if member.status == ChatMemberStatus.RESTRICTED and not getattr(member, "is_member", True):
+        return ChatMemberStatus.LEFT
+    return member.status
+
+
+async def table_of_chat(update: Update, context: KarataContext) -> tuple[Translator, TableRow] | None:
+    """The live table of the chat (or forum topic) a command came from; when there is none the
+    sender is told how to start one and None is returned."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    table = await context.karata.store.live_table(chat.id, thread_of(message))
+    if table is None:
+        await message.reply_text(_("There is no table here. Start one with /newgame."))
+        return None
+    return _, table
 
 
 def effective(update: Update) -> tuple[Chat, User, Message]:
     assert update.effective_chat and update.effective_user and update.effective_message
     return update.effective_chat, update.effective_user, update.effective_message
-
-
-@dataclass
-class Press:
-    """A button press on a running table, checked: the table plays and the presser is seated."""
-
-    query: Any
-    user: User
-    chat: Chat
-    message: Message
-    _: Translator
-    found: Services
-    loaded: Loaded
-
-
-async def running_table_press(update: Update, context: ContextTypes.DEFAULT_TYPE, table_id: int) -> Press | None:
-    """Load the table a button belongs to; answer with a toast and return None when it cannot be
-    pressed (the match is over, or the presser does not sit at it)."""
-    from handlers import telegram_io
-    from handlers.refusals import refusal_text
-
-    query = update.callback_query
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    found = services(context)
-    loaded = await found.service.load(table_id)
-    if loaded is None or loaded.state is None or loaded.table.status != "playing":
-        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
-        return None
-    if loaded.table.seat_of(user.id) is None:
-        await telegram_io.answer(query, refusal_text("not_seated", None, {}, _))
-        return None
-    return Press(query, user, chat, message, _, found, loaded)
-
-
-async def table_of_chat(update: Update, context: ContextTypes.DEFAULT_TYPE) -> tuple[Translator, Any] | None:
-    """The live table of the chat (or forum topic) a command came from; when there is none the
-    sender is told how to start one and None is returned."""
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
-    table = await services(context).store.live_table(chat.id, thread_of(message))
-    if table is None:
-        await message.reply_text(_("There is no table here. Start one with /newgame."))
-        return None
-    return _, table

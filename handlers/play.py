@@ -1,244 +1,267 @@
-"""In play: button presses in the private hand message, /hand and /table."""
+"""In play: presses in the private hand, buttons on the group table, /hand, /table, /kadi, /rules,
+/endsession, typed house rules and poll answers.
+
+Every press is answered as soon as the table service has committed (or refused) it; what the
+move changes on screen follows through the publisher.
+"""
 
 from __future__ import annotations
 
-import re
 import time
 
 from telegram import Chat, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
+from engine.core.protocol import Action
 from handlers import telegram_io
 from handlers.callback_data import TableButton, TreeNode
 from handlers.context import (
+    KarataContext,
     chat_translator,
     effective,
-    running_table_press,
-    services,
+    is_admin,
     table_of_chat,
     thread_of,
+    user_translator,
 )
 from handlers.games import renderer_for
 from handlers.refusals import outcome_text, refusal_text
+from handlers.render.hand import player_view, seen_by
+from tables.models import PLAYING, Loaded, Outcome, TableRow
 
 
-async def press_action(update: Update, context: ContextTypes.DEFAULT_TYPE, data: TreeNode) -> None:
+def press_request(update: Update) -> str | None:
+    """The name a press goes by in the action log: a press redelivered after a crash has the
+    same one, and is answered as what it did."""
+    query = update.callback_query
+    return f"cq:{query.id}" if query is not None and query.id else None
+
+
+async def press_action(update: Update, context: KarataContext) -> None:
     """A button of the action tree: open a branch, or apply the action it stands for."""
-    press = await running_table_press(update, context, data.table_id)
-    if press is None:
-        return
-    query, user, _, found = press.query, press.user, press._, press.found
-    table, game, state = press.loaded.table, press.loaded.game, press.loaded.state
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    data = TreeNode.parse(query.data)
+    chat, user, _message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    karata = context.karata
     player = str(user.id)
-    # Answers come last, so that when a player sees the toast the screen is already current.
-    if data.version != table.version:
-        await found.publisher.send_hand(table, game, state, user.id)
-        await telegram_io.answer(query, refusal_text("stale", None, {}, _))
-        return
-    tree = found.publisher.player_tree(renderer_for(table.game), game, state, player, _, table)
-    node = tree.node(abs(data.node))
-    if node is None or node.number == 0:
-        await found.publisher.send_hand(table, game, state, user.id)
-        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
-        return
-    if data.node > 0 and node.children:
-        await found.publisher.send_hand(table, game, state, user.id, node_number=node.number)
-        await telegram_io.answer(query)
-        return
-    if node.action is None:
-        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
-        return
-    outcome = await found.service.act(table.table_id, player, data.version, node.action)
+    opened: list[int] = []
+
+    def choose(loaded: Loaded) -> Action | Outcome:
+        table, game, state = loaded.table, loaded.game, loaded.state
+        seen = seen_by(table, game, state, player, _)
+        if seen.keyboard != data.keyboard:
+            return Outcome.refused("stale", table=table)
+        node = seen.tree.node(abs(data.node))
+        if node is None:
+            return Outcome.refused("unknown_button", table=table)
+        if data.node >= 0 and (node.children or node.number == 0):
+            opened.append(node.number)  # a branch (or back to the top): nothing is played yet
+            return Outcome(True, table=table)
+        if node.action is None:
+            return Outcome.refused("unknown_button", table=table)
+        return node.action
+
+    outcome = await karata.service.act_with(data.table_id, player, choose, press_request(update))
+    if opened:
+        karata.publisher.open_node(data.table_id, user.id, data.keyboard, opened[0])
+    else:
+        karata.publisher.close_node(data.table_id, user.id)
     if outcome.ok:
         await telegram_io.answer(query)
         return
-    await telegram_io.answer(query, outcome_text(outcome, _, renderer_for(table.game).refusal_texts))
+    await telegram_io.answer(query, outcome_text(outcome, _, _renderer_texts(outcome.table)))
+    if outcome.code in ("stale", "unknown_button"):
+        karata.publisher.refresh(data.table_id)
 
 
-async def hand_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+def _renderer_texts(table: TableRow | None) -> dict[str, str] | None:
+    return renderer_for(table.game).refusal_texts if table is not None else None
+
+
+async def hand_command(update: Update, context: KarataContext) -> None:
     """/hand: send my cards again (in the private chat), for this group's table or all of mine."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    found = services(context)
+    store = context.karata.store
     if chat.type == Chat.PRIVATE:
-        tables = await found.store.live_tables_of_user(user.id)
+        tables = await store.live_tables_of_user(user.id)
     else:
-        table = await found.store.live_table(chat.id, thread_of(message))
+        table = await store.live_table(chat.id, thread_of(message))
         tables = [table] if table and table.seat_of(user.id) else []
-    playing = [table for table in tables if table.status == "playing"]
+    playing = [table.table_id for table in tables if table.status == PLAYING]
     if not playing:
-        await message.reply_text(_("You are not in a game right now."))
+        await telegram_io.reply(message, _("You are not in a game right now."))
         return
-    await resend_hands(context, user.id, [table.table_id for table in playing])
+    await context.karata.service.mark_reachable(user.id)
+    resend_hands(context, user.id, playing)
 
 
-async def resend_hands(context: ContextTypes.DEFAULT_TYPE, user_id: int, table_ids: list[int]) -> None:
-    found = services(context)
+def resend_hands(context: KarataContext, user_id: int, table_ids: list[int]) -> None:
+    """Post the player's hands anew at the bottom of their private chat."""
     for table_id in table_ids:
-        loaded = await found.service.load(table_id)
-        if loaded is None or loaded.state is None:
-            continue
-        found.publisher.dm_restored(table_id, user_id)
-        await found.publisher.send_hand(loaded.table, loaded.game, loaded.state, user_id, fresh=True)
+        context.karata.publisher.repost(table_id, f"hand:{user_id}")
 
 
-async def table_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def table_command(update: Update, context: KarataContext) -> None:
     """/table in a group: post the table message again at the bottom of the chat."""
-    found_table = await table_of_chat(update, context)
-    if found_table is None:
-        return
-    _, table = found_table
-    found = services(context)
-    async with found.service.lock(table.table_id):
-        loaded = await found.service.load(table.table_id)
-        if loaded is None:
-            return
-        if loaded.state is None:
-            loaded.table.table_message_id = None
-            await found.publisher.lobby_changed(loaded.table)
-        else:
-            await found.publisher.post_table(loaded.table, loaded.game, loaded.state, new_message=True)
+    found = await table_of_chat(update, context)
+    if found is not None:
+        context.karata.publisher.repost(found[1].table_id, "table")
 
 
 CONFIRM_WINDOW_SECONDS = 15
-KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
+MAX_TYPED = 1000
 
 
-async def press_table_button(update: Update, context: ContextTypes.DEFAULT_TYPE, data: TableButton) -> None:
+def _confirmed(context: KarataContext, key: tuple[int, int, str]) -> bool:
+    """A costly table button needs a second press within the window; the first one warns."""
+    pending: dict[tuple[int, int, str], float] = context.bot_data.setdefault("confirmations", {})
+    now = time.monotonic()
+    for stale in [key for key, when in pending.items() if now - when > CONFIRM_WINDOW_SECONDS]:
+        del pending[stale]
+    if key in pending:
+        del pending[key]
+        return True
+    pending[key] = now
+    return False
+
+
+async def press_table_button(update: Update, context: KarataContext) -> None:
     """A button on the group table ("Kadi Moja!", accuse): pressed by whoever it concerns."""
-    press = await running_table_press(update, context, data.table_id)
-    if press is None:
-        return
-    query, user, _, found = press.query, press.user, press._, press.found
-    table, game, state = press.loaded.table, press.loaded.game, press.loaded.state
-    if data.version != table.version:
-        await telegram_io.answer(query, refusal_text("too_late", None, {}, _))
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    data = TableButton.parse(query.data)
+    chat, user, _message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    karata = context.karata
+    table = await karata.store.get_table(data.table_id)
+    if table is None or table.chat_id != chat.id:
+        await telegram_io.answer(query, refusal_text("no_table", None, {}, _))
         return
     renderer = renderer_for(table.game)
-    action = renderer.table_action(data.key, found.publisher.player_view(table, game, state, None))
-    if action is None:
-        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
-        return
     warning = renderer.table_button_warning(data.key, _)
-    if warning:
-        pending: dict = context.bot_data.setdefault("confirmations", {})
-        key = (table.table_id, user.id, data.key)
-        if time.monotonic() - pending.get(key, -1e9) > CONFIRM_WINDOW_SECONDS:
-            pending[key] = time.monotonic()
-            await telegram_io.answer(query, warning, alert=True)
-            return
-        pending.pop(key, None)
-    outcome = await found.service.act(table.table_id, str(user.id), data.version, action)
+    if warning and table.seat_of(user.id) and not _confirmed(context, (table.table_id, user.id, data.key)):
+        await telegram_io.answer(query, warning, alert=True)
+        return
+
+    def choose(loaded: Loaded) -> Action | Outcome:
+        if data.version != loaded.table.version:
+            return Outcome.refused("too_late", table=loaded.table)
+        action = renderer.table_action(data.key, player_view(loaded.table, loaded.game, loaded.state, None))
+        return action if action is not None else Outcome.refused("unknown_button", table=loaded.table)
+
+    outcome = await karata.service.act_with(table.table_id, str(user.id), choose, press_request(update))
     if outcome.ok:
         await telegram_io.answer(query)
     else:
         await telegram_io.answer(query, outcome_text(outcome, _, renderer.refusal_texts))
 
 
-async def call_at_table(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The "Kadi Moja!" call typed in the group: /kadi, or a reply "Kadi Moja" / "Niko Kadi"."""
+async def said_at_table(update: Update, context: KarataContext) -> None:
+    """A message in the group that a game may take as a move: a command of the game (/kadi), or a
+    reply to the table ("Kadi Moja!"). Anything else is none of our business and gets no answer."""
     chat, user, message = effective(update)
-    if chat.type == Chat.PRIVATE:
+    if chat.type == Chat.PRIVATE or not message.text:
         return
-    if message.text and not message.text.startswith("/") and not KADI_CALL.match(message.text):
+    karata = context.karata
+    table = await karata.store.live_table(chat.id, thread_of(message))
+    if table is None or table.status != PLAYING or table.seat_of(user.id) is None:
         return
-    found = services(context)
-    table = await found.store.live_table(chat.id, thread_of(message))
-    if table is None or table.game != "kadi" or table.status != "playing" or table.seat_of(user.id) is None:
-        return
-    _ = await chat_translator(context, chat, user)
-    outcome = await found.service.act_now(table.table_id, str(user.id), {"type": "call"})
+    renderer = renderer_for(table.game)
+    text = message.text[:MAX_TYPED]
+
+    def choose(loaded: Loaded) -> Action | Outcome:
+        action = renderer.group_text_action(player_view(loaded.table, loaded.game, loaded.state, None), text)
+        return action if action is not None else Outcome(True, table=loaded.table, code="ignored")
+
+    outcome = await karata.service.act_with(table.table_id, str(user.id), choose)
     if not outcome.ok:
-        await message.reply_text(outcome_text(outcome, _, renderer_for("kadi").refusal_texts))
+        _ = await chat_translator(context, chat, user)
+        await telegram_io.reply(message, outcome_text(outcome, _, renderer.refusal_texts))
 
 
-MAX_TYPED = 1000
-
-
-async def private_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def private_text(update: Update, context: KarataContext) -> None:
     """Text typed in the private chat: a house rule when one is awaited, else a pointer to the buttons."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    found = services(context)
+    karata = context.karata
     text = (message.text or "")[:MAX_TYPED]
-    for table in await found.store.live_tables_of_user(user.id):
-        if table.status != "playing":
+    for table in await karata.store.live_tables_of_user(user.id):
+        if table.status != PLAYING:
             continue
-        loaded = await found.service.load(table.table_id)
+        loaded = await karata.service.load(table.table_id)
         if loaded is None or loaded.state is None:
             continue
         renderer = renderer_for(table.game)
-        view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, str(user.id))
+        view = player_view(loaded.table, loaded.game, loaded.state, str(user.id))
         action = renderer.text_action(view, text)
         if action is None:
             continue
-        outcome = await found.service.act(table.table_id, str(user.id), loaded.table.version, action)
+        outcome = await karata.service.act(table.table_id, str(user.id), loaded.table.version, action)
         if not outcome.ok:
-            await message.reply_text(outcome_text(outcome, _, renderer.refusal_texts))
+            await telegram_io.reply(message, outcome_text(outcome, _, renderer.refusal_texts))
         return
-    await message.reply_text(_("Use the buttons under your cards to play. /help shows the commands."))
+    await telegram_io.reply(message, _("Use the buttons under your cards to play. /help shows the commands."))
 
 
-async def rules_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rules_command(update: Update, context: KarataContext) -> None:
     """/rules in a group: the table's house rules with their authors."""
-    found_table = await table_of_chat(update, context)
-    if found_table is None:
+    found = await table_of_chat(update, context)
+    if found is None:
         return
-    _, table = found_table
-    found = services(context)
+    _, table = found
     message = effective(update)[2]
-    loaded = await found.service.load(table.table_id)
+    loaded = await context.karata.service.load(table.table_id)
     if loaded is None or loaded.state is None:
-        await message.reply_text(_("There is no table here. Start one with /newgame."))
+        await telegram_io.reply(message, _("There is no table here. Start one with /newgame."))
         return
     renderer = renderer_for(table.game)
-    view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, None)
+    view = player_view(loaded.table, loaded.game, loaded.state, None)
     lines = renderer.rules_lines(view, _, view["names"]) or [_("This game has no house rules.")]
-    await message.reply_text("\n".join(lines), parse_mode="HTML")
+    await telegram_io.reply(message, "\n".join(lines), html=True)
 
 
-async def end_session_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def end_session_command(update: Update, context: KarataContext) -> None:
     """/endsession in a group: end the table where it stands (its creator or an admin)."""
-    from handlers.context import is_admin
-
-    found_table = await table_of_chat(update, context)
-    if found_table is None:
+    found = await table_of_chat(update, context)
+    if found is None:
         return
-    _, table = found_table
+    _, table = found
     chat, user, message = effective(update)
-    found = services(context)
+    service = context.karata.service
+    admin = user.id != table.creator_id and await is_admin(context, chat.id, user.id)
     if table.status == "lobby":
-        outcome = await found.service.cancel(table.table_id, user.id, await is_admin(context, chat.id, user.id))
+        outcome = await service.cancel(table.table_id, user.id, admin)
     else:
-        outcome = await found.service.end_session(table.table_id, user.id, await is_admin(context, chat.id, user.id))
+        outcome = await service.end_session(table.table_id, user.id, admin)
     if not outcome.ok:
-        await message.reply_text(outcome_text(outcome, _))
+        await telegram_io.reply(message, outcome_text(outcome, _))
 
 
-async def poll_answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def poll_answer(update: Update, context: KarataContext) -> None:
     """An answer to a game's poll (a Rule Vote): the voter's action at the table."""
     answer = update.poll_answer
     if answer is None or answer.user is None:
         return
-    found = services(context)
-    row = await found.store.poll(answer.poll_id)
+    karata = context.karata
+    row = await karata.store.poll(answer.poll_id)
     if row is None or not row["open"]:
         return
-    loaded = await found.service.load(row["table_id"])
-    if loaded is None or loaded.state is None or loaded.table.status != "playing":
+    loaded = await karata.service.load(row["table_id"])
+    if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
         return
     renderer = renderer_for(loaded.table.game)
-    view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, None)
+    view = player_view(loaded.table, loaded.game, loaded.state, None)
     action = renderer.poll_action(row["key"], list(answer.option_ids), view)
     if action is None:
         return
-    outcome = await found.service.act_now(loaded.table.table_id, str(answer.user.id), action)
+    outcome = await karata.service.act_now(loaded.table.table_id, str(answer.user.id), action)
     if not outcome.ok:
         # A poll answer cannot be answered with a toast; tell the voter privately if we can.
-        _ = await chat_translator(context, Chat(answer.user.id, Chat.PRIVATE), answer.user)
-        text = outcome_text(outcome, _, renderer.refusal_texts)
+        _ = await user_translator(context, answer.user.id)
         try:
-            await context.bot.send_message(answer.user.id, text)
+            await context.bot.send_message(answer.user.id, outcome_text(outcome, _, renderer.refusal_texts))
         except TelegramError:
             pass

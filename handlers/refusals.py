@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from bot.i18n import N_, Translator
 
 if TYPE_CHECKING:
-    from bot.service import Outcome
+    from tables.models import Outcome
 
 SERVICE_REFUSALS: dict[str, str] = {
     "no_table": N_("This table is closed. Start a new one with /newgame."),
@@ -23,6 +23,9 @@ SERVICE_REFUSALS: dict[str, str] = {
     "not_seated": N_("You are not playing at this table."),
     "not_creator": N_("Only the player who opened the table can start it."),
     "not_creator_or_admin": N_("Only the player who opened the table or a group admin can cancel it."),
+    "not_creator_or_admin_end": N_("Only the player who opened the table or a group admin can end the session."),
+    "not_member": N_("Only members of the table's group can join it."),
+    "group_only": N_("Tables are opened in groups: add me to a group and send /newgame there."),
     "player_count": N_("This game needs {low}-{high} players."),
     "table_exists": N_("This chat already has a table. Finish or /cancel it first."),
     "unknown_game": N_("I do not know the game {game}."),

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import ContextTypes
 
 from bot.i18n import N_, Translator
 from engine.lopti.house import (
@@ -27,10 +26,13 @@ from engine.lopti.house import (
 )
 from handlers import telegram_io
 from handlers.callback_data import RuleDraft
-from handlers.context import running_table_press
+from handlers.context import KarataContext, chat_translator, effective
 from handlers.games import renderer_for
-from handlers.publisher import rows
-from handlers.refusals import outcome_text, refusal_text
+from handlers.play import press_request
+from handlers.refusals import outcome_text
+from handlers.render.common import rows
+from handlers.render.hand import player_view
+from tables.models import Loaded, Outcome
 
 DIGITS = string.digits + string.ascii_lowercase
 MAX_EFFECTS = 3
@@ -247,38 +249,39 @@ def builder_message(table_id: int, version: int, code: str, _: Translator) -> tu
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
 
 
-async def press_draft(update: Update, context: ContextTypes.DEFAULT_TYPE, data: RuleDraft) -> None:
+async def press_draft(update: Update, context: KarataContext) -> None:
     """A builder button: show the next step, go back, or submit the finished rule."""
-    press = await running_table_press(update, context, data.table_id)
-    if press is None:
-        return
-    query, user, chat, message, _, found, loaded = (
-        press.query, press.user, press.chat, press.message, press._, press.found, press.loaded)
-    if data.version != loaded.table.version:
-        await telegram_io.answer(query, refusal_text("stale", None, {}, _))
-        return
-    view = found.publisher.player_view(loaded.table, loaded.game, loaded.state, str(user.id))
-    if view.get("awaiting_rule") != str(user.id):
-        await telegram_io.answer(query, refusal_text("not_round_winner", None, {}, _, renderer_for("lopti").refusal_texts))
-        return
+    query = update.callback_query
+    assert query is not None
+    data = RuleDraft.parse(query.data)
+    chat, user, _message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    karata = context.karata
+    player = str(user.id)
     code = data.code
-    found.publisher.forget_hand(data.table_id, user.id)
+    lopti_texts = renderer_for("lopti").refusal_texts
+
+    def choose(loaded: Loaded) -> dict[str, Any] | Outcome:
+        if data.version != loaded.table.version:
+            return Outcome.refused("stale", table=loaded.table)
+        view = player_view(loaded.table, loaded.game, loaded.state, player)
+        if view.get("awaiting_rule") != player:
+            return Outcome.refused("not_round_winner", table=loaded.table)
+        draft = replay(code.removesuffix("!"), _)
+        if draft is None or (code.endswith("!") and next_step(draft, _) is not None):
+            return Outcome.refused("unknown_button", table=loaded.table)
+        if not code.endswith("!"):
+            return Outcome(True, table=loaded.table)  # one more step: nothing is applied yet
+        return {"type": "author_rule", "rule": draft.rule(rule_words(draft, _))}
+
+    outcome = await karata.service.act_with(data.table_id, player, choose, press_request(update))
+    if not outcome.ok:
+        await telegram_io.answer(query, outcome_text(outcome, _, lopti_texts), alert=code.endswith("!"))
+        return
     if code.endswith("!"):
-        draft = replay(code[:-1], _)
-        if draft is None or next_step(draft, _) is not None:
-            await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
-            return
-        rule = draft.rule(rule_words(draft, _))
-        outcome = await found.service.act(data.table_id, str(user.id), data.version, {"type": "author_rule", "rule": rule})
-        if outcome.ok:
-            await telegram_io.answer(query, _("Your rule is in force from the next round."))
-        else:
-            await telegram_io.answer(query, outcome_text(outcome, _, renderer_for("lopti").refusal_texts), alert=True)
+        await telegram_io.answer(query, _("Your rule is in force from the next round."))
         return
-    built = builder_message(data.table_id, data.version, code, _)
-    if built is None:
-        await telegram_io.answer(query, refusal_text("unknown_button", None, {}, _))
-        return
-    text, markup = built
-    await telegram_io.edit_or_send(context.bot, chat.id, message.message_id, text, markup)
+    karata.publisher.open_panel(
+        data.table_id, user.id, data.version, lambda reader: builder_message(data.table_id, data.version, code, reader)
+    )
     await telegram_io.answer(query)

@@ -1,23 +1,19 @@
-"""Renderers by game name; a game without its own renderer gets the plain default."""
+"""A game's renderer is the module `handlers.games.<game>` (its `RENDERER`), named as in the engine
+registry; a game without one gets the plain default, so any engine is playable."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 
+from engine.registry import GAME_MODULES
 from handlers.games.base import GameRenderer
 
-_RENDERERS = {
-    "kadi": "handlers.games.kadi",
-    "lopti": "handlers.games.lopti",
-    "pitch": "handlers.games.pitch",
-    "euchre3": "handlers.games.euchre3",
-    "three_thirteen": "handlers.games.three_thirteen",
-}
 
-
+@functools.cache
 def renderer_for(game: str) -> GameRenderer:
-    module_name = _RENDERERS.get(game)
-    if module_name:
+    if game in GAME_MODULES:
+        module_name = f"{__name__}.{game}"
         try:
             return importlib.import_module(module_name).RENDERER
         except ModuleNotFoundError as error:

@@ -87,6 +87,11 @@ class GameRenderer:
         """The action a message typed in the private chat stands for now (e.g. a house rule)."""
         return None
 
+    def group_text_action(self, view: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+        """The action a seated player's message in the group stands for (a reply to the table,
+        or a command of this game such as /kadi), or None when it means nothing here."""
+        return None
+
     def poll_for(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> tuple[str, str, list[str]] | None:
         """The poll the group should see now: (key, question, answers), or None."""
         return None

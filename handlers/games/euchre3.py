@@ -21,6 +21,7 @@ KIND_ORDER = {"accept": 0, "name": 0, "pick_up": 0, "alone": 1, "with_dummy": 2,
 
 class Euchre3Renderer(GameRenderer):
     game = "euchre3"
+    title = N_("Euchre for three")
     refusal_texts = {
         "turned_down_suit": N_("You cannot name the turned-down suit."),
         "dealer_must_name": N_("Stuck dealer: you must name trumps."),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,11 +11,13 @@ from handlers import cards as show
 from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, winners_line
 
 CALL = "📣"
+KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
 KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5, "unhide": 6, "accuse": 7}
 
 
 class KadiRenderer(GameRenderer):
     game = "kadi"
+    title = N_("Kadi")
     refusal_texts = {
         "penalty_pending": N_("Answer the penalty with a matching card, or draw."),
         "must_follow_command": N_("Follow the Jack's command, or draw."),
@@ -155,6 +158,13 @@ class KadiRenderer(GameRenderer):
                 if player in (view.get("seats") or []):
                     buttons.append(("⚖️ " + names.get(player, player)[:16], f"accuse:{index}"))
         return buttons
+
+    def group_text_action(self, view: Mapping[str, Any], text: str) -> dict[str, Any] | None:
+        """K: "Kadi Moja!" may be said in the group: /kadi, or a reply "Kadi Moja" / "Niko Kadi"."""
+        command = text.split()[0].split("@")[0].lower() if text.startswith("/") and text.split() else ""
+        if command == "/kadi" or KADI_CALL.match(text):
+            return {"type": "call"}
+        return None
 
     def table_action(self, key: str, view: Mapping[str, Any]) -> dict[str, Any] | None:
         if key == "call":

@@ -28,6 +28,7 @@ BASE_OPTIONS = {
 
 class LoptiRenderer(GameRenderer):
     game = "lopti"
+    title = N_("Lopti")
     hand_sort_key = staticmethod(show.by_rank)
     refusal_texts = {
         "obligation_pending": N_("Play a 3, or take the pile."),

@@ -12,6 +12,7 @@ from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_li
 
 class PitchRenderer(GameRenderer):
     game = "pitch"
+    title = N_("Pitch")
     refusal_texts = {
         "bid_too_low": N_("Bid higher than the current bid, or pass."),
         "bid_below_minimum": N_("The lowest bid at this table is 2."),

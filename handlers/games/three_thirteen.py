@@ -14,6 +14,7 @@ KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 
 class ThreeThirteenRenderer(GameRenderer):
     game = "three_thirteen"
+    title = N_("Three Thirteen")
     refusal_texts = {
         "must_draw_first": N_("You must draw first."),
         "cannot_go_out": N_("These cards don't make sets or runs yet."),

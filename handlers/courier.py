@@ -1,0 +1,98 @@
+"""Deliveries to Telegram, one chat at a time, the newest content of each message only.
+
+The publisher hands the courier a delivery per message ("slot") of a table; the courier keeps one
+queue per chat and, in each, only the newest delivery of a slot: if a table changes three times
+while its group waits for room in its flood budget, the group's table message is edited once,
+to the last state. A chat's queue sends one call at a time, most urgent slot first, after the
+flood gate said it fits; chats do not wait for each other. The delivery itself is a coroutine
+function of the publisher's that reads what to send when it runs, so it is always current.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from handlers.flood import FloodGate
+
+log = logging.getLogger(__name__)
+
+Delivery = Callable[[], Awaitable[None]]
+
+
+@dataclass(order=True)
+class _Parcel:
+    priority: int
+    serial: int
+    key: tuple[int, str] = field(compare=False)
+    deliver: Delivery = field(compare=False)
+    done: asyncio.Future[None] = field(compare=False)
+
+
+class Courier:
+    def __init__(self, gate: FloodGate):
+        self.gate = gate
+        self._queues: dict[int, dict[tuple[int, str], _Parcel]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._serials = itertools.count()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def send(self, chat_id: int, key: tuple[int, str], priority: int, deliver: Delivery) -> asyncio.Future[None]:
+        """Queue the newest delivery for `key` (table, slot) in `chat_id`; the future resolves
+        when the slot has been delivered (with this content or newer)."""
+        queue = self._queues.setdefault(chat_id, {})
+        waiting = queue.get(key)
+        done = waiting.done if waiting is not None else asyncio.get_running_loop().create_future()
+        # A newer delivery keeps its place in line but takes the more urgent priority.
+        serial = waiting.serial if waiting is not None else next(self._serials)
+        priority = min(priority, waiting.priority) if waiting is not None else priority
+        queue[key] = _Parcel(priority, serial, key, deliver, done)
+        self._idle.clear()
+        if chat_id not in self._workers:
+            self._workers[chat_id] = asyncio.get_running_loop().create_task(self._work(chat_id))
+        return done
+
+    def pending(self) -> int:
+        return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
+
+    async def idle(self) -> None:
+        """Wait until every queued delivery has gone out."""
+        while self._workers:
+            await self._idle.wait()
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait at most `timeout` seconds for every queue to empty; False if some did not."""
+        try:
+            await asyncio.wait_for(self.idle(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _work(self, chat_id: int) -> None:
+        queue = self._queues[chat_id]
+        try:
+            while queue:
+                best = min(queue.values())
+                await self.gate.acquire(chat_id, best.priority)
+                if not queue:
+                    break
+                # The newest and most urgent delivery at the moment the gate opened.
+                parcel = min(queue.values())
+                del queue[parcel.key]
+                try:
+                    await parcel.deliver()
+                except Exception:  # one failed delivery must not stop the chat's queue
+                    log.exception("delivery %s to chat %s failed", parcel.key, chat_id)
+                finally:
+                    if not parcel.done.done():
+                        parcel.done.set_result(None)
+        finally:
+            del self._workers[chat_id]
+            if not queue:
+                self._queues.pop(chat_id, None)
+            if not self._workers:
+                self._idle.set()

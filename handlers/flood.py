@@ -1,0 +1,254 @@
+"""Telegram's flood limits, kept before a call goes out rather than learnt from a 429.
+
+`FloodGate` lets a chat-bound call go only when it fits: at most `per_second` calls bot-wide in
+any sliding second, at most `group_per_minute` calls to one group in any sliding minute, never
+to a chat inside a flood wait (`retry_after`) Telegram gave it. Waiting calls go in priority
+order: the hand of the player whose turn it is first, then posts (round results, polls,
+replies), then table edits, then the rest. Table edits keep a reserve of the group's minute
+free for posts and are spaced out, so their pace adapts to whatever else the group was sent.
+
+`FloodLimiter` is the python-telegram-bot rate limiter that puts every API call through the
+gate, and honours a 429 for the chat it came from (other chats are not held up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+# Priorities, most urgent first.
+URGENT = 0  # the private hand of a player who must act now
+POST = 1  # a new message in a group (round results, a poll, a notice), replies to commands
+TABLE = 2  # an edit of the group's table message: coalesced, the newest wins
+BACKGROUND = 3  # other players' hands, nudges
+
+# Methods that change what a chat shows count against the limits; reading and answering do not.
+COUNTED_PREFIXES = ("send", "edit", "delete", "stop", "forward", "copy")
+NOT_COUNTED = {"sendChatAction"}
+# Telegram measures windows on its side of the network: ours are a little longer.
+SECOND = 1.05
+MINUTE = 60.5
+
+
+@dataclass(frozen=True)
+class Rate:
+    """What a caller tells the limiter about one call (python-telegram-bot's `rate_limit_args`)."""
+
+    priority: int = POST
+    # The caller already passed the gate for this call (it waited for room before choosing
+    # what to send, so that what goes out is the newest content).
+    prepaid: bool = False
+
+
+@dataclass(order=True)
+class _Waiter:
+    priority: int
+    serial: int
+    chat_id: int = field(compare=False)
+    granted: asyncio.Future[None] = field(compare=False)
+
+
+def is_group(chat_id: int) -> bool:
+    return chat_id < 0
+
+
+class FloodGate:
+    def __init__(
+        self,
+        per_second: int = 30,
+        group_per_minute: int = 20,
+        group_reserve: int = 2,
+        clock: Callable[[], float] = time.monotonic,
+        second: float = SECOND,
+        minute: float = MINUTE,
+    ):
+        self.per_second = per_second
+        self.group_per_minute = group_per_minute
+        self.second = second
+        self.minute = minute
+        self.group_reserve = min(group_reserve, group_per_minute - 1)
+        self.clock = clock
+        self._bot: deque[float] = deque()
+        self._groups: dict[int, deque[float]] = {}
+        self._banned: dict[int, float] = {}
+        self._waiters: list[_Waiter] = []
+        self._serials = itertools.count()
+        self._wake: asyncio.Event | None = None
+        self._pump: asyncio.Task[None] | None = None
+
+    async def acquire(self, chat_id: int, priority: int = POST) -> None:
+        """Wait until a call to `chat_id` fits the limits, and count it."""
+        waiter = _Waiter(priority, next(self._serials), chat_id, asyncio.get_running_loop().create_future())
+        heapq.heappush(self._waiters, waiter)
+        self._kick()
+        try:
+            await waiter.granted
+        except asyncio.CancelledError:
+            if waiter.granted.done() and not waiter.granted.cancelled():
+                self._uncount(chat_id)
+            raise
+
+    def ban(self, chat_id: int, seconds: float) -> None:
+        """Telegram asked us to wait `seconds` before writing to this chat again."""
+        until = self.clock() + seconds
+        self._banned[chat_id] = max(self._banned.get(chat_id, 0.0), until)
+        log.warning("flood wait of %.0f s for chat %s", seconds, chat_id)
+        self._kick()
+
+    def banned_for(self, chat_id: int) -> float:
+        return max(0.0, self._banned.get(chat_id, 0.0) - self.clock())
+
+    def group_calls(self, chat_id: int) -> int:
+        """Calls counted to a group in the current minute."""
+        calls = self._groups.get(chat_id)
+        if not calls:
+            return 0
+        self._trim(calls, self.minute, self.clock())
+        return len(calls)
+
+    # ----- the pump: grants waiting calls in priority order as room appears ------------------
+    def _kick(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+        if self._pump is None or self._pump.done():
+            self._wake = asyncio.Event()
+            self._pump = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while self._waiters:
+            self._wake.clear()
+            delay = self._grant_what_fits()
+            if delay is None:
+                continue
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+            except TimeoutError:
+                pass
+
+    def _grant_what_fits(self) -> float | None:
+        """Grant one waiter and return None, or return how long until one might fit."""
+        now = self.clock()
+        self._trim(self._bot, self.second, now)
+        bot_wait = self._bot[0] + self.second - now if len(self._bot) >= self.per_second else 0.0
+        soonest = float("inf")
+        for waiter in sorted(self._waiters):
+            if waiter.granted.done():
+                self._waiters.remove(waiter)
+                heapq.heapify(self._waiters)
+                return None
+            chat_wait = self._chat_wait(waiter.chat_id, waiter.priority, now)
+            if chat_wait <= 0 and bot_wait <= 0:
+                self._count(waiter.chat_id, now)
+                self._waiters.remove(waiter)
+                heapq.heapify(self._waiters)
+                waiter.granted.set_result(None)
+                return None
+            soonest = min(soonest, max(chat_wait, bot_wait))
+            if chat_wait <= 0:
+                break  # only the bot-wide second holds it up, and so it holds up everyone after it
+        return max(0.001, soonest) if soonest != float("inf") else 0.05
+
+    def _chat_wait(self, chat_id: int, priority: int, now: float) -> float:
+        wait = self._banned.get(chat_id, 0.0) - now
+        if not is_group(chat_id):
+            return wait
+        calls = self._groups.get(chat_id)
+        if not calls:
+            return wait
+        self._trim(calls, self.minute, now)
+        limit = self.group_per_minute - (self.group_reserve if priority >= TABLE else 0)
+        if len(calls) >= limit:
+            wait = max(wait, calls[len(calls) - limit] + self.minute - now)
+        if priority >= TABLE and calls:
+            # Spread table edits over the minute instead of spending it in one burst.
+            wait = max(wait, calls[-1] + self.minute / self.group_per_minute - now)
+        return wait
+
+    def _count(self, chat_id: int, now: float) -> None:
+        self._bot.append(now)
+        if is_group(chat_id):
+            self._groups.setdefault(chat_id, deque()).append(now)
+
+    def _uncount(self, chat_id: int) -> None:
+        if self._bot:
+            self._bot.pop()
+        calls = self._groups.get(chat_id)
+        if calls:
+            calls.pop()
+
+    @staticmethod
+    def _trim(calls: deque[float], window: float, now: float) -> None:
+        while calls and calls[0] <= now - window:
+            calls.popleft()
+
+
+def _chat_of(data: dict[str, Any]) -> int | None:
+    chat_id = data.get("chat_id")
+    if isinstance(chat_id, int):
+        return chat_id
+    if isinstance(chat_id, str) and chat_id.lstrip("-").isdigit():
+        return int(chat_id)
+    return None
+
+
+def _seconds(error: RetryAfter) -> float:
+    value = error.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+class FloodLimiter(BaseRateLimiter[Rate]):
+    """Every Bot API call of the Application goes through here (python-telegram-bot calls it)."""
+
+    def __init__(self, gate: FloodGate, max_retries: int = 5):
+        self.gate = gate
+        self.max_retries = max_retries
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: Rate | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        rate = rate_limit_args or Rate()
+        chat_id = _chat_of(data)
+        counted = chat_id is not None and endpoint.startswith(COUNTED_PREFIXES) and endpoint not in NOT_COUNTED
+        paid = rate.prepaid
+        for attempt in range(self.max_retries + 1):
+            if counted and not paid:
+                assert chat_id is not None
+                await self.gate.acquire(chat_id, rate.priority)
+            paid = False
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                if attempt == self.max_retries:
+                    raise
+                if counted:
+                    assert chat_id is not None
+                    self.gate.ban(chat_id, _seconds(error))  # the next acquire waits it out
+                else:
+                    await asyncio.sleep(_seconds(error))
+        raise AssertionError("unreachable")

@@ -1,0 +1,25 @@
+"""Small pieces every message uses: a game's title, a clock, rows of buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton
+
+from bot.i18n import Translator
+from handlers.games import renderer_for
+
+BUTTONS_PER_ROW = 4
+
+
+def game_title(game: str, _: Translator) -> str:
+    return _(renderer_for(game).title)
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def rows(buttons: Sequence[InlineKeyboardButton], width: int = BUTTONS_PER_ROW) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]

@@ -1,0 +1,145 @@
+"""A player's private hand message: their view of the table, the prompt, and their moves as buttons.
+
+Rendered from the player's own engine view only, so no card reaches someone who may not see it.
+The keyboard is the player's action tree (see action_tree.py); its buttons carry the table, a
+digest of what the keyboard offers, and a node number. A keyboard is redrawn only when what it
+offers changes, and a press is honoured while the same keyboard stands.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from engine.core.protocol import Action, Game, State
+from handlers.callback_data import RuleDraft, TreeNode
+from handlers.games import renderer_for
+from handlers.games.base import GameRenderer
+from handlers.render.action_tree import ActionTree, Node, build_tree
+from handlers.render.common import game_title, rows
+from tables.models import TableRow
+
+CONFIRM = "✔"
+BACK = "↩"
+
+
+def player_view(table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
+    """The engine's view plus what a renderer needs from the table: names and options."""
+    return {**game.view(state, player), "names": table.names, "table_options": table.options}
+
+
+@dataclass
+class Seen:
+    """Everything one render of a player's hand needs, computed once."""
+
+    view: dict[str, Any]
+    legal: list[Action]
+    tree: ActionTree
+    # A digest of the actions the keyboard offers: the key a press must match.
+    keyboard: int
+
+
+def keyboard_digest(actions: Sequence[Mapping[str, Any]]) -> int:
+    return zlib.crc32(json.dumps(list(actions), sort_keys=True, separators=(",", ":")).encode()) % 1_000_000_000
+
+
+def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
+    renderer = renderer_for(table.game)
+    view = player_view(table, game, state, player)
+    finished = game.is_finished(state)
+    legal = [] if finished else game.legal_actions(state, player)
+    offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
+    ordered = renderer.order_actions(offered, view)
+    tree = build_tree(ordered, lambda action: renderer.action_path(action, view, _))
+    return Seen(view, legal, tree, keyboard_digest(ordered))
+
+
+def hand_text(
+    table: TableRow,
+    game: Game,
+    state: State,
+    player: str,
+    _: Translator,
+    seen: Seen,
+    node: Node | None = None,
+    paused: bool = False,
+) -> str:
+    renderer = renderer_for(table.game)
+    view, legal = seen.view, seen.legal
+    lines = [f"<b>🃏 {escape(game_title(table.game, _))}</b> · " + _("Round {number}", number=game.round_number(state))]
+    # Only a player who can act sees the centre of the table in private: the others' messages
+    # then stay unchanged between their turns and cost no edit.
+    waiting = player in game.to_act(state)
+    active = (bool(legal) or waiting) and not paused
+    lines.extend(renderer.hand_lines(view, _, active))
+    note = table.notes.get(player)
+    if note and note.get("round") == game.round_number(state):
+        private = [renderer.private_event_line(event, _, table.names) for event in note.get("events", [])]
+        private = [line for line in private if line]
+        if private:
+            lines.append("")
+            lines.extend(f"<i>{line}</i>" for line in private)
+    lines.append("")
+    if game.is_finished(state):
+        lines.append(_("Match over."))
+    elif table.status != "playing":
+        lines.append(_("This table is closed."))
+    elif paused:
+        lines.append("⏸ " + _("Next round in a moment..."))
+    else:
+        lines.append("<b>" + renderer.prompt(view, legal, waiting, _) + "</b>")
+    if node is not None and node.number > 0:
+        path = []
+        current: Node | None = node
+        while current is not None and current.number > 0:
+            path.append(current.label)
+            current = current.parent
+        lines.append(_("Chosen: {choice}", choice=escape(" ".join(reversed(path)))))
+    return "\n".join(lines)
+
+
+def hand_markup(table: TableRow, seen: Seen, node: Node, builder: str | None = None) -> InlineKeyboardMarkup | None:
+    def button(label: str, number: int) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=TreeNode(table.table_id, seen.keyboard, number).encode())
+
+    keyboard = rows([button(child.label, child.number) for child in node.children])
+    extra = []
+    if node.number > 0 and node.action is not None:
+        extra.append(button(CONFIRM, -node.number))
+    if node.parent is not None:
+        extra.append(button(BACK, node.parent.number))
+    if extra:
+        keyboard.append(extra)
+    if builder and node.number == 0:
+        draft = RuleDraft(table.table_id, table.version, "").encode()
+        keyboard.insert(0, [InlineKeyboardButton(builder, callback_data=draft)])
+    return InlineKeyboardMarkup(keyboard) if keyboard else None
+
+
+def render_hand(
+    table: TableRow,
+    game: Game,
+    state: State,
+    player: str,
+    _: Translator,
+    opened: tuple[int, int] | None = None,
+    paused: bool = False,
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The hand message of `player`; `opened` is (keyboard digest, node) of a branch the player
+    opened, shown while the keyboard it belongs to stands."""
+    renderer: GameRenderer = renderer_for(table.game)
+    seen = seen_by(table, game, state, player, _)
+    node = seen.tree.root
+    if opened is not None and opened[0] == seen.keyboard:
+        node = seen.tree.node(opened[1]) or node
+    text = hand_text(table, game, state, player, _, seen, node, paused)
+    if paused or table.status != "playing":
+        return text, None
+    return text, hand_markup(table, seen, node, renderer.builder_button(seen.view, player, _))

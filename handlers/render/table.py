@@ -1,0 +1,156 @@
+"""The group's messages of a table: the lobby, the table itself, its end, round results and notices.
+
+Rendered from the spectator view only: what everyone at the table may know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from engine.core.options import parse_options
+from engine.core.protocol import Game, State
+from handlers.callback_data import LobbyOp, PlayAgain, TableButton
+from handlers.games import renderer_for
+from handlers.render.common import clock_text, game_title, rows
+from tables.models import CANCELLED, FINISHED, TableRow
+
+
+def heading(table: TableRow, _: Translator) -> str:
+    return f"<b>🃏 {escape(game_title(table.game, _))}</b>"
+
+
+# ----- the lobby -------------------------------------------------------------------------------
+def lobby_text(table: TableRow, game: Game, _: Translator) -> str:
+    lines = [
+        heading(table, _),
+        _("A new table is open: {low}-{high} players.", low=game.min_players, high=game.max_players),
+        "",
+        _("Players:"),
+    ]
+    for seat in table.seats:
+        crown = " 👑" if seat.user_id == table.creator_id else ""
+        lines.append(f"• {escape(seat.name)}{crown}")
+    lines.append("")
+    lines.append(options_line(table, game, _))
+    if table.consents is not None:
+        lines.append("")
+        lines.append("<b>" + _("Hiding mode needs everyone's agreement. One refusal turns it off.") + "</b>")
+        for seat in table.seats:
+            mark = "✅" if table.consents.get(seat.player) else "⏳"
+            lines.append(f"{mark} {escape(seat.name)}")
+    else:
+        lines.append(_("Press Join: the bot opens a private chat where your cards will arrive."))
+    return "\n".join(lines)
+
+
+def options_line(table: TableRow, game: Game, _: Translator) -> str:
+    defaults = parse_options(game.Options, {}).model_dump(mode="json")
+    changed = [f"{key}={value}" for key, value in table.options.items() if defaults.get(key) != value]
+    timer = _("Turn timer: {seconds} s", seconds=table.turn_seconds) if table.turn_seconds else _("Turn timer: off")
+    options = _("Options: {options}", options=escape(", ".join(changed))) if changed else _("Options: standard rules")
+    return f"{options}\n{timer}"
+
+
+def lobby_markup(table: TableRow, _: Translator, join_url: str) -> InlineKeyboardMarkup:
+    def op(label: str, name: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=LobbyOp(table.table_id, name).encode())
+
+    if table.consents is not None:
+        return InlineKeyboardMarkup([[op(_("I agree"), "agree"), op(_("I don't agree"), "refuse")], [op(_("Cancel"), "cancel")]])
+    join = InlineKeyboardButton(_("Join"), url=join_url)
+    return InlineKeyboardMarkup([[join, op(_("Leave"), "leave")], [op(_("Start"), "start"), op(_("Cancel"), "cancel")]])
+
+
+def closed_text(table: TableRow, _: Translator) -> str:
+    reason = _("Everyone left; the table is closed.") if table.closed_reason == "empty" else _("The table was cancelled.")
+    return heading(table, _) + "\n" + reason
+
+
+# ----- the running table -----------------------------------------------------------------------
+def table_text(table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], now: float) -> str:
+    renderer = renderer_for(table.game)
+    names = table.names
+    scores = game.scores(state)
+    if table.status == FINISHED and not game.is_finished(state):
+        standings = renderer.result_lines(view, scores, game.winners(state), _, names)
+        return "\n".join([heading(table, _), _("The session is over. Standings:"), *standings])
+    waiting = game.to_act(state)
+    lines = [heading(table, _) + " · " + _("Round {number}", number=game.round_number(state))]
+    for seat in table.seats:
+        marker = "▶️" if seat.player in waiting else "▫️"
+        detail = renderer.seat_detail(view, seat.player, _)
+        score = renderer.score_text(scores.get(seat.player, 0), _)
+        parts = [f"{marker} <b>{escape(seat.name)}</b>", detail, score]
+        lines.append(" · ".join(part for part in parts if part))
+    centre = renderer.centre_lines(view, _, names)
+    if centre:
+        lines.append("")
+        lines.extend(centre)
+    events = [renderer.event_line(event, _, names) for event in table.recent_events]
+    events = [line for line in events if line]
+    if events:
+        lines.append("")
+        lines.extend(f"<i>{line}</i>" for line in events[-3:])
+    lines.append("")
+    who = ", ".join(escape(names.get(player, player)) for player in waiting)
+    if game.is_finished(state):
+        lines.append("<b>" + _("Match over.") + "</b>")
+        lines.extend(renderer.result_lines(view, scores, game.winners(state), _, names))
+    elif table.status == CANCELLED:
+        lines.append("<b>" + _("The table was cancelled.") + "</b>")
+    elif table.paused_until is not None and now < table.paused_until:
+        lines.append("⏸ " + _("Next round in a moment..."))
+    elif table.deadline is not None:
+        # The time a fresh turn has: a table is rendered when the turn begins, and its text
+        # must not change every second (each edit costs a call of the group's budget).
+        left = clock_text(table.deadline - now)
+        if table.warned:
+            lines.append("⏰ " + _("Hurry, {who}: {left} left!", who=who, left=left))
+        else:
+            lines.append("⏳ " + _("Waiting for {who} ({left})", who=who, left=left))
+    else:
+        lines.append("⏳ " + _("Waiting for {who}", who=who))
+    return "\n".join(lines)
+
+
+def table_markup(
+    table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], hand_url: str
+) -> InlineKeyboardMarkup | None:
+    if table.status == FINISHED:
+        again = InlineKeyboardButton(_("Play again"), callback_data=PlayAgain(table.table_id).encode())
+        return InlineKeyboardMarkup([[again]])
+    if table.status == CANCELLED:
+        return None
+    public = [
+        InlineKeyboardButton(label, callback_data=TableButton(table.table_id, table.version, key).encode())
+        for label, key in renderer_for(table.game).table_buttons(view, table.names, _)
+    ]
+    hand = InlineKeyboardButton(_("My cards"), url=hand_url)
+    return InlineKeyboardMarkup([*rows(public, 3), [hand]])
+
+
+def round_results(table: TableRow, _: Translator) -> str | None:
+    """The score table posted when a round ends (None when there is nothing to post)."""
+    if not table.round_events:
+        return None
+    lines = renderer_for(table.game).round_summary(table.round_events.get("events", []), _, table.names)
+    return "\n".join(lines) if lines else None
+
+
+def nudge_text(table: TableRow, _: Translator) -> str:
+    return "🔔 " + _("Your turn at {game}.", game=escape(game_title(table.game, _)))
+
+
+def unreachable_text(table: TableRow, user_id: int, _: Translator) -> str:
+    seat = table.seat_of(user_id)
+    who = escape(seat.name if seat else str(user_id))
+    return _("{name}, I cannot send you your cards. Open the private chat with me and press Start.", name=who)
+
+
+def unreachable_markup(_: Translator, hand_url: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(_("Open private chat"), url=hand_url)]])

@@ -1,0 +1,1 @@
+"""The middle of the house: the table service, its storage and its timers (below handlers, above engines)."""

@@ -1,0 +1,137 @@
+"""The records the table service keeps: seats, tables, users, and what a request came to.
+
+A table row carries its engine state (JSON) and a version that grows by one with each applied
+action. Besides the state it keeps what the messages shown for it are derived from and that the
+state does not hold: the last events, each player's private note, the events that closed the
+last round, who was nudged, whose private chat failed. Everything a renderer needs is here, so
+what a chat shows is a pure function of the committed row.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.protocol import Game, State
+
+# Table statuses: open for joining, being played, and the two ends (the record stays).
+LOBBY = "lobby"
+PLAYING = "playing"
+FINISHED = "finished"
+CANCELLED = "cancelled"
+LIVE = (LOBBY, PLAYING)
+
+
+@dataclass
+class Seat:
+    user_id: int
+    name: str
+
+    @property
+    def player(self) -> str:
+        # Engine players are strings; the Telegram user id is unique and stable.
+        return str(self.user_id)
+
+
+@dataclass
+class TableRow:
+    table_id: int
+    chat_id: int
+    thread_id: int
+    game: str
+    status: str
+    creator_id: int
+    options: dict[str, Any]
+    turn_seconds: int
+    seats: list[Seat]
+    seed: str
+    state: str | None = None
+    # The game's version: one more with each applied action (buttons of the table carry it).
+    version: int = 0
+    # One more with every saved change, moves or not: the publisher has published a table when
+    # its messages show its latest revision.
+    revision: int = 0
+    # The turn deadline (epoch seconds) and the length it was armed with, so that a restart
+    # arms the same length again; `deadline_version` is the version it belongs to.
+    deadline: float | None = None
+    deadline_seconds: float | None = None
+    deadline_version: int | None = None
+    warned: bool = False
+    # Until this time the next round is not shown and presses wait (epoch seconds).
+    paused_until: float | None = None
+    # While options await everyone's consent: user id (as text) -> agreed; None otherwise.
+    consents: dict[str, bool] | None = None
+    # The last few events as spectators see them, for the table message's log lines.
+    recent_events: list[dict[str, Any]] = field(default_factory=list)
+    # Windows the clock closes besides the turn (a Rule Vote): kind -> [due epoch, armed seconds].
+    windows: dict[str, list[float]] = field(default_factory=dict)
+    # Each player's private lines of their latest move ("You drew 7♥"), until they act again.
+    notes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # The spectator events of the move that closed the last round: {"round", "version", "events"}.
+    round_events: dict[str, Any] | None = None
+    # Players who were sent a "your turn" nudge that still stands.
+    nudged: list[str] = field(default_factory=list)
+    # Players whose private chat refused the bot's messages (the group is told).
+    unreachable: list[int] = field(default_factory=list)
+    # Why a table stopped before its match ended: "cancelled", "empty" or "session_ended".
+    closed_reason: str | None = None
+    # The secret part of the Join link: table ids are small and sequential, tokens are not.
+    join_token: str = ""
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.player for seat in self.seats]
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {seat.player: seat.name for seat in self.seats}
+
+
+@dataclass
+class UserRow:
+    user_id: int
+    first_name: str
+    language: str | None
+    language_chosen: bool
+    dm_ok: bool
+
+
+@dataclass
+class Loaded:
+    """A table as committed: the row, its game and its engine state (None in the lobby)."""
+
+    table: TableRow
+    game: Game
+    state: State | None
+
+
+@dataclass
+class Outcome:
+    """What happened to a request: applied, or refused with a stable code for the renderer."""
+
+    ok: bool
+    code: str | None = None
+    message: str | None = None
+    table: TableRow | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+    # The request had already been applied (a press redelivered after a crash).
+    repeated: bool = False
+
+    @classmethod
+    def refused(cls, code: str, message: str = "", table: TableRow | None = None, **values: Any) -> Outcome:
+        return cls(False, code, message, table, values)
+
+
+@dataclass
+class Shown:
+    """What one message of a table shows now: its chat, its id, and a digest of its content."""
+
+    chat_id: int
+    message_id: int | None
+    digest: str

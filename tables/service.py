@@ -1,0 +1,572 @@
+"""The table service: one table per chat (or forum topic), one lock per table.
+
+Every change follows the same path: lock, load, check, apply through the engine, commit (the
+new state, its version, the action, its events and the request that made it, in one
+transaction), arm the table's timers, and put the committed table on the change feed. The
+service never waits for Telegram: the publisher takes changes from the feed, and reports back
+what each message shows, which the service records under the table's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+from telegram.ext import JobQueue
+
+from engine.core.options import OptionsError, options_dict, parse_options
+from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, State
+from engine.core.serialize import state_from_json, state_to_json
+from engine.registry import UnknownGame, get_game
+from tables.feed import ChangeFeed
+from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Outcome, Seat, Shown, TableRow
+from tables.store import Store
+from tables.timers import Due, Timers
+
+log = logging.getLogger(__name__)
+
+RECENT_EVENTS = 4
+WINDOW = "window:"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How long things take at a table (seconds)."""
+
+    turn_seconds: int = 90
+    warn_seconds: float = 20
+    nudge_seconds: float = 8
+    round_pause_seconds: float = 0.0
+    # Windows the clock closes besides the turn, by the clock action that closes them.
+    window_seconds: Mapping[str, float] = field(default_factory=dict)
+    default_window_seconds: float = 120
+
+
+# What a handler passes to `act_with`: given the table as committed, the action to apply, or a
+# refusal. It runs under the table's lock, so what it saw is what the action applies to.
+Chooser = Callable[[Loaded], "Action | Outcome"]
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        feed: ChangeFeed,
+        timing: Timing = Timing(),
+        job_queue: JobQueue | None = None,
+        clock: Callable[[], float] = time.time,
+    ):
+        self.store = store
+        self.feed = feed
+        self.timing = timing
+        self.clock = clock
+        self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
+        # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
+        # table ids, and ("chat", chat, topic) for opening a table there.
+        self._locks: weakref.WeakValueDictionary[object, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Tests and demos may fix the first dealer and the decks of a new match.
+        self.deal_override: Callable[[TableRow], tuple[str | None, list[list[str]]]] | None = None
+
+    def lock(self, key: object) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def load(self, table_id: int) -> Loaded | None:
+        table = await self.store.get_table(table_id)
+        if table is None:
+            return None
+        game = get_game(table.game)
+        state = state_from_json(game, table.state) if table.state else None
+        return Loaded(table, game, state)
+
+    def _changed(self, loaded: Loaded) -> None:
+        self.feed.put(loaded.table.table_id, loaded)
+
+    async def _save(self, table: TableRow) -> None:
+        """Save a change that is not a move (lobby, consent, warning, nudge) and publish it."""
+        await self.store.save_table(table)
+        self._arm(table)
+        self._changed(Loaded(table, get_game(table.game), self._state_of(table)))
+
+    @staticmethod
+    def _state_of(table: TableRow) -> State | None:
+        return state_from_json(get_game(table.game), table.state) if table.state else None
+
+    # ----- the lobby ----------------------------------------------------------------------
+    async def open_lobby(
+        self,
+        chat_id: int,
+        thread_id: int,
+        game_name: str,
+        creator: Seat,
+        raw_options: dict[str, Any],
+        turn_seconds: int | None,
+    ) -> Outcome:
+        try:
+            game = get_game(game_name)
+        except UnknownGame:
+            return Outcome.refused("unknown_game", game=game_name)
+        try:
+            options = parse_options(game.Options, raw_options)
+        except OptionsError as error:
+            return Outcome.refused("bad_option", str(error), option=error.option or "")
+        # One lobby per chat and topic: two presses of "Play again" must not race to open two.
+        async with self.lock(("chat", chat_id, thread_id)):
+            if await self.store.live_table(chat_id, thread_id):
+                return Outcome.refused("table_exists")
+            now = self.clock()
+            table = TableRow(
+                table_id=0,
+                chat_id=chat_id,
+                thread_id=thread_id,
+                game=game_name,
+                status=LOBBY,
+                creator_id=creator.user_id,
+                options=options_dict(options),
+                turn_seconds=self.timing.turn_seconds if turn_seconds is None else turn_seconds,
+                seats=[creator],
+                seed=secrets.token_hex(8),
+                join_token=secrets.token_hex(6),
+                created_at=now,
+                updated_at=now,
+            )
+            table = await self.store.create_table(table)
+        self._changed(Loaded(table, game, None))
+        return Outcome(True, table=table)
+
+    async def join(self, table_id: int, seat: Seat, token: str) -> Outcome:
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or not secrets.compare_digest(loaded.table.join_token, token):
+                return Outcome.refused("no_table")
+            table, game = loaded.table, loaded.game
+            if table.status != LOBBY or table.consents is not None:
+                return Outcome.refused("not_lobby", table=table)
+            if table.seat_of(seat.user_id):
+                return Outcome.refused("already_joined", table=table)
+            if len(table.seats) >= game.max_players:
+                return Outcome.refused("table_full", table=table, limit=game.max_players)
+            table.seats.append(seat)
+            await self._save(table)
+            return Outcome(True, table=table)
+
+    async def leave(self, table_id: int, user_id: int) -> Outcome:
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table is None or table.status != LOBBY:
+                return Outcome.refused("not_lobby", table=table)
+            if not table.seat_of(user_id):
+                return Outcome.refused("not_seated", table=table)
+            table.seats = [seat for seat in table.seats if seat.user_id != user_id]
+            if not table.seats:
+                table.status, table.closed_reason = CANCELLED, "empty"
+            elif table.creator_id == user_id:
+                table.creator_id = table.seats[0].user_id
+            await self._save(table)
+            return Outcome(True, table=table)
+
+    async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Outcome:
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table is None or table.status not in (LOBBY, PLAYING):
+                return Outcome.refused("no_table", table=table)
+            if user_id != table.creator_id and not is_admin:
+                return Outcome.refused("not_creator_or_admin", table=table)
+            table.status, table.closed_reason = CANCELLED, "cancelled"
+            table.deadline = table.deadline_seconds = None
+            table.paused_until = None
+            table.nudged = []
+            await self._save(table)
+            return Outcome(True, table=table)
+
+    async def start(self, table_id: int, user_id: int) -> Outcome:
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None:
+                return Outcome.refused("no_table")
+            table, game = loaded.table, loaded.game
+            if table.status != LOBBY:
+                return Outcome.refused("not_lobby", table=table)
+            if user_id != table.creator_id:
+                return Outcome.refused("not_creator", table=table)
+            options = parse_options(game.Options, table.options)
+            if game.player_count_problem(table.players, options):
+                return Outcome.refused("player_count", table=table, low=game.min_players, high=game.max_players)
+            needing = [name for name in game.consent_options if table.options.get(name)]
+            if needing and table.consents is None:
+                # Options such as Kadi's hiding mode start only if every player agrees.
+                table.consents = {}
+                await self._save(table)
+                return Outcome(True, table=table)
+            return await self._deal(table, game, options)
+
+    async def consent(self, table_id: int, user_id: int, agree: bool) -> Outcome:
+        """A player's answer to the options that need everyone's consent; one refusal turns them off."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.table.status != LOBBY or loaded.table.consents is None:
+                return Outcome.refused("not_lobby")
+            table, game = loaded.table, loaded.game
+            if table.seat_of(user_id) is None:
+                return Outcome.refused("not_seated", table=table)
+            table.consents[str(user_id)] = agree
+            if not agree:
+                for name in game.consent_options:
+                    table.options[name] = False
+                options = parse_options(game.Options, table.options)
+                table.options = options_dict(options)
+                return await self._deal(table, game, options)
+            if all(table.consents.get(player) for player in table.players):
+                return await self._deal(table, game, parse_options(game.Options, table.options))
+            await self._save(table)
+            return Outcome(True, table=table)
+
+    async def _deal(self, table: TableRow, game: Game, options: BaseModel) -> Outcome:
+        table.consents = None
+        dealer, decks = self.deal_override(table) if self.deal_override else (None, [])
+        state = game.new(table.players, options, table.seed, dealer, decks)
+        table.status = PLAYING
+        table.state = state_to_json(game, state)
+        table.version = 1
+        self._set_deadline(table, game, state)
+        self._set_windows(table, game, state)
+        await self.store.save_table(table)
+        self._arm(table)
+        self._changed(Loaded(table, game, state))
+        return Outcome(True, table=table)
+
+    async def end_session(self, table_id: int, user_id: int | None, is_admin: bool) -> Outcome:
+        """End a running table where it stands (its creator, an admin, or the idle timer: user None)."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
+                return Outcome.refused("not_playing")
+            table = loaded.table
+            if user_id is not None and user_id != table.creator_id and not is_admin:
+                return Outcome.refused("not_creator_or_admin_end", table=table)
+            table.status, table.closed_reason = FINISHED, "session_ended"
+            table.deadline = table.deadline_seconds = None
+            table.paused_until = None
+            table.nudged = []
+            await self.store.save_table(table)
+            self._arm(table)
+            self._changed(loaded)
+            return Outcome(True, table=table)
+
+    async def end_idle_tables(self, idle_seconds: float) -> list[int]:
+        """End tables nobody has touched for `idle_seconds` (a Lopti session's end, or an abandoned game)."""
+        ended = []
+        for table in await self.store.idle_tables(self.clock() - idle_seconds):
+            if table.status == LOBBY:
+                await self.cancel(table.table_id, table.creator_id, True)
+            else:
+                await self.end_session(table.table_id, None, True)
+            ended.append(table.table_id)
+        return ended
+
+    async def play_again(self, table_id: int, chat_id: int, opener: Seat) -> Outcome:
+        """A new lobby with the same game, options and players, in the chat the match was played in."""
+        old = await self.store.get_table(table_id)
+        if old is None or old.status != FINISHED or old.chat_id != chat_id:
+            return Outcome.refused("no_table")
+        outcome = await self.open_lobby(old.chat_id, old.thread_id, old.game, opener, old.options, old.turn_seconds)
+        if not outcome.ok or outcome.table is None:
+            return outcome
+        new = outcome.table
+        for seat in old.seats:
+            if seat.user_id != opener.user_id:
+                await self.join(new.table_id, seat, new.join_token)
+        return outcome
+
+    # ----- play ---------------------------------------------------------------------------
+    async def act(
+        self, table_id: int, player: str, version: int | None, action: Action, request: str | None = None
+    ) -> Outcome:
+        """Apply `action` by `player`, drawn for `version`; a stale version changes nothing.
+        Without a version the action applies to the table as it is when its turn in the lock comes
+        (an out-of-turn action that does not depend on what the player saw: a vote, a typed call)."""
+
+        def chosen(loaded: Loaded) -> Action | Outcome:
+            if version is not None and version != loaded.table.version:
+                return Outcome.refused("stale", table=loaded.table)
+            return action
+
+        return await self.act_with(table_id, player, chosen, request)
+
+    async def act_with(self, table_id: int, player: str, choose: Chooser, request: str | None = None) -> Outcome:
+        """Apply the action `choose` picks from the table as committed, under the table's lock.
+
+        `request` names what asked for it (a button press): a request seen before is not applied
+        again, and its outcome says so (`repeated`)."""
+        async with self.lock(table_id):
+            if request is not None and await self.store.action_by_request(request) is not None:
+                return Outcome(True, repeated=True)
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.state is None:
+                return Outcome.refused("no_table")
+            table, game, state = loaded.table, loaded.game, loaded.state
+            if table.status != PLAYING:
+                return Outcome.refused("not_playing", table=table)
+            if player != CLOCK:
+                if self.paused(table):
+                    return Outcome.refused("round_pause", table=table)
+                if player not in table.players:
+                    return Outcome.refused("not_seated", table=table)
+            action = choose(loaded)
+            if isinstance(action, Outcome):
+                return action
+            try:
+                action = game.check_action(player, action, table.players)
+            except MalformedAction as error:
+                return Outcome.refused("malformed", str(error), table=table)
+            round_before = game.round_number(state)
+            # The state was just loaded for this call, so the engine may change it in place.
+            result = game.advance(state, player, action)
+            if not isinstance(result, Applied):
+                return Outcome.refused(result.code, result.message, table=table, **dict(result.details))
+            await self._commit(Loaded(table, game, result.state), result.events, player, action, round_before, request)
+            return Outcome(True, table=table)
+
+    async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
+        return await self.act(table_id, player, None, action)
+
+    @staticmethod
+    def clock_actions(game: Game, state: State) -> list[str]:
+        """Windows the clock closes besides the turn timer (a Rule Vote, a champion's call)."""
+        if game.is_finished(state):
+            return []
+        return [action["type"] for action in game.legal_actions(state, CLOCK) if action["type"] != "timeout"]
+
+    async def clock_action(self, table_id: int, kind: str) -> Outcome:
+        return await self.act_now(table_id, CLOCK, {"type": kind})
+
+    async def timeout(self, table_id: int, version: int) -> Outcome:
+        return await self.act(table_id, CLOCK, version, {"type": "timeout"})
+
+    async def _commit(
+        self,
+        loaded: Loaded,
+        events: list[Event],
+        player: str,
+        action: Action,
+        round_before: int,
+        request: str | None,
+    ) -> None:
+        table, game, state = loaded.table, loaded.game, loaded.state
+        table.version += 1
+        table.state = state_to_json(game, state)
+        spectator = [event.view(None) for event in events]
+        table.recent_events = (table.recent_events + spectator)[-RECENT_EVENTS:]
+        finished = game.is_finished(state)
+        round_now = game.round_number(state)
+        if round_now != round_before or finished:
+            table.round_events = {"round": round_before, "version": table.version, "events": spectator}
+            if not finished and self.timing.round_pause_seconds > 0:
+                table.paused_until = self.clock() + self.timing.round_pause_seconds
+        self._keep_notes(table, events, player, round_now)
+        waiting = set(game.to_act(state))
+        table.nudged = [nudged for nudged in table.nudged if nudged in waiting and nudged != player]
+        if finished:
+            table.status = FINISHED
+        self._set_deadline(table, game, state)
+        self._set_windows(table, game, state)
+        await self.store.save_table(table, (player, action), [event.to_json() for event in events], request)
+        self._arm(table)
+        self._changed(loaded)
+
+    @staticmethod
+    def _keep_notes(table: TableRow, events: list[Event], actor: str, round_number: int) -> None:
+        """Each player's private lines of this move ("You drew 7♥") replace their last ones; the
+        actor's go even when the move had none for them. A note belongs to its round."""
+        notes = {player: note for player, note in table.notes.items() if note.get("round") == round_number}
+        for player in table.players:
+            private = [event.view(player) for event in events if player in event.private]
+            if private:
+                notes[player] = {"round": round_number, "events": private}
+            elif player == actor:
+                notes.pop(player, None)
+        table.notes = notes
+
+    def _set_deadline(self, table: TableRow, game: Game, state: State) -> None:
+        waiting = game.to_act(state)
+        if table.status != PLAYING or not waiting or table.turn_seconds <= 0:
+            table.deadline = table.deadline_seconds = table.deadline_version = None
+        else:
+            seconds = float(game.decision_seconds(state, table.turn_seconds))
+            pause = max(0.0, table.paused_until - self.clock()) if self.paused(table) else 0.0
+            table.deadline = self.clock() + pause + seconds
+            table.deadline_seconds = seconds
+            table.deadline_version = table.version
+        table.warned = False
+
+    def _set_windows(self, table: TableRow, game: Game, state: State) -> None:
+        """A window keeps its first deadline until it closes."""
+        kinds = self.clock_actions(game, state) if table.status == PLAYING else []
+        now = self.clock()
+        windows = {}
+        for kind in kinds:
+            seconds = self.timing.window_seconds.get(kind, self.timing.default_window_seconds)
+            windows[kind] = table.windows.get(kind) or [now + seconds, seconds]
+        table.windows = windows
+
+    def paused(self, table: TableRow) -> bool:
+        return table.paused_until is not None and self.clock() < table.paused_until
+
+    async def end_pause(self, table_id: int) -> None:
+        """The pause between rounds is over: show the new deal."""
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table is None or table.paused_until is None:
+                return
+            table.paused_until = None
+            await self._save(table)
+
+    # ----- timers -------------------------------------------------------------------------
+    def _arm(self, table: TableRow) -> None:
+        """Arm the table's timers for its committed row (and disarm what it no longer needs)."""
+        if self.timers is None:
+            return
+        table_id, version = table.table_id, table.version
+        self.timers.cancel(table_id)
+        if table.status != PLAYING:
+            return
+        now = self.clock()
+        start = table.paused_until if self.paused(table) else now
+        if table.paused_until is not None:
+            self.timers.set(table_id, "pause", table.paused_until, version)
+        if self.timing.nudge_seconds > 0:
+            self.timers.set(table_id, "nudge", start + self.timing.nudge_seconds, version)
+        if table.deadline is not None:
+            self.timers.set(table_id, "timeout", table.deadline, version)
+            warn_at = table.deadline - self.timing.warn_seconds
+            if self.timing.warn_seconds and warn_at > now and not table.warned:
+                self.timers.set(table_id, "warn", warn_at, version)
+        for kind, (due, _seconds) in table.windows.items():
+            self.timers.set(table_id, WINDOW + kind, due, version)
+
+    async def _on_due(self, due: Due) -> None:
+        if due.kind == "timeout":
+            await self.timeout(due.table_id, due.version)
+        elif due.kind == "warn":
+            await self.warn(due.table_id, due.version)
+        elif due.kind == "nudge":
+            await self.nudge(due.table_id, due.version)
+        elif due.kind == "pause":
+            await self.end_pause(due.table_id)
+        elif due.kind.startswith(WINDOW):
+            await self.clock_action(due.table_id, due.kind.removeprefix(WINDOW))
+
+    async def warn(self, table_id: int, version: int) -> None:
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table is None or table.version != version or table.status != PLAYING or table.warned:
+                return
+            table.warned = True
+            await self.store.save_table(table)
+            self._changed(Loaded(table, get_game(table.game), self._state_of(table)))
+
+    async def nudge(self, table_id: int, version: int) -> None:
+        """A "your turn" nudge for whoever the table waits for and was not nudged yet."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.state is None or loaded.table.version != version:
+                return
+            table = loaded.table
+            if table.status != PLAYING or self.paused(table):
+                return
+            waiting = [player for player in loaded.game.to_act(loaded.state) if player.isdigit()]
+            fresh = [player for player in waiting if player not in table.nudged]
+            if not fresh:
+                return
+            table.nudged = [*table.nudged, *fresh]
+            await self.store.save_table(table)
+            self._changed(loaded)
+
+    async def resume_after_restart(self) -> int:
+        """Arm every running table's timers again, each from the full length it was armed with
+        (our downtime is never a player's penalty), and republish what may not have gone out.
+        Touches no engine state: a restart costs one row read per running table."""
+        now = self.clock()
+        rows = await self.store.timed_tables()
+        await self.store.rearm_deadlines(now)
+        for row in rows:
+            special = row["windows"] != "{}" or row["paused_until"] is not None or row["warned"]
+            table = await self.store.get_table(row["table_id"]) if special else None
+            if table is not None:
+                async with self.lock(table.table_id):
+                    # A pause ends at once, a vote window starts again in full, and a warning
+                    # shown before the restart gives way to the fresh time.
+                    table.paused_until = None
+                    table.windows = {kind: [now + seconds, seconds] for kind, (_due, seconds) in table.windows.items()}
+                    if table.deadline is not None and table.deadline_seconds is not None:
+                        table.deadline = now + table.deadline_seconds
+                    await self.store.save_table(table)
+                    self.feed.put(table.table_id)
+            if self.timers is None:
+                continue
+            table_id, version = row["table_id"], row["version"]
+            if table is not None:
+                self._arm(table)
+                continue
+            if self.timing.nudge_seconds > 0:
+                self.timers.set(table_id, "nudge", now + self.timing.nudge_seconds, version)
+            if row["deadline"] is not None and row["deadline_seconds"] is not None:
+                deadline = now + row["deadline_seconds"]
+                self.timers.set(table_id, "timeout", deadline, version)
+                if self.timing.warn_seconds and row["deadline_seconds"] > self.timing.warn_seconds:
+                    self.timers.set(table_id, "warn", deadline - self.timing.warn_seconds, version)
+        for table_id in await self.store.tables_behind():
+            self.feed.put(table_id)
+        return len(rows)
+
+    # ----- what the messages show (reported by the publisher) ------------------------------
+    async def screens(self, table_id: int) -> dict[str, Shown]:
+        return await self.store.screens_of(table_id)
+
+    async def record_screen(self, table_id: int, slot: str, shown: Shown | None) -> None:
+        async with self.lock(table_id):
+            await self.store.record_screen(table_id, slot, shown)
+
+    async def mark_published(self, table_id: int, revision: int) -> None:
+        await self.store.mark_published(table_id, revision)
+
+    async def record_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:
+        """A poll was opened for the table (its answers are looked up by poll id)."""
+        await self.store.add_poll(poll_id, table_id, key, chat_id, message_id)
+
+    async def close_polls(self, table_id: int) -> None:
+        await self.store.close_polls(table_id)
+
+    async def mark_unreachable(self, table_id: int, user_id: int) -> None:
+        """The player's private chat refused us: the group is told until they open it again."""
+        await self.store.set_dm_ok(user_id, False)
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table is None or table.status != PLAYING or user_id in table.unreachable:
+                return
+            table.unreachable = [*table.unreachable, user_id]
+            await self._save(table)
+
+    async def mark_reachable(self, user_id: int) -> list[int]:
+        """The player opened their private chat again; returns the tables it had failed for."""
+        await self.store.set_dm_ok(user_id, True)
+        recovered = []
+        for found in await self.store.live_tables_of_user(user_id):
+            if user_id not in found.unreachable:
+                continue
+            async with self.lock(found.table_id):
+                table = await self.store.get_table(found.table_id)
+                if table is not None and user_id in table.unreachable:
+                    table.unreachable = [user for user in table.unreachable if user != user_id]
+                    await self._save(table)
+                    recovered.append(table.table_id)
+        return recovered

@@ -1,0 +1,458 @@
+"""SQLite storage (aiosqlite, WAL) for chats, users, tables, the action log, and what each message shows.
+
+Schema changes are numbered migrations applied in order at start-up; `PRAGMA user_version`
+records how far a database has come. A table row carries its engine state and a version that
+grows by one with each applied action; the action (with its events and the request that made
+it) is written in the same transaction, so a move is committed before anyone sees its result.
+
+What each message shows (`screens`) and how far a table's messages have caught up
+(`published_revision`) are written by their own statements, never by `save_table`: a delivery
+that finishes while a move is being saved can then never be overwritten by it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+from tables.models import LIVE, Seat, Shown, TableRow, UserRow
+
+MIGRATIONS: Sequence[str] = (
+    # 1: the first schema
+    """
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        language TEXT,
+        title TEXT
+    );
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        first_name TEXT NOT NULL,
+        language TEXT,
+        language_chosen INTEGER NOT NULL DEFAULT 0,
+        dm_ok INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE tables (
+        table_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        game TEXT NOT NULL,
+        status TEXT NOT NULL,
+        creator_id INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        turn_seconds INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        table_message_id INTEGER,
+        deadline REAL,
+        deadline_version INTEGER,
+        warned INTEGER NOT NULL DEFAULT 0,
+        recent_events TEXT NOT NULL DEFAULT '[]',
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    -- One live table per chat and forum topic; finished ones stay for the record.
+    CREATE UNIQUE INDEX one_live_table ON tables(chat_id, thread_id)
+        WHERE status IN ('lobby', 'playing');
+    CREATE TABLE actions (
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        version INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        action TEXT NOT NULL,
+        applied_at REAL NOT NULL,
+        PRIMARY KEY (table_id, version)
+    );
+    CREATE TABLE hand_messages (
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        user_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    """,
+    # 2: consent to options that every player must accept before the deal (Kadi's hiding mode)
+    """
+    ALTER TABLE tables ADD COLUMN consents TEXT;
+    """,
+    # 3: a short pause between rounds, while the group reads the round's results
+    """
+    ALTER TABLE tables ADD COLUMN paused_until REAL;
+    """,
+    # 4: group polls (Lopti's Rule Votes): which table and question a Telegram poll belongs to
+    """
+    CREATE TABLE polls (
+        poll_id TEXT PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        key TEXT NOT NULL,
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        open INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX polls_of_table ON polls(table_id, open);
+    """,
+    # 5: what every message of a table shows, kept in the database so that a restart sends
+    # only what changed; the row keeps what messages are rendered from besides the state;
+    # actions keep their events and the request that made them (a redelivered press is
+    # answered as what it did); the armed length of every timer survives a restart.
+    """
+    CREATE TABLE screens (
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        slot TEXT NOT NULL,
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER,
+        shown TEXT NOT NULL,
+        PRIMARY KEY (table_id, slot)
+    );
+    INSERT INTO screens (table_id, slot, chat_id, message_id, shown)
+        SELECT table_id, 'table', chat_id, table_message_id, '' FROM tables WHERE table_message_id IS NOT NULL;
+    INSERT INTO screens (table_id, slot, chat_id, message_id, shown)
+        SELECT table_id, 'hand:' || user_id, user_id, message_id, '' FROM hand_messages;
+    DROP TABLE hand_messages;
+    ALTER TABLE tables DROP COLUMN table_message_id;
+    ALTER TABLE tables ADD COLUMN deadline_seconds REAL;
+    UPDATE tables SET deadline_seconds = turn_seconds WHERE deadline IS NOT NULL;
+    ALTER TABLE tables ADD COLUMN windows TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN notes TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN round_events TEXT;
+    ALTER TABLE tables ADD COLUMN nudged TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE tables ADD COLUMN unreachable TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE tables ADD COLUMN closed_reason TEXT;
+    ALTER TABLE tables ADD COLUMN join_token TEXT NOT NULL DEFAULT '';
+    ALTER TABLE tables ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tables ADD COLUMN published_revision INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX tables_behind ON tables(revision, published_revision) WHERE revision > published_revision;
+    ALTER TABLE actions ADD COLUMN events TEXT;
+    ALTER TABLE actions ADD COLUMN request TEXT;
+    CREATE INDEX actions_by_request ON actions(request) WHERE request IS NOT NULL;
+    """,
+)
+
+# The columns `save_table` writes: everything the table service decides under the table's lock.
+_SAVED = (
+    "status", "creator_id", "options", "turn_seconds", "seats", "state", "version", "deadline",
+    "deadline_seconds", "deadline_version", "warned", "recent_events", "consents", "paused_until",
+    "windows", "notes", "round_events", "nudged", "unreachable", "closed_reason", "join_token", "revision",
+    "updated_at",
+)  # fmt: skip
+_JSON = {"options", "seats", "recent_events", "consents", "windows", "notes", "round_events", "nudged", "unreachable"}
+
+
+def _column(table: TableRow, name: str) -> Any:
+    value = getattr(table, name)
+    if name == "seats":
+        return json.dumps([seat.__dict__ for seat in value])
+    if name in _JSON:
+        return None if value is None else json.dumps(value)
+    if name == "warned":
+        return int(value)
+    return value
+
+
+def _table_from_row(row: aiosqlite.Row) -> TableRow:
+    return TableRow(
+        table_id=row["table_id"],
+        chat_id=row["chat_id"],
+        thread_id=row["thread_id"],
+        game=row["game"],
+        status=row["status"],
+        creator_id=row["creator_id"],
+        options=json.loads(row["options"]),
+        turn_seconds=row["turn_seconds"],
+        seats=[Seat(**seat) for seat in json.loads(row["seats"])],
+        seed=row["seed"],
+        state=row["state"],
+        version=row["version"],
+        revision=row["revision"],
+        deadline=row["deadline"],
+        deadline_seconds=row["deadline_seconds"],
+        deadline_version=row["deadline_version"],
+        warned=bool(row["warned"]),
+        paused_until=row["paused_until"],
+        consents=json.loads(row["consents"]) if row["consents"] else None,
+        recent_events=json.loads(row["recent_events"]),
+        windows=json.loads(row["windows"]),
+        notes=json.loads(row["notes"]),
+        round_events=json.loads(row["round_events"]) if row["round_events"] else None,
+        nudged=json.loads(row["nudged"]),
+        unreachable=json.loads(row["unreachable"]),
+        closed_reason=row["closed_reason"],
+        join_token=row["join_token"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _serialized(method):
+    """One connection is shared by all coroutines: writes take turns so that one write's
+    commit never commits another's half-done transaction."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        async with self._write_lock:
+            return await method(self, *args, **kwargs)
+
+    return wrapper
+
+
+class Store:
+    def __init__(self, path: str):
+        self.path = path
+        self._db: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("Store is not open")
+        return self._db
+
+    async def open(self) -> None:
+        self._db = await aiosqlite.connect(self.path)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def migrate(self) -> None:
+        async with self.db.execute("PRAGMA user_version") as cursor:
+            (current,) = await cursor.fetchone()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            await self.db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+
+    async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.db.execute(sql, parameters) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self.db.execute(sql, parameters) as cursor:
+            return await cursor.fetchone()
+
+    @_serialized
+    async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        await self.db.execute(sql, parameters)
+        await self.db.commit()
+
+    # ----- chats and users ----------------------------------------------------------------
+    async def chat_language(self, chat_id: int) -> str | None:
+        row = await self._one("SELECT language FROM chats WHERE chat_id = ?", (chat_id,))
+        return row["language"] if row else None
+
+    async def set_chat_language(self, chat_id: int, language: str) -> None:
+        await self._write(
+            "INSERT INTO chats (chat_id, language) VALUES (?, ?) "
+            "ON CONFLICT(chat_id) DO UPDATE SET language = excluded.language",
+            (chat_id, language),
+        )
+
+    async def get_user(self, user_id: int) -> UserRow | None:
+        row = await self._one("SELECT * FROM users WHERE user_id = ?", (user_id,))
+        if row is None:
+            return None
+        return UserRow(row["user_id"], row["first_name"], row["language"], bool(row["language_chosen"]), bool(row["dm_ok"]))
+
+    async def remember_user(self, user_id: int, first_name: str, first_language: str) -> None:
+        """Record a user seen in an update. `first_language` is only used for a user we have
+        never seen: after that their language changes only by choice or by joining a table."""
+        await self._write(
+            "INSERT INTO users (user_id, first_name, language) VALUES (?, ?, ?) "
+            "ON CONFLICT(user_id) DO UPDATE SET first_name = excluded.first_name",
+            (user_id, first_name, first_language),
+        )
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        """The user's own choice (/language): it wins everywhere from now on."""
+        await self._write("UPDATE users SET language = ?, language_chosen = 1 WHERE user_id = ?", (language, user_id))
+
+    async def adopt_language(self, user_id: int, language: str) -> None:
+        """A user who has not chosen a language takes the one of the group they join from."""
+        await self._write("UPDATE users SET language = ? WHERE user_id = ? AND language_chosen = 0", (language, user_id))
+
+    async def languages_of(self, user_ids: Iterable[int]) -> dict[int, str | None]:
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = await self._all(f"SELECT user_id, language FROM users WHERE user_id IN ({marks})", ids)
+        return {row["user_id"]: row["language"] for row in rows}
+
+    async def set_dm_ok(self, user_id: int, ok: bool) -> None:
+        await self._write("UPDATE users SET dm_ok = ? WHERE user_id = ?", (int(ok), user_id))
+
+    # ----- tables -------------------------------------------------------------------------
+    @_serialized
+    async def create_table(self, table: TableRow) -> TableRow:
+        table.revision = 1
+        cursor = await self.db.execute(
+            "INSERT INTO tables (chat_id, thread_id, game, status, creator_id, options, turn_seconds, seats, "
+            "seed, state, version, revision, join_token, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                table.chat_id,
+                table.thread_id,
+                table.game,
+                table.status,
+                table.creator_id,
+                json.dumps(table.options),
+                table.turn_seconds,
+                json.dumps([seat.__dict__ for seat in table.seats]),
+                table.seed,
+                table.state,
+                table.version,
+                table.revision,
+                table.join_token,
+                table.created_at,
+                table.updated_at,
+            ),
+        )
+        await self.db.commit()
+        table.table_id = cursor.lastrowid  # type: ignore[assignment]
+        return table
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        row = await self._one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
+        return _table_from_row(row) if row else None
+
+    async def live_table(self, chat_id: int, thread_id: int) -> TableRow | None:
+        row = await self._one(
+            "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing')",
+            (chat_id, thread_id),
+        )
+        return _table_from_row(row) if row else None
+
+    async def timed_tables(self) -> list[aiosqlite.Row]:
+        """What a restart re-arms, without the states: ids, versions, deadlines and windows."""
+        return await self._all(
+            "SELECT table_id, version, deadline, deadline_seconds, warned, paused_until, windows "
+            "FROM tables WHERE status = 'playing'"
+        )
+
+    async def rearm_deadlines(self, now: float) -> None:
+        """Every running turn timer starts again from the length it was armed with."""
+        await self._write(
+            "UPDATE tables SET deadline = ? + deadline_seconds, warned = 0 "
+            "WHERE status = 'playing' AND deadline IS NOT NULL AND deadline_seconds IS NOT NULL",
+            (now,),
+        )
+
+    async def tables_behind(self) -> list[int]:
+        """Tables whose messages may not show their latest committed version yet."""
+        rows = await self._all("SELECT table_id FROM tables WHERE revision > published_revision")
+        return [row["table_id"] for row in rows]
+
+    async def previous_session(self, chat_id: int, thread_id: int, game: str, before: int) -> TableRow | None:
+        """The latest earlier table of this game in this chat that was played (for carrying over)."""
+        row = await self._one(
+            "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND game = ? AND table_id < ? "
+            "AND state IS NOT NULL AND status IN ('finished', 'cancelled') ORDER BY table_id DESC LIMIT 1",
+            (chat_id, thread_id, game, before),
+        )
+        return _table_from_row(row) if row else None
+
+    async def idle_tables(self, before: float) -> list[TableRow]:
+        rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ?", (before,))
+        return [_table_from_row(row) for row in rows]
+
+    async def live_tables_of_user(self, user_id: int) -> list[TableRow]:
+        rows = await self._all(
+            "SELECT tables.* FROM tables, json_each(tables.seats) AS seat "
+            "WHERE tables.status IN ('lobby', 'playing') AND json_extract(seat.value, '$.user_id') = ?",
+            (user_id,),
+        )
+        return [_table_from_row(row) for row in rows]
+
+    @_serialized
+    async def save_table(
+        self,
+        table: TableRow,
+        action: tuple[str, dict[str, Any]] | None = None,
+        events: list[dict[str, Any]] | None = None,
+        request: str | None = None,
+    ) -> None:
+        """Write the table (and the action that produced its version) in one transaction."""
+        table.updated_at = time.time()
+        table.revision += 1
+        await self.db.execute("BEGIN")
+        try:
+            await self.db.execute(
+                f"UPDATE tables SET {', '.join(f'{name} = ?' for name in _SAVED)} WHERE table_id = ?",
+                [*(_column(table, name) for name in _SAVED), table.table_id],
+            )
+            if action is not None:
+                player, move = action
+                await self.db.execute(
+                    "INSERT INTO actions (table_id, version, player, action, applied_at, events, request) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table.table_id, table.version, player, json.dumps(move), table.updated_at,
+                     json.dumps(events or []), request),
+                )
+            await self.db.commit()
+        except BaseException:
+            await self.db.rollback()
+            raise
+
+    async def actions_of(self, table_id: int) -> list[tuple[int, str, dict[str, Any]]]:
+        rows = await self._all(
+            "SELECT version, player, action FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
+        )
+        return [(row["version"], row["player"], json.loads(row["action"])) for row in rows]
+
+    async def action_by_request(self, request: str) -> tuple[int, int, str] | None:
+        """(table, version, player) of the action a request made, if it made one."""
+        row = await self._one("SELECT table_id, version, player FROM actions WHERE request = ?", (request,))
+        return (row["table_id"], row["version"], row["player"]) if row else None
+
+    # ----- what the messages show ---------------------------------------------------------
+    async def screens_of(self, table_id: int) -> dict[str, Shown]:
+        rows = await self._all("SELECT slot, chat_id, message_id, shown FROM screens WHERE table_id = ?", (table_id,))
+        return {row["slot"]: Shown(row["chat_id"], row["message_id"], row["shown"]) for row in rows}
+
+    async def record_screen(self, table_id: int, slot: str, shown: Shown | None) -> None:
+        """What one message shows now (None: it is gone)."""
+        if shown is None:
+            await self._write("DELETE FROM screens WHERE table_id = ? AND slot = ?", (table_id, slot))
+            return
+        await self._write(
+            "INSERT INTO screens (table_id, slot, chat_id, message_id, shown) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(table_id, slot) DO UPDATE SET chat_id = excluded.chat_id, "
+            "message_id = excluded.message_id, shown = excluded.shown",
+            (table_id, slot, shown.chat_id, shown.message_id, shown.digest),
+        )
+
+    async def mark_published(self, table_id: int, revision: int) -> None:
+        await self._write(
+            "UPDATE tables SET published_revision = MAX(published_revision, ?) WHERE table_id = ?", (revision, table_id)
+        )
+
+    # ----- polls --------------------------------------------------------------------------
+    async def add_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:
+        await self._write(
+            "INSERT INTO polls (poll_id, table_id, key, chat_id, message_id) VALUES (?, ?, ?, ?, ?)",
+            (poll_id, table_id, key, chat_id, message_id),
+        )
+
+    async def open_poll(self, table_id: int) -> aiosqlite.Row | None:
+        return await self._one("SELECT * FROM polls WHERE table_id = ? AND open = 1", (table_id,))
+
+    async def poll(self, poll_id: str) -> aiosqlite.Row | None:
+        return await self._one("SELECT * FROM polls WHERE poll_id = ?", (poll_id,))
+
+    async def close_polls(self, table_id: int) -> None:
+        await self._write("UPDATE polls SET open = 0 WHERE table_id = ? AND open = 1", (table_id,))
+
+

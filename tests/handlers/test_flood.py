@@ -1,0 +1,92 @@
+"""The flood gate keeps Telegram's limits before a call goes out, in priority order, chat by chat."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from handlers.courier import Courier
+from handlers.flood import BACKGROUND, POST, TABLE, URGENT, FloodGate
+
+pytestmark = pytest.mark.asyncio
+
+GROUP, OTHER_GROUP, PRIVATE = -100, -200, 42
+
+
+def most_in_window(times: list[float], window: float) -> int:
+    times = sorted(times)
+    return max((sum(1 for other in times if start <= other < start + window) for start in times), default=0)
+
+
+async def grants(gate: FloodGate, calls: list[tuple[int, int]]) -> list[tuple[float, int, int]]:
+    """Acquire for each (chat, priority) at once; return (time granted, chat, priority) in grant order."""
+    granted = []
+
+    async def one(chat: int, priority: int) -> None:
+        await gate.acquire(chat, priority)
+        granted.append((time.monotonic(), chat, priority))
+
+    await asyncio.gather(*(one(chat, priority) for chat, priority in calls))
+    return granted
+
+
+async def test_no_sliding_second_holds_more_calls_than_the_bot_limit():
+    gate = FloodGate(per_second=5, group_per_minute=1000, second=0.2, minute=10)
+    granted = await grants(gate, [(PRIVATE + n, BACKGROUND) for n in range(23)])
+    assert len(granted) == 23
+    assert most_in_window([when for when, _, _ in granted], 0.2) <= 5
+
+
+async def test_a_group_never_gets_more_than_its_minute_and_edits_leave_room_for_posts():
+    gate = FloodGate(per_second=100, group_per_minute=6, group_reserve=2, second=0.05, minute=0.6)
+    edits = await grants(gate, [(GROUP, TABLE)] * 4)
+    started = time.monotonic()
+    # The minute holds 4 edits: posts may still take the 2 places kept for them, at once.
+    await grants(gate, [(GROUP, POST)] * 2)
+    assert time.monotonic() - started < 0.05
+    assert most_in_window([when for when, _, _ in edits], 0.6) <= 4
+
+
+async def test_table_edits_are_spread_over_the_minute():
+    gate = FloodGate(per_second=100, group_per_minute=6, group_reserve=1, second=0.05, minute=0.6)
+    granted = [when for when, _, _ in await grants(gate, [(GROUP, TABLE)] * 3)]
+    gaps = [later - earlier for earlier, later in zip(granted, granted[1:])]
+    assert all(gap >= 0.09 for gap in gaps), gaps
+
+
+async def test_the_most_urgent_call_goes_first_when_the_second_is_full():
+    gate = FloodGate(per_second=2, group_per_minute=1000, second=0.3, minute=10)
+    await grants(gate, [(PRIVATE, BACKGROUND)] * 2)  # the second is full now
+    order = [priority for _, _, priority in await grants(gate, [(PRIVATE + 1, BACKGROUND), (PRIVATE + 2, URGENT)])]
+    assert order == [URGENT, BACKGROUND]
+
+
+async def test_a_flood_wait_holds_only_its_own_chat():
+    gate = FloodGate(per_second=100, group_per_minute=100, second=0.05, minute=10)
+    gate.ban(GROUP, 0.3)
+    started = time.monotonic()
+    granted = await grants(gate, [(GROUP, URGENT), (OTHER_GROUP, TABLE), (PRIVATE, BACKGROUND)])
+    when = {chat: moment - started for moment, chat, _ in granted}
+    assert when[OTHER_GROUP] < 0.1 and when[PRIVATE] < 0.1
+    assert when[GROUP] >= 0.29
+
+
+async def test_the_courier_sends_only_the_newest_content_of_a_message():
+    gate = FloodGate(per_second=100, group_per_minute=100, second=0.05, minute=10)
+    courier = Courier(gate)
+    gate.ban(GROUP, 0.2)  # the group waits: three versions of its table arrive meanwhile
+    sent = []
+
+    def delivery(text):
+        async def deliver():
+            sent.append(text)
+
+        return deliver
+
+    done = [courier.send(GROUP, (1, "table"), TABLE, delivery(f"v{n}")) for n in range(3)]
+    courier.send(GROUP, (1, "results"), POST, delivery("results"))
+    await asyncio.gather(*done)
+    await courier.idle()
+    assert sent == ["results", "v2"]

@@ -1,0 +1,114 @@
+"""The house's layers, checked from the code's own imports: data flows one way, and no import
+runs back up a layer or goes round in a circle.
+
+Floors, top to bottom: `bot` (the composition root: settings, Application, CLI, demo),
+`handlers` (Telegram in and out), `tables` (the table service, storage, timers), `engine`
+(pure rules). `fakeapi` is test and demo support: only the demo may import it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOORS = {"bot": 4, "handlers": 3, "tables": 2, "engine": 1}
+# What the pure engine must never import (I/O, time, Telegram, the layers above it).
+IMPURE = {"asyncio", "telegram", "aiosqlite", "apscheduler", "time", "socket", "bot", "handlers", "tables"}
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in FLOORS:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def imports_of(path: Path, name: str) -> set[str]:
+    """Every module a file imports, wherever the import statement stands (function bodies too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def project_graph() -> dict[str, set[str]]:
+    known = modules()
+    graph = {}
+    for name, path in known.items():
+        targets = set()
+        for imported in imports_of(path, name):
+            # `from handlers import play` names the module handlers.play; keep the longest known name.
+            while imported and imported not in known:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name:
+                targets.add(imported)
+        graph[name] = targets
+    return graph
+
+
+def floor(module: str) -> int:
+    return FLOORS[module.split(".")[0]]
+
+
+def test_no_import_runs_back_up_a_floor():
+    upward = [
+        f"{source} -> {target}"
+        for source, targets in project_graph().items()
+        for target in targets
+        if floor(target) > floor(source)
+    ]
+    assert not upward, upward
+
+
+def test_there_is_no_import_circle():
+    graph = project_graph()
+    # A package's __init__ importing its own modules is how a package shows its face, not a circle.
+    edges = {source: {target for target in targets if target.rpartition(".")[0] != source} for source, targets in graph.items()}
+    state: dict[str, int] = {}
+    circles = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(edges.get(node, ())):
+            if state.get(target) == 1:
+                circles.append(" -> ".join([*path[path.index(target):], target]))
+            elif target not in state:
+                visit(target, [*path, target])
+        state[node] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module, [module])
+    assert not circles, circles
+
+
+def test_the_engine_stays_pure():
+    for name, path in modules().items():
+        if floor(name) != 1:
+            continue
+        impure = {module for module in imports_of(path, name) if module.split(".")[0] in IMPURE}
+        assert not impure, (name, impure)
+
+
+def test_only_the_demo_uses_the_fake_telegram():
+    for name, path in modules().items():
+        if name == "bot.demo":
+            continue
+        users = {module for module in imports_of(path, name) if module.split(".")[0] == "fakeapi"}
+        assert not users, (name, users)
