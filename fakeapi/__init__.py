@@ -1,0 +1,14 @@
+"""A fake Telegram Bot API server (real HTTP on 127.0.0.1) that the tests, benchmarks and the
+offline demo run the real bot against.  Development tooling: of the product, only `karata demo`
+(bot/demo.py) imports it."""
+
+from fakeapi.errors import TelegramAPIError
+from fakeapi.html import parse_html
+from fakeapi.records import CallbackQuery, FakeChat, FakeUser, MessageRecord
+from fakeapi.server import FakeBotAPI
+from fakeapi.text import utf16_len
+
+__all__ = [
+    "CallbackQuery", "FakeBotAPI", "FakeChat", "FakeUser", "MessageRecord", "TelegramAPIError",
+    "parse_html", "utf16_len",
+]
