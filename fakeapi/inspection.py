@@ -1,5 +1,5 @@
-"""What a test reads back from the fake: messages, callback answers, command lists, and waiting
-until the bot has done something or gone quiet.  A mixin of FakeBotAPI."""
+"""What a test reads back from the fake: messages, callback answers and their timing, command
+lists, and waiting until the bot has done something or gone quiet.  A mixin of FakeBotAPI."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from fakeapi.records import MessageRecord
+from fakeapi.records import CallbackQuery, MessageRecord
 
 
 class Inspection:
@@ -39,6 +39,15 @@ class Inspection:
         await self.wait_until(lambda: self.callback_answer(query_id) is not None, timeout,
                               f"answer to callback query {query_id}")
         return self.callback_answer(query_id)  # type: ignore[return-value]
+
+    def answer_latency(self) -> list[float]:
+        """Seconds (on the fake's clock) from each callback update being queued to its
+        answerCallbackQuery, for every answered query in press order.  Per-query records,
+        unanswered ones included, are in :attr:`queries`."""
+        return [q.latency for q in self._answered()]
+
+    def _answered(self) -> list[CallbackQuery]:
+        return [q for q in self.queries.values() if q.answered_at is not None]
 
     # ----------------------------------------------------------------- command menus
     def commands(self, scope: dict | None = None, language_code: str = "") -> list[dict]:

@@ -68,7 +68,8 @@ class MessageRecord:
 
     ``text`` is the text exactly as sent (e.g. with HTML tags); ``plain`` is what clients show
     (entities parsed, HTML entities unescaped).  ``versions`` holds every version (original
-    first) as dicts with text/plain/parse_mode/entities/reply_markup.
+    first) as dicts with text/plain/parse_mode/entities/reply_markup and ``at``, the fake's clock
+    when it was made.
     """
 
     chat_id: int
@@ -85,6 +86,7 @@ class MessageRecord:
     reply_to_message_id: int | None = None
     poll_id: str | None = None
     deleted: bool = False
+    deleted_at: float | None = None
     edit_count: int = 0
     edit_date: int | None = None
     service: dict | None = None
@@ -100,21 +102,31 @@ class MessageRecord:
         return [v["plain"] for v in self.versions]
 
     @property
+    def version_times(self) -> list[float]:
+        """The fake's clock at each version: when it was sent, then at every edit."""
+        return [v["at"] for v in self.versions]
+
+    @property
+    def edit_times(self) -> list[float]:
+        return self.version_times[1:]
+
+    @property
     def buttons(self) -> list[list[tuple[str, str | None]]]:
         return markup_buttons(self.reply_markup)
 
-    def snapshot(self) -> None:
-        """Remember the current content as a new version."""
+    def snapshot(self, at: float) -> None:
+        """Remember the current content as a new version made at ``at``."""
         self.versions.append({
             "text": self.text, "plain": self.plain, "parse_mode": self.parse_mode,
             "entities": list(self.entities),
             "reply_markup": json.loads(json.dumps(self.reply_markup)) if self.reply_markup is not None else None,
+            "at": at,
         })
 
 
 @dataclass
 class CallbackQuery:
-    """A button press the fake sent the bot, and the bot's answer."""
+    """A button press the fake sent the bot, with the times benchmarks measure."""
 
     id: str
     user_id: int
@@ -122,7 +134,13 @@ class CallbackQuery:
     message_id: int
     data: str
     forged: bool
+    created_at: float  # the fake's clock when the update was queued
+    answered_at: float | None = None  # ... and when answerCallbackQuery arrived
     answer: dict | None = None  # text, show_alert, url, cache_time
+
+    @property
+    def latency(self) -> float | None:
+        return None if self.answered_at is None else self.answered_at - self.created_at
 
 
 def markup_buttons(markup: dict | None) -> list[list[tuple[str, str | None]]]:

@@ -169,7 +169,8 @@ class SimulatedUsers:
         qid = str(self._next_query)
         self._next_query += 1
         self.queries[qid] = CallbackQuery(id=qid, user_id=u.id, chat_id=rec.chat_id,
-                                          message_id=rec.message_id, data=data, forged=forged)
+                                          message_id=rec.message_id, data=data, forged=forged,
+                                          created_at=self.clock())
         payload = {"id": qid, "from": u.to_api(), "message": self.message_dict(rec),
                    "chat_instance": str(abs(hash((rec.chat_id, self.bot_id))) % 10 ** 18),
                    "data": data}

@@ -153,7 +153,7 @@ class World:
         return mid
 
     def _store(self, rec: MessageRecord) -> MessageRecord:
-        rec.snapshot()
+        rec.snapshot(self.clock())
         self._messages.setdefault(rec.chat_id, []).append(rec)
         self._msg_index[(rec.chat_id, rec.message_id)] = rec
         return rec

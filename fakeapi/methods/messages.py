@@ -70,11 +70,12 @@ class MessageMethods:
     # ----------------------------------------------------------------- helpers
     def _delete(self, rec: MessageRecord) -> None:
         rec.deleted = True
+        rec.deleted_at = self.clock()
 
     def _edited(self, rec: MessageRecord) -> dict:
         rec.edit_count += 1
         rec.edit_date = int(time.time())
-        rec.snapshot()
+        rec.snapshot(self.clock())
         return self.message_dict(rec)
 
     def _validate_markup(self, markup: Any) -> dict | None:

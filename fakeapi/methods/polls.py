@@ -51,7 +51,7 @@ class PollMethods:
         poll["is_closed"] = True
         if markup != rec.reply_markup:
             rec.reply_markup = markup
-            rec.snapshot()
+            rec.snapshot(self.clock())
         return self._poll_dict(rec.poll_id)
 
     def _poll_dict(self, poll_id: str) -> dict:

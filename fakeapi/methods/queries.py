@@ -1,4 +1,4 @@
-"""answerCallbackQuery: the toast or alert a user sees after pressing a button."""
+"""answerCallbackQuery: the toast or alert a user sees after pressing a button, and when it came."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ class QueryMethods:
         text = p.get("text")
         if text is not None and len(text) > 200:
             raise bad("MESSAGE_TOO_LONG")
+        q.answered_at = self.clock()
         q.answer = {"text": text, "show_alert": bool(p.get("show_alert", False)),
                     "url": p.get("url"), "cache_time": p.get("cache_time")}
         return True

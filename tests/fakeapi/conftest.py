@@ -1,13 +1,20 @@
-"""Fixtures of the fake Bot API tests: a running fake with a bot."""
+"""Fixtures of the fake Bot API tests: a running fake with a bot, with a hand-moved clock."""
 
 from __future__ import annotations
 
+import pytest
 import pytest_asyncio
 
-from tests.fakeapi.helpers import running
+from tests.fakeapi.helpers import Clock, running
+
+
+@pytest.fixture
+def clock():
+    return Clock()
 
 
 @pytest_asyncio.fixture
-async def env():
-    async with running() as found:
+async def env(clock):
+    async with running(clock=clock) as found:
         yield found
+

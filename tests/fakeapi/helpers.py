@@ -1,4 +1,4 @@
-"""The people and chats the fake Bot API tests share."""
+"""The people, chats and clock the fake Bot API tests share."""
 
 from __future__ import annotations
 
@@ -11,6 +11,19 @@ from fakeapi import FakeBotAPI
 TOKEN = "123456:TEST-token"
 ALICE, BOB, CAROL = 111, 222, 333
 GROUP = -1001234567890
+
+
+class Clock:
+    """A clock the test moves by hand, so measured times are exact and waits take no time."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 def kb(*rows):
