@@ -59,6 +59,7 @@ E_THREAD_NOT_FOUND = "Bad Request: message thread not found"
 E_USER_NOT_FOUND = "Bad Request: user not found"
 E_POLL_STOP_NOT_FOUND = "Bad Request: message with poll to stop not found"
 E_POLL_CLOSED = "Bad Request: poll has already been closed"
+E_LANGUAGE_CODE = "Bad Request: invalid language code specified"
 E_WEBHOOK_CONFLICT = (
     "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
 )

@@ -1,5 +1,5 @@
-"""What a test reads back from the fake: messages, callback answers and their timing, command
-lists, and waiting until the bot has done something or gone quiet.  A mixin of FakeBotAPI."""
+"""What a test reads back from the fake: messages, callback answers and their timing,
+command menus, and waiting until the bot has done something or gone quiet.  A mixin of FakeBotAPI."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from fakeapi.records import CallbackQuery, MessageRecord
+from fakeapi.records import CallbackQuery, FakeUser, MessageRecord
+from fakeapi.world import ADMIN_STATUSES
 
 
 class Inspection:
@@ -53,6 +54,29 @@ class Inspection:
     def commands(self, scope: dict | None = None, language_code: str = "") -> list[dict]:
         """The command list stored for exactly this scope and language (what getMyCommands answers)."""
         return self.commands_store.get((self._scope_key(scope), language_code or ""), [])
+
+    def menu_commands(self, user: FakeUser | int, chat_id: int | None = None) -> list[dict]:
+        """The commands ``user`` sees in the menu of ``chat_id`` (default: their private chat),
+        chosen by Telegram's documented order: the narrowest scope first, each with the user's
+        language before without it; the first list that is set wins."""
+        u = self._user(user)
+        chat_id = u.id if chat_id is None else int(chat_id)
+        if chat_id in self.chats:
+            admin = self.chats[chat_id].status(u.id) in ADMIN_STATUSES
+            scopes = [("chat_member", chat_id, u.id)]
+            scopes += [("chat_administrators", chat_id)] if admin else []
+            scopes += [("chat", chat_id)]
+            scopes += [("all_chat_administrators",)] if admin else []
+            scopes += [("all_group_chats",), ("default",)]
+        else:
+            scopes = [("chat", chat_id), ("all_private_chats",), ("default",)]
+        language = (u.language_code or "")[:2].lower()
+        for scope in scopes:
+            for code in dict.fromkeys((language, "")):
+                found = self.commands_store.get((scope, code))
+                if found:
+                    return found
+        return []
 
     # ----------------------------------------------------------------- synchronisation
     async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5,

@@ -56,7 +56,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
     ) -> None:
         self.bot_username = bot_username
         self.bot_id = bot_id
-        self.bot_first_name = bot_first_name
+        self.bot_first_name = bot_first_name  # also the default name of setMyName/getMyName
         self.can_join_groups = can_join_groups
         self.can_read_all_group_messages = can_read_all_group_messages
         self.supports_inline_queries = supports_inline_queries
@@ -86,7 +86,10 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         self._next_query = 4_000_000_000_000_000_001
         self.polls: dict[str, dict] = {}
         self._next_poll = 5_000_000_000_000_000_001
-        self.commands_store: dict[tuple[str, str], list[dict]] = {}  # (scope, language) -> commands
+        self.commands_store: dict[tuple[tuple, str], list[dict]] = {}  # (scope, language) -> commands
+        self.bot_names: dict[str, str] = {}  # language_code -> name (the default is bot_first_name)
+        self.bot_descriptions: dict[str, str] = {}  # language_code ("" = default) -> text
+        self.bot_short_descriptions: dict[str, str] = {}
 
         self._scripted_floods: dict[str, list[int]] = {}
 

@@ -8,7 +8,6 @@ import urllib.parse
 
 import aiohttp
 import pytest
-from telegram import BotCommand, BotCommandScopeChat
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Conflict, EndPointNotFound, Forbidden, RetryAfter
 
@@ -205,7 +204,7 @@ async def test_polls(env):
 
 
 @pytest.mark.asyncio
-async def test_forum_members_commands_webhook(env):
+async def test_forum_members_and_webhook(env):
     fake, bot, alice, bob = env
     fake.add_group(-100777, "Forum", members={ALICE: "administrator", BOB: "member"},
                    forum=True, bot_status="administrator")
@@ -221,14 +220,6 @@ async def test_forum_members_commands_webhook(env):
     member = await bot.get_chat_member(GROUP, ALICE)
     assert member.status == "creator"
     assert (await bot.get_chat_member(GROUP, CAROL)).status == "left"
-
-    await bot.set_my_commands([BotCommand("play", "Start a game")], language_code="sw")
-    await bot.set_my_commands([BotCommand("rules", "Rules")], scope=BotCommandScopeChat(GROUP))
-    assert [c.command for c in await bot.get_my_commands(language_code="sw")] == ["play"]
-    assert await bot.get_my_commands() == ()
-    assert fake.commands({"type": "chat", "chat_id": GROUP})[0]["command"] == "rules"
-    await bot.delete_my_commands(language_code="sw")
-    assert await bot.get_my_commands(language_code="sw") == ()
 
     await bot.set_webhook("https://example.org/hook", secret_token="s3")
     assert fake.webhook["url"] == "https://example.org/hook" and fake.webhook["secret_token"] == "s3"
