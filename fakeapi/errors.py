@@ -57,6 +57,7 @@ E_QUERY_OLD = "Bad Request: query is too old and response timeout expired or que
 E_REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
 E_THREAD_NOT_FOUND = "Bad Request: message thread not found"
 E_USER_NOT_FOUND = "Bad Request: user not found"
+E_MEMBER_NOT_FOUND = "Bad Request: member not found"
 E_POLL_STOP_NOT_FOUND = "Bad Request: message with poll to stop not found"
 E_POLL_CLOSED = "Bad Request: poll has already been closed"
 E_LANGUAGE_CODE = "Bad Request: invalid language code specified"

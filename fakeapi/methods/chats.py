@@ -1,10 +1,10 @@
-"""Bot API methods about chats: getChatMember, sendChatAction."""
+"""Bot API methods about chats: getChatMember answered from the fake's membership, sendChatAction."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fakeapi.errors import E_USER_NOT_FOUND, bad
+from fakeapi.errors import E_MEMBER_NOT_FOUND, E_USER_NOT_FOUND, bad
 
 # The rights Telegram lists for an administrator (the fake's admins have the usual ones).
 ADMIN_RIGHTS = {
@@ -24,9 +24,12 @@ class ChatMethods:
             status = self.bot_status.get(chat_id, "member") if chat_id in self.chats else "member"
         elif uid not in self.users:
             raise bad(E_USER_NOT_FOUND)
-        else:
-            user = self.users[uid].to_api()
-            status = self.chats[chat_id].status(uid) if chat_id in self.chats else "member"
+        elif chat_id in self.chats:
+            user, status = self.users[uid].to_api(), self.chats[chat_id].status(uid)
+        elif uid == chat_id:
+            user, status = self.users[uid].to_api(), "member"
+        else:  # a private chat has two members: the user and the bot
+            raise bad(E_MEMBER_NOT_FOUND)
         d: dict[str, Any] = {"status": status, "user": user}
         if status == "creator":
             d["is_anonymous"] = False
