@@ -4,11 +4,11 @@ offline demo run the real bot against.  Development tooling: of the product, onl
 
 from fakeapi.errors import TelegramAPIError
 from fakeapi.html import parse_html
-from fakeapi.records import CallbackQuery, FakeChat, FakeUser, MessageRecord
+from fakeapi.records import CallbackQuery, Document, FakeChat, FakeUser, MessageRecord
 from fakeapi.server import FakeBotAPI
 from fakeapi.text import utf16_len
 
 __all__ = [
-    "CallbackQuery", "FakeBotAPI", "FakeChat", "FakeUser", "MessageRecord", "TelegramAPIError",
+    "CallbackQuery", "Document", "FakeBotAPI", "FakeChat", "FakeUser", "MessageRecord", "TelegramAPIError",
     "parse_html", "utf16_len",
 ]

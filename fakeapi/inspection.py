@@ -1,4 +1,4 @@
-"""What a test reads back from the fake: messages, callback answers and their timing,
+"""What a test reads back from the fake: messages, documents, callback answers and their timing,
 command menus, and waiting until the bot has done something or gone quiet.  A mixin of FakeBotAPI."""
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ class Inspection:
 
     def message(self, chat_id: int, message_id: int) -> MessageRecord | None:
         return self._msg_index.get((int(chat_id), int(message_id)))
+
+    def documents(self, chat_id: int) -> list[MessageRecord]:
+        """The bot's non-deleted document messages in the chat, oldest first (see .document, .caption)."""
+        return [m for m in self.bot_messages(chat_id) if m.document is not None]
 
     # ----------------------------------------------------------------- callback queries
     def callback_answer(self, query_id: str) -> dict | None:

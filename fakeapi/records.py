@@ -1,4 +1,4 @@
-"""What the fake remembers: users, chats, messages (with every version) and callback queries."""
+"""What the fake remembers: users, chats, messages (with every version), documents and callback queries."""
 
 from __future__ import annotations
 
@@ -63,13 +63,37 @@ class FakeChat:
 
 
 @dataclass
+class Document:
+    """A file the bot sent with sendDocument, as uploaded (or re-sent by file_id)."""
+
+    file_id: str
+    file_unique_id: str
+    file_name: str | None
+    mime_type: str | None
+    content: bytes
+
+    @property
+    def file_size(self) -> int:
+        return len(self.content)
+
+    def to_api(self) -> dict:
+        d: dict[str, Any] = {"file_id": self.file_id, "file_unique_id": self.file_unique_id,
+                             "file_size": self.file_size}
+        if self.file_name:
+            d["file_name"] = self.file_name
+        if self.mime_type:
+            d["mime_type"] = self.mime_type
+        return d
+
+
+@dataclass
 class MessageRecord:
     """One message in a chat, as the fake remembers it.
 
     ``text`` is the text exactly as sent (e.g. with HTML tags); ``plain`` is what clients show
-    (entities parsed, HTML entities unescaped).  ``versions`` holds every version (original
-    first) as dicts with text/plain/parse_mode/entities/reply_markup and ``at``, the fake's clock
-    when it was made.
+    (entities parsed, HTML entities unescaped).  For a document message both hold its caption
+    (None without one).  ``versions`` holds every version (original first) as dicts with
+    text/plain/parse_mode/entities/reply_markup and ``at``, the fake's clock when it was made.
     """
 
     chat_id: int
@@ -85,12 +109,18 @@ class MessageRecord:
     thread_id: int | None = None
     reply_to_message_id: int | None = None
     poll_id: str | None = None
+    document: Document | None = None
     deleted: bool = False
     deleted_at: float | None = None
     edit_count: int = 0
     edit_date: int | None = None
     service: dict | None = None
     versions: list[dict] = field(default_factory=list)
+
+    @property
+    def caption(self) -> str | None:
+        """The caption clients show under a document (None for other messages)."""
+        return self.plain if self.document is not None else None
 
     @property
     def history(self) -> list[tuple[str | None, dict | None]]:

@@ -26,7 +26,7 @@ from fakeapi.methods.profile import ProfileMethods
 from fakeapi.methods.queries import QueryMethods
 from fakeapi.methods.updates import UpdateMethods
 from fakeapi.params import read_params
-from fakeapi.records import CallbackQuery, FakeChat, FakeUser, MessageRecord
+from fakeapi.records import CallbackQuery, Document, FakeChat, FakeUser, MessageRecord
 from fakeapi.users import SimulatedUsers
 from fakeapi.world import World
 
@@ -71,6 +71,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         self._messages: dict[int, list[MessageRecord]] = {}
         self._msg_index: dict[tuple[int, int], MessageRecord] = {}
         self._next_msg_id: dict[int, int] = {}
+        self.files: dict[str, Document] = {}  # file_id -> every document the bot uploaded
 
         self.calls: list[tuple[str, dict]] = []  # (method, decoded params) of every request
         self.errors: list[tuple[str, dict, int, str]] = []  # (method, params, code, description)

@@ -180,7 +180,13 @@ class World:
             chat = self.chats.get(rec.chat_id)
             if chat is not None and chat.is_forum:
                 d["is_topic_message"] = True
-        if rec.text is not None:
+        if rec.document is not None:
+            d["document"] = rec.document.to_api()
+            if rec.plain:
+                d["caption"] = rec.plain
+                if rec.entities:
+                    d["caption_entities"] = rec.entities
+        elif rec.text is not None:
             d["text"] = rec.plain
             if rec.entities:
                 d["entities"] = rec.entities

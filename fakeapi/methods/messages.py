@@ -1,4 +1,4 @@
-"""Bot API methods that send, edit and delete messages, validated as Telegram does."""
+"""Bot API methods that send, edit and delete messages and documents, validated as Telegram does."""
 
 from __future__ import annotations
 
@@ -7,15 +7,18 @@ import time
 from typing import Any
 
 from fakeapi.errors import (
-    E_BUTTON_DATA, E_BUTTON_URL, E_CANT_DELETE, E_CANT_EDIT, E_DELETE_NOT_FOUND, E_EDIT_NOT_FOUND, E_EMPTY,
-    E_NO_TEXT, E_NOT_MODIFIED, E_REPLY_NOT_FOUND, E_THREAD_NOT_FOUND, E_TOO_LONG, bad,
+    E_BUTTON_DATA, E_BUTTON_URL, E_CANT_DELETE, E_CANT_EDIT, E_CAPTION_TOO_LONG, E_DELETE_NOT_FOUND,
+    E_EDIT_NOT_FOUND, E_EMPTY, E_EMPTY_FILE, E_FILE_ID, E_NO_CAPTION, E_NO_TEXT, E_NOT_MODIFIED,
+    E_REPLY_NOT_FOUND, E_THREAD_NOT_FOUND, E_TOO_LONG, bad,
 )
 from fakeapi.html import format_text
-from fakeapi.records import MessageRecord
+from fakeapi.params import Upload
+from fakeapi.records import Document, MessageRecord
 from fakeapi.text import utf16_len
 from fakeapi.world import ADMIN_STATUSES
 
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
 MAX_CALLBACK_DATA = 64
 
 
@@ -29,9 +32,19 @@ class MessageMethods:
                                plain=plain, entities=ents, reply_markup=markup)
         return self.message_dict(rec)
 
+    async def _m_senddocument(self, p: dict) -> dict:
+        chat_id = self._resolve_chat(p.get("chat_id"))
+        document = self._document(p.get("document"))
+        caption, plain, ents = self._caption(p)
+        markup = self._validate_markup(p.get("reply_markup"))
+        self._check_can_write(chat_id)
+        rec = self._bot_record(chat_id, p, text=caption, parse_mode=p.get("parse_mode") if caption else None,
+                               plain=plain, entities=ents, reply_markup=markup, document=document)
+        return self.message_dict(rec)
+
     async def _m_editmessagetext(self, p: dict) -> dict:
         rec = self._editable(p)
-        if rec.text is None:
+        if rec.text is None or rec.document is not None:
             raise bad(E_NO_TEXT)
         text, plain, ents = self._format(p.get("text"), p.get("parse_mode"), p.get("entities"))
         markup = self._validate_markup(p.get("reply_markup"))  # absent => keyboard removed
@@ -39,6 +52,18 @@ class MessageMethods:
             raise bad(E_NOT_MODIFIED)
         rec.text, rec.plain, rec.entities = text, plain, ents
         rec.parse_mode, rec.reply_markup = p.get("parse_mode"), markup
+        return self._edited(rec)
+
+    async def _m_editmessagecaption(self, p: dict) -> dict:
+        rec = self._editable(p)
+        if rec.document is None:
+            raise bad(E_NO_CAPTION)
+        caption, plain, ents = self._caption(p)
+        markup = self._validate_markup(p.get("reply_markup"))  # absent => keyboard removed
+        if plain == rec.plain and ents == rec.entities and markup == rec.reply_markup:
+            raise bad(E_NOT_MODIFIED)
+        rec.text, rec.plain, rec.entities = caption, plain, ents
+        rec.parse_mode, rec.reply_markup = p.get("parse_mode") if caption else None, markup
         return self._edited(rec)
 
     async def _m_editmessagereplymarkup(self, p: dict) -> dict:
@@ -112,6 +137,34 @@ class MessageMethods:
         if utf16_len(plain) > MAX_TEXT:
             raise bad(E_TOO_LONG)
         return text, plain, ents
+
+    def _caption(self, p: dict) -> tuple[str | None, str | None, list]:
+        """(caption as sent, as shown, entities); an empty caption means none, as on Telegram."""
+        caption = p.get("caption")
+        if caption is None or caption == "":
+            return None, None, []
+        plain, ents = format_text(str(caption), p.get("parse_mode"), p.get("caption_entities"),
+                                  self.strict_ampersand)
+        if utf16_len(plain) > MAX_CAPTION:
+            raise bad(E_CAPTION_TOO_LONG)
+        if not plain.strip():
+            return None, None, []
+        return str(caption), plain, ents
+
+    def _document(self, value: Any) -> Document:
+        if isinstance(value, Upload):
+            if not value.content:
+                raise bad(E_EMPTY_FILE)
+            n = len(self.files) + 1
+            doc = Document(file_id=f"BQACAgIAAxkBAAI{n:08d}", file_unique_id=f"AgAD{n:08d}",
+                           file_name=value.filename, mime_type=value.content_type, content=value.content)
+            self.files[doc.file_id] = doc
+            return doc
+        if value is None or value == "":
+            raise bad("there is no document in the request")
+        if isinstance(value, str) and value in self.files:
+            return self.files[value]  # re-sent by file_id
+        raise bad(E_FILE_ID)  # the fake cannot fetch URLs, and knows no other file ids
 
     def _thread_for_send(self, chat_id: int, p: dict) -> int | None:
         tid = p.get("message_thread_id")
