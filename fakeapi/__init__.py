@@ -3,12 +3,13 @@ offline demo run the real bot against.  Development tooling: of the product, onl
 (bot/demo.py) imports it."""
 
 from fakeapi.errors import TelegramAPIError
+from fakeapi.flood import BanViolation, FloodStats
 from fakeapi.html import parse_html
 from fakeapi.records import CallbackQuery, Document, FakeChat, FakeUser, MessageRecord
 from fakeapi.server import FakeBotAPI
 from fakeapi.text import utf16_len
 
 __all__ = [
-    "CallbackQuery", "Document", "FakeBotAPI", "FakeChat", "FakeUser", "MessageRecord", "TelegramAPIError",
-    "parse_html", "utf16_len",
+    "BanViolation", "CallbackQuery", "Document", "FakeBotAPI", "FakeChat", "FakeUser", "FloodStats",
+    "MessageRecord", "TelegramAPIError", "parse_html", "utf16_len",
 ]

@@ -4,7 +4,7 @@ It speaks the Bot API over real HTTP on 127.0.0.1 (aiohttp.web, random free port
 ``telegram.Bot(token, base_url=fake.base_url)`` (or a whole python-telegram-bot Application)
 can talk to it unchanged.  The test side drives simulated users through async helpers
 (:meth:`send_text`, :meth:`press`, ...; fakeapi.users) and inspects what the bot did
-(:meth:`messages`, :attr:`calls`, ...; fakeapi.inspection).
+(:meth:`messages`, :attr:`calls`, :meth:`flood_stats`, ...; fakeapi.inspection).
 
 This package imports nothing from the rest of the project.
 """
@@ -18,6 +18,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from fakeapi.errors import TelegramAPIError, too_many_requests
+from fakeapi.flood import COUNTED_METHODS, FloodControl, FloodStats
 from fakeapi.inspection import Inspection
 from fakeapi.methods.chats import ChatMethods
 from fakeapi.methods.messages import MessageMethods
@@ -35,8 +36,9 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
                  UpdateMethods, ProfileMethods, ChatMethods):
     """Fake Telegram Bot API server. See the module docstring.
 
-    ``clock`` times what benchmarks measure (callback answers, message versions); inject a
-    controllable one to test without waiting.
+    ``clock`` times what benchmarks and flood accounting measure (callback answers, message
+    versions, flood windows); inject a controllable one to test minutes without waiting.
+    ``flood_limits`` turns on Telegram's flood limits (fakeapi.flood); accounting is always on.
     """
 
     def __init__(
@@ -49,6 +51,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         can_read_all_group_messages: bool = False,
         supports_inline_queries: bool = False,
         strict_ampersand: bool = True,
+        flood_limits: bool = False,
         clock: Callable[[], float] = time.monotonic,
         first_update_id: int = 100001,
         host: str = "127.0.0.1",
@@ -92,6 +95,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         self.bot_descriptions: dict[str, str] = {}  # language_code ("" = default) -> text
         self.bot_short_descriptions: dict[str, str] = {}
 
+        self.flood_control = FloodControl(clock, enforce=flood_limits)
         self._scripted_floods: dict[str, list[int]] = {}
 
         self._pulse: asyncio.Event | None = None  # created in start(), inside the loop
@@ -135,14 +139,30 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
 
     # ----------------------------------------------------------------- flood control
     def flood(self, method: str, retry_after: int = 1, times: int = 1) -> None:
-        """The next ``times`` calls of ``method`` fail with 429 Too Many Requests."""
+        """The next ``times`` calls of ``method`` fail with 429 Too Many Requests (no ban follows)."""
         self._scripted_floods[method.lower()] = [int(retry_after), int(times)]
 
-    def _check_scripted_flood(self, method: str) -> None:
+    def inject_429(self, probability: float, retry_after: int = 5, seed: int = 0) -> None:
+        """Drills: each counted call that would be delivered fails with 429 ``retry_after`` with
+        ``probability`` (seeded, so a run repeats exactly); the chat is then banned for
+        ``retry_after`` like after any flood 429.  ``inject_429(0)`` stops it."""
+        self.flood_control.inject(probability, retry_after, seed)
+
+    def flood_stats(self) -> FloodStats:
+        """Counted calls, 429s by cause, busiest windows and ban violations so far (a snapshot)."""
+        return self.flood_control.stats()
+
+    def _check_flood(self, method: str, params: dict) -> None:
         scripted = self._scripted_floods.get(method.lower())
         if scripted and scripted[1] > 0:
             scripted[1] -= 1
             raise too_many_requests(scripted[0])
+        if method.lower() in COUNTED_METHODS:
+            try:
+                chat_id = self._resolve_chat(params.get("chat_id"))
+            except TelegramAPIError:
+                return  # the method itself answers "chat not found"
+            self.flood_control.check(method, chat_id, is_group=chat_id in self.chats)
 
     # ----------------------------------------------------------------- HTTP layer
     def _notify(self) -> None:
@@ -168,7 +188,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         try:
             params = await read_params(request)
             self.calls.append((method, params))
-            self._check_scripted_flood(method)
+            self._check_flood(method, params)
             handler = getattr(self, "_m_" + name, None)
             if handler is None:
                 raise TelegramAPIError(404, "Not Found")

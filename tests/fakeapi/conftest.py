@@ -18,3 +18,9 @@ async def env(clock):
     async with running(clock=clock) as found:
         yield found
 
+
+@pytest_asyncio.fixture
+async def limited(clock):
+    """Like env, with Telegram's flood limits on."""
+    async with running(clock=clock, flood_limits=True) as found:
+        yield found

@@ -31,6 +31,7 @@ async def test_an_uploaded_document_can_be_read_back(env):
     again = await bot.send_document(GROUP, sent.document.file_id)  # re-sent by file_id, no caption
     assert again.document.file_id == sent.document.file_id and again.caption is None
     assert fake.documents(GROUP)[1].document.content == CSV
+    assert fake.flood_stats().calls_per_chat[GROUP] == 2  # sendDocument is counted
 
 
 async def test_bad_documents_and_captions_are_refused(env):
