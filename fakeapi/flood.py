@@ -2,7 +2,7 @@
 
 Every chat-bound call that sends or changes a message (COUNTED_METHODS) is accounted, always, so
 a benchmark can read how busy the bot was even without limits; a call counts whatever the method
-then answers (Telegram counts requests, not successes).  With ``enforce`` on, Telegram's
+then answers (the fake assumes Telegram counts requests, not successes).  With ``enforce`` on, Telegram's
 limits are applied: more than GROUP_LIMIT counted calls to one group in any sliding GROUP_WINDOW,
 or more than BOT_LIMIT bot-wide in any sliding BOT_WINDOW, is answered 429 with ``retry_after``.
 After a 429 for a chat, every call to that chat before ``retry_after`` has passed is a ban
