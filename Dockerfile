@@ -6,6 +6,8 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY handlers ./handlers
+# Only for `karata` without BOT_TOKEN, which plays the offline demo against the fake Bot API.
+COPY fakeapi ./fakeapi
 RUN pip install --no-cache-dir .
 ENV KARATA_DB=/data/karata.db
 RUN mkdir -p /data && chown nobody /data

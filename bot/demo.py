@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.fakeapi import FakeBotAPI, FakeUser, MessageRecord
+from fakeapi import FakeBotAPI, FakeUser, MessageRecord
 from bot.settings import Settings
 
 DEMO_TOKEN = "123456789:karata-offline-demo-token"

@@ -8,7 +8,7 @@ import pytest
 import pytest_asyncio
 
 from bot.demo import DEMO_TOKEN, Simulation, demo_settings
-from bot.fakeapi import FakeBotAPI
+from fakeapi import FakeBotAPI
 from bot.runner import running_application
 
 
