@@ -5,6 +5,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
+COPY tables ./tables
 COPY handlers ./handlers
 # Only for `karata` without BOT_TOKEN, which plays the offline demo against the fake Bot API.
 COPY fakeapi ./fakeapi

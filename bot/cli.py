@@ -50,11 +50,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SettingsError as error:
             print(error, file=sys.stderr)
             return 2
+        from telegram.error import InvalidToken
+
         from bot.app import run
         from bot.logs import setup_logging
 
         setup_logging(settings.log_level, settings.token)
-        run(settings)
+        try:
+            run(settings)
+        except InvalidToken:
+            # Telegram's message quotes the token: say what to do instead, and nothing more.
+            print("karata: Telegram refused BOT_TOKEN; get a valid one from @BotFather", file=sys.stderr)
+            return 2
         return 0
     from bot.demo import run_demo
 

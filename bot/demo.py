@@ -53,10 +53,15 @@ class Simulation:
         self.application = None
         # Optional policy: (player, legal actions, loaded table) -> the action to make.
         self.choose: Callable[..., dict] | None = None
+        # Players press as soon as their own chat shows the move (the group's table may still
+        # be waiting for its flood budget), as on a real, rate-limited Telegram.
+        self.private_only = False
 
     @classmethod
-    def create(cls, api: FakeBotAPI, count: int, seed: int, language: str = "en", group_id: int = GROUP_ID) -> Simulation:
-        users = [api.add_user(1001 + index, PLAYER_NAMES[index], language_code=language) for index in range(count)]
+    def create(
+        cls, api: FakeBotAPI, count: int, seed: int, language: str = "en", group_id: int = GROUP_ID, first_user: int = 1001
+    ) -> Simulation:
+        users = [api.add_user(first_user + index, PLAYER_NAMES[index], language_code=language) for index in range(count)]
         members = {user.id: ("creator" if index == 0 else "member") for index, user in enumerate(users)}
         api.add_group(group_id, "Karata demo", members=members)
         return cls(api, users, group_id, random.Random(seed))
@@ -101,7 +106,7 @@ class Simulation:
         """Wait until what the bot is about to show has reached the chats (a press is answered
         first, its messages follow)."""
         if self.application is not None:
-            await self.application.bot_data["karata"].publisher.settle()
+            await self.application.bot_data["karata"].publisher.settle(private_only=self.private_only)
         else:
             await self.api.settle(quiet=0.05)
 

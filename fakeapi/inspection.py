@@ -41,8 +41,12 @@ class Inspection:
         return q.answer if q else None
 
     async def wait_for_answer(self, query_id: str, timeout: float = 5) -> dict:
+        """The bot's answer to a press; then, if the test set ``after_answer`` (e.g. "wait until
+        the bot has shown what the press changed"), that too."""
         await self.wait_until(lambda: self.callback_answer(query_id) is not None, timeout,
                               f"answer to callback query {query_id}")
+        if self.after_answer is not None:
+            await self.after_answer()
         return self.callback_answer(query_id)  # type: ignore[return-value]
 
     def answer_latency(self) -> list[float]:
@@ -96,7 +100,15 @@ class Inspection:
             if time.monotonic() >= deadline:
                 raise TimeoutError(f"timed out after {timeout}s waiting for "
                                    f"{what or getattr(predicate, '__name__', 'predicate')}")
-            await asyncio.sleep(0.01)
+            # Look again as soon as the bot's next call is answered (or after 10 ms at most).
+            pulse = self._pulse
+            if pulse is None:
+                await asyncio.sleep(0.01)
+                continue
+            try:
+                await asyncio.wait_for(pulse.wait(), 0.01)
+            except TimeoutError:
+                pass
 
     async def settle(self, quiet: float = 0.2, timeout: float = 10) -> None:
         """Wait until every queued update was fetched by the bot, no request is in flight and

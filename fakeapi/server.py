@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
 
@@ -56,7 +57,10 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         first_update_id: int = 100001,
         host: str = "127.0.0.1",
         port: int = 0,
+        token: str | None = None,
     ) -> None:
+        # With a token set, any other token is refused with 401 Unauthorized, as Telegram does.
+        self.token = token
         self.bot_username = bot_username
         self.bot_id = bot_id
         self.bot_first_name = bot_first_name  # also the default name of setMyName/getMyName
@@ -97,6 +101,9 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
 
         self.flood_control = FloodControl(clock, enforce=flood_limits)
         self._scripted_floods: dict[str, list[int]] = {}
+        self._query_updates: dict[str, dict] = {}  # callback query id -> the update that carried it
+        # What `wait_for_answer` also waits for once the answer is in (a test's choice).
+        self.after_answer: Callable[[], Awaitable[Any]] | None = None
 
         self._pulse: asyncio.Event | None = None  # created in start(), inside the loop
         self._inflight = 0
@@ -188,6 +195,8 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         try:
             params = await read_params(request)
             self.calls.append((method, params))
+            if self.token is not None and request.match_info["token"] != self.token:
+                raise TelegramAPIError(401, "Unauthorized")
             self._check_flood(method, params)
             handler = getattr(self, "_m_" + name, None)
             if handler is None:

@@ -174,5 +174,12 @@ class SimulatedUsers:
         payload = {"id": qid, "from": u.to_api(), "message": self.message_dict(rec),
                    "chat_instance": str(abs(hash((rec.chat_id, self.bot_id))) % 10 ** 18),
                    "data": data}
-        self._queue("callback_query", payload)
+        self._query_updates[qid] = self._queue("callback_query", payload)
         return qid
+
+    def redeliver(self, query_id: str) -> None:
+        """Telegram sends a press again, same update and query id, when the bot did not confirm
+        the update before it stopped (it died after handling it)."""
+        self._pending.append(dict(self._query_updates[query_id]))
+        self._touch()
+        self._notify()

@@ -49,6 +49,8 @@ class Courier:
         done = waiting.done if waiting is not None else asyncio.get_running_loop().create_future()
         # A newer delivery keeps its place in line but takes the more urgent priority.
         serial = waiting.serial if waiting is not None else next(self._serials)
+        # The chat's worker may be waiting in the gate for something less urgent: it goes sooner.
+        self.gate.hurry(chat_id, priority)
         priority = min(priority, waiting.priority) if waiting is not None else priority
         queue[key] = _Parcel(priority, serial, key, deliver, done)
         self._idle.clear()
@@ -56,18 +58,24 @@ class Courier:
             self._workers[chat_id] = asyncio.get_running_loop().create_task(self._work(chat_id))
         return done
 
-    def pending(self) -> int:
-        return sum(len(queue) for queue in self._queues.values()) + len(self._workers)
+    def pending(self, private_only: bool = False) -> int:
+        """Deliveries queued or under way (in private chats only, if asked)."""
+        chats = [chat for chat in self._workers if chat > 0 or not private_only]
+        return sum(len(self._queues.get(chat, ())) for chat in chats) + len(chats)
 
-    async def idle(self) -> None:
-        """Wait until every queued delivery has gone out."""
+    async def idle(self, private_only: bool = False) -> None:
+        """Wait until every queued delivery (to private chats only, if asked) has gone out."""
+        if private_only:
+            while workers := [task for chat, task in self._workers.items() if chat > 0]:
+                await asyncio.wait(workers)
+            return
         while self._workers:
             await self._idle.wait()
 
-    async def drain(self, timeout: float) -> bool:
+    async def drain(self, timeout: float, private_only: bool = False) -> bool:
         """Wait at most `timeout` seconds for every queue to empty; False if some did not."""
         try:
-            await asyncio.wait_for(self.idle(), timeout)
+            await asyncio.wait_for(self.idle(private_only), timeout)
         except TimeoutError:
             return False
         return True

@@ -101,6 +101,17 @@ class FloodGate:
                 self._uncount(chat_id)
             raise
 
+    def hurry(self, chat_id: int, priority: int) -> None:
+        """A call waiting for `chat_id` became more urgent (the player it goes to is to act now)."""
+        hurried = False
+        for waiter in self._waiters:
+            if waiter.chat_id == chat_id and waiter.priority > priority:
+                waiter.priority = priority
+                hurried = True
+        if hurried:
+            heapq.heapify(self._waiters)
+            self._kick()
+
     def ban(self, chat_id: int, seconds: float) -> None:
         """Telegram asked us to wait `seconds` before writing to this chat again."""
         until = self.clock() + seconds

@@ -32,6 +32,7 @@ from tables.service import TableService
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
+REMOVED = "removed"
 
 
 def _removal(slot: str) -> str | None:
@@ -71,6 +72,9 @@ class Publisher:
         # Panels that stand in for a player's hand while they use them (Lopti's rule builder):
         # (table, user) -> (table version it belongs to, renderer of its text and keyboard).
         self._panels: dict[tuple[int, int], tuple[int, Panel]] = {}
+        # The digest each slot will show once its queued delivery is done (REMOVED: it goes).
+        self._queued: dict[tuple[int, str], str] = {}
+        self._confirming: set[asyncio.Task[None]] = set()
         # Slots whose last delivery failed for a reason worth retrying (a network error).
         self._failures: set[tuple[int, str]] = set()
         self._pump: asyncio.Task[None] | None = None
@@ -85,21 +89,31 @@ class Publisher:
         delivered = await self.settle(timeout)
         if self._pump is not None:
             self._pump.cancel()
-        for task in [*self._retries, *self._passes.values()]:
+        for task in [*self._retries, *self._passes.values(), *self._confirming]:
             task.cancel()
         return delivered
 
-    async def settle(self, timeout: float = 30.0) -> bool:
-        """Wait until every change is rendered and delivered (tests and shutdown)."""
+    async def settle(self, timeout: float = 30.0, private_only: bool = False) -> bool:
+        """Wait until every change is rendered and delivered (tests and shutdown); with
+        `private_only`, until the players' private chats show it (groups may wait for their
+        flood budget)."""
         deadline = time.monotonic() + timeout
-        while self.feed.pending() or self._passes or self._next or self.courier.pending():
+
+        def busy() -> bool:
+            rendering = self.feed.pending() or self._passes or self._next
+            return bool(rendering or self.courier.pending(private_only) or (self._confirming and not private_only))
+
+        while busy():
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
             if self._passes:
                 await asyncio.wait(list(self._passes.values()), timeout=left)
-            elif not await self.courier.drain(left):
-                return False
+            elif self.courier.pending(private_only):
+                if not await self.courier.drain(left, private_only):
+                    return False
+            elif self._confirming and not private_only:
+                await asyncio.wait(list(self._confirming), timeout=left)
             else:
                 await asyncio.sleep(0)
         return True
@@ -150,6 +164,8 @@ class Publisher:
 
     # ----- one pass over a table -----------------------------------------------------------
     async def _publish(self, table_id: int, loaded: Loaded | None) -> None:
+        """Render the table and queue what differs; the pass does not wait for the deliveries
+        (a group's paced table edit must never hold up a player's hand)."""
         try:
             loaded = loaded or await self.service.load(table_id)
             if loaded is None:
@@ -166,27 +182,44 @@ class Publisher:
             shown = await self._shown_of(table_id)
             waits = []
             for slot, screen in screens.items():
+                key = (table_id, slot)
                 current = shown.get(slot)
-                fresh = (table_id, slot) in self._fresh
-                if current is not None and current.digest == screen.digest and not fresh:
+                # What the message will show once queued deliveries are done.
+                target = self._queued.get(key, current.digest if current is not None else None)
+                if target == screen.digest and key not in self._fresh:
                     continue
+                self._queued[key] = screen.digest
                 deliver = partial(self._deliver, table_id, slot, screen)
-                waits.append(self.courier.send(screen.chat_id, (table_id, slot), screen.priority, deliver))
+                waits.append(self.courier.send(screen.chat_id, key, screen.priority, deliver))
             for slot, current in shown.items():
-                if slot not in screens and _removal(slot) is not None:
+                key = (table_id, slot)
+                if slot not in screens and _removal(slot) is not None and self._queued.get(key) != REMOVED:
+                    self._queued[key] = REMOVED
                     remove = partial(self._remove, table_id, slot)
                     priority = POST if current.chat_id < 0 else BACKGROUND
-                    waits.append(self.courier.send(current.chat_id, (table_id, slot), priority, remove))
-            await asyncio.gather(*waits)
-            if any((table_id, slot) in self._failures for slot in screens):
-                self._retry_later(table_id)
-                return
-            await self.service.mark_published(table_id, table.revision)
-            if table.status not in LIVE and not self._next.get(table_id):
-                self._forget(table_id)
+                    waits.append(self.courier.send(current.chat_id, key, priority, remove))
+            self._confirm(table_id, table.revision, table.status in LIVE, list(screens), waits)
         except Exception:
             log.exception("could not publish table %s", table_id)
             self._retry_later(table_id)
+
+    def _confirm(
+        self, table_id: int, revision: int, live: bool, slots: list[str], waits: list[asyncio.Future[None]]
+    ) -> None:
+        """Once this revision's deliveries are done, mark it published (or try again later)."""
+
+        async def confirm() -> None:
+            await asyncio.gather(*waits)
+            if any((table_id, slot) in self._failures for slot in slots):
+                self._retry_later(table_id)
+                return
+            await self.service.mark_published(table_id, revision)
+            if not live and table_id not in self._next and table_id not in self._passes:
+                self._forget(table_id)
+
+        task = asyncio.get_running_loop().create_task(confirm())
+        self._confirming.add(task)
+        task.add_done_callback(self._confirming.discard)
 
     def _retry_later(self, table_id: int) -> None:
         async def again() -> None:
@@ -205,6 +238,8 @@ class Publisher:
         for key in [key for key in self._panels if key[0] == table_id]:
             del self._panels[key]
         self._fresh = {key for key in self._fresh if key[0] != table_id}
+        for key in [key for key in self._queued if key[0] == table_id]:
+            del self._queued[key]
 
     async def readers(self, chat_id: int, user_ids: list[int]) -> Readers:
         group = translator(await self.service.store.chat_language(chat_id) or self.group_language)
@@ -228,10 +263,15 @@ class Publisher:
 
     # ----- deliveries (run by the courier once the flood gate let them through) ---------------
     async def _deliver(self, table_id: int, slot: str, screen: Screen) -> None:
+        key = (table_id, slot)
+        if self._queued.get(key) == screen.digest:
+            del self._queued[key]
         current = (await self._shown_of(table_id)).get(slot)
-        fresh = (table_id, slot) in self._fresh
-        self._fresh.discard((table_id, slot))
-        self._failures.discard((table_id, slot))
+        fresh = key in self._fresh
+        self._fresh.discard(key)
+        self._failures.discard(key)
+        if current is not None and current.digest == screen.digest and not fresh:
+            return  # a later change brought the message back to what it shows
         try:
             if screen.kind == POLL:
                 await self._deliver_poll(table_id, slot, screen, current)
@@ -324,6 +364,8 @@ class Publisher:
             log.debug("could not stop the poll of table %s: %s", table_id, error)
 
     async def _remove(self, table_id: int, slot: str) -> None:
+        if self._queued.get((table_id, slot)) == REMOVED:
+            del self._queued[(table_id, slot)]
         current = (await self._shown_of(table_id)).get(slot)
         if current is None:
             return

@@ -71,6 +71,8 @@ class TableService:
         # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
         # table ids, and ("chat", chat, topic) for opening a table there.
         self._locks: weakref.WeakValueDictionary[object, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Where a new table's seed comes from; tests fix it so that every run deals the same.
+        self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
         # Tests and demos may fix the first dealer and the decks of a new match.
         self.deal_override: Callable[[TableRow], tuple[str | None, list[list[str]]]] | None = None
 
@@ -134,7 +136,7 @@ class TableService:
                 options=options_dict(options),
                 turn_seconds=self.timing.turn_seconds if turn_seconds is None else turn_seconds,
                 seats=[creator],
-                seed=secrets.token_hex(8),
+                seed=self.new_seed(),
                 join_token=secrets.token_hex(6),
                 created_at=now,
                 updated_at=now,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 
 import pytest
 import pytest_asyncio
@@ -30,8 +31,19 @@ def start_bot(api, db_path):
     @contextlib.asynccontextmanager
     async def running(**overrides):
         async with running_application(demo_settings(api, db_path, **overrides)) as application:
+            # Every run deals the same cards: table n gets seed "n".
+            seeds = itertools.count(1)
+            application.bot_data["karata"].service.new_seed = lambda: str(next(seeds))
+            # A press is answered first and shown after: a test reads the players' chats once
+            # both happened (a group's table may wait for its flood budget: tests that read it
+            # flush the publisher first).
+            publisher = application.bot_data["karata"].publisher
+            api.after_answer = lambda: publisher.settle(private_only=True)
             await api.settle(quiet=0.05)
-            yield application
+            try:
+                yield application
+            finally:
+                api.after_answer = None
 
     return running
 

@@ -1,0 +1,113 @@
+"""The bot as an operator runs it: `karata run` in its own process against the fake Bot API.
+
+Start-up with a refused token or an unreachable API, and a graceful stop (SIGTERM) in the middle
+of a game, as a process sees them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.demo import DEMO_TOKEN
+from bot.i18n import translator
+from handlers.games import renderer_for
+from fakeapi import FakeBotAPI
+from tables.store import Store
+from tests.e2e.conftest import simulation
+
+pytestmark = pytest.mark.asyncio
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def start_karata(base_url: str, db_path: str, token: str = DEMO_TOKEN, **env: str) -> asyncio.subprocess.Process:
+    environment = {
+        **os.environ,
+        "BOT_TOKEN": token,
+        "TELEGRAM_API_BASE_URL": base_url,
+        "KARATA_DB": db_path,
+        "KARATA_GROUP_LANGUAGE": "en",
+        "KARATA_NUDGE_SECONDS": "0",
+        "KARATA_TURN_SECONDS": "0",
+        **env,
+    }
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "run",
+        cwd=ROOT, env=environment, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def output_of(process: asyncio.subprocess.Process, timeout: float = 20) -> str:
+    stdout, stderr = await asyncio.wait_for(process.communicate(), timeout)
+    return stdout.decode() + stderr.decode()
+
+
+async def test_a_refused_token_is_said_in_one_line_and_never_printed(tmp_path):
+    secret = "987654:this-token-is-not-known-to-telegram"
+    async with FakeBotAPI(token=DEMO_TOKEN) as api:
+        process = await start_karata(api.base_url, str(tmp_path / "k.db"), token=secret)
+        printed = await output_of(process)
+    assert process.returncode == 2
+    assert secret not in printed and secret.split(":")[1] not in printed
+    assert "Traceback" not in printed
+    assert "Telegram refused BOT_TOKEN" in printed
+
+
+async def test_an_unreachable_api_is_tried_again_with_a_clear_line(tmp_path, unused_tcp_port):
+    process = await start_karata(f"http://127.0.0.1:{unused_tcp_port}/bot", str(tmp_path / "k.db"))
+    assert process.stderr is not None
+    lines: list[str] = []
+    while sum("cannot reach the Bot API" in line for line in lines) < 2:
+        line = await asyncio.wait_for(process.stderr.readline(), 30)
+        assert line, "karata gave up: " + "".join(lines)
+        lines.append(line.decode())
+    process.send_signal(signal.SIGTERM)
+    printed = "".join(lines) + await output_of(process)
+    assert "Traceback" not in printed
+    assert DEMO_TOKEN not in printed and DEMO_TOKEN.split(":")[1] not in printed
+
+
+async def test_sigterm_right_after_two_quick_moves_leaves_the_latest_table(tmp_path):
+    db_path = str(tmp_path / "k.db")
+    async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
+        sim = simulation(api, count=2, seed=5)
+        process = await start_karata(api.base_url, db_path)
+        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=20, what="start")
+        await sim.open_table("kadi")
+        for _press in range(20):
+            if await _version(db_path) >= 3:
+                break  # two moves are in
+            assert await sim.step(), "somebody has a button to press"
+        process.send_signal(signal.SIGTERM)
+        printed = await output_of(process)
+        assert process.returncode == 0, printed
+        store = Store(db_path)
+        await store.open()
+        table = await store.live_table(sim.group_id, 0)
+        screens = await store.screens_of(table.table_id)
+        await store.close()
+        assert table.version >= 3, "two moves were made"
+        assert table.revision == await _value(db_path, "published_revision"), "every change reached the chats"
+        shown = sim.table_message()
+        assert shown.message_id == screens["table"].message_id
+        latest = renderer_for("kadi").event_line(table.recent_events[-1], translator("en"), table.names)
+        assert latest and latest in shown.plain, (latest, shown.plain)
+        assert api.flood_stats().violations == 0
+
+
+async def _value(db_path: str, column: str) -> int:
+    async with aiosqlite.connect(db_path) as db:
+        async with db.execute(f"SELECT {column} FROM tables ORDER BY table_id DESC LIMIT 1") as cursor:
+            row = await cursor.fetchone()
+    return row[0] if row else 0
+
+
+async def _version(db_path: str) -> int:
+    return await _value(db_path, "version") if Path(db_path).exists() else 0
