@@ -27,7 +27,7 @@ def test_every_string_in_the_code_has_a_swahili_translation():
     for message in extract():
         if not message.id:
             continue
-        translated = catalog.get(message.id)
+        translated = catalog.get(message.id, message.context)
         strings = translated.string if translated else None
         if isinstance(strings, tuple):
             ok = all(strings)
@@ -58,3 +58,4 @@ def test_swahili_players_read_swahili_and_english_players_english():
     assert translator(None)("Join") == "Jiunge"
     two = translator("sw").plural("{count} card", "{count} cards", 2)
     assert "2" in two and two != "2 cards"
+
