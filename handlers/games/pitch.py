@@ -75,9 +75,9 @@ class PitchRenderer(GameRenderer):
         if view.get("phase") == "bidding":
             bids = view.get("bids") or []
             if bids and not for_player:
-                said = [
-                    f"{name(names, bid['player'])} {_('pass') if bid['value'] is None else bid['value']}" for bid in bids
-                ]
+                # TRANSLATORS: in the bid list after a player's name: «Zabuni: Amina 2 · Baraka amepita».
+                passed = _("pass")
+                said = [f"{name(names, bid['player'])} {passed if bid['value'] is None else bid['value']}" for bid in bids]
                 lines.append(_("Bids: {bids}", bids=" · ".join(said)))
             elif bids:
                 high = view.get("high_bid")
@@ -122,7 +122,9 @@ class PitchRenderer(GameRenderer):
                 awards.append(f"{label} {show.card(award['card'])} {name(names, award['by'])}")
         game = event.get("game") or {}
         if game.get("by"):
-            awards.append(f"{_('Game')} {', '.join(name(names, p) for p in game['by'])}")
+            # TRANSLATORS: Pitch's Game point, next to High, Low and Jack in a hand's summary.
+            label = _("Game")
+            awards.append(f"{label} {', '.join(name(names, p) for p in game['by'])}")
         pitcher = name(names, event["pitcher"])
         if event.get("made"):
             verdict = _("{name} made the bid of {bid}.", name=pitcher, bid=event["bid"])
