@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, winners_line
+from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, names_list, winners_line
 
 CALL = "📣"
 KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5, "unhide": 6, "accuse": 7}
@@ -212,7 +212,7 @@ class KadiRenderer(GameRenderer):
             points = ", ".join(f"{name(names, p)} +{n}" for p, n in event.get("points", {}).items())
             return _("Round {number} points: {points}", number=event["round"], points=points)
         if kind == "eliminated":
-            return _("Eliminated: {names}", names=", ".join(name(names, p) for p in event["players"]))
+            return eliminated_line(event["players"], _, names)
         if kind == "match_over":
             return winners_line(event["winners"], _, names)
         if kind == "passed":
@@ -235,7 +235,7 @@ class KadiRenderer(GameRenderer):
             if event["kind"] == "round_scored" and event.get("winner"):
                 lines.insert(1, "🏆 " + _("{name} went out.", name=name(names, event["winner"])))
             if event["kind"] == "eliminated":
-                lines.append(_("Eliminated: {names}", names=", ".join(name(names, p) for p in event["players"])))
+                lines.append(eliminated_line(event["players"], _, names))
         return lines
 
     def result_lines(self, view, scores, winners, _, names):
@@ -245,6 +245,12 @@ class KadiRenderer(GameRenderer):
             crown = "🏆 " if player in winners else ""
             lines.append(f"{crown}{name(names, player)}: {score}")
         return lines
+
+
+def eliminated_line(players: Sequence[str], _: Translator, names: Mapping[str, str]) -> str:
+    """«Aliyetolewa: Baraka» / «Waliotolewa: Baraka na Neema»: the word agrees with how many are out."""
+    listed = names_list(players, names, _)  # not inside the call: Babel stops reading a call at a `_` argument
+    return _.plural("Eliminated: {names}", "Eliminated: {names}", len(players), names=listed)
 
 
 RENDERER = KadiRenderer()

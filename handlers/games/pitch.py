@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, winners_line
 
 
 class PitchRenderer(GameRenderer):
@@ -65,9 +65,8 @@ class PitchRenderer(GameRenderer):
         lines = []
         teams = view.get("teams")
         if teams:
-            lines.append(
-                _("Teams: {first} v {second}", first=" &amp; ".join(name(names, p) for p in teams[0]), second=" &amp; ".join(name(names, p) for p in teams[1]))
-            )
+            first, second = (names_list(team, names, _) for team in teams[:2])
+            lines.append(_("Teams: {first} v {second}", first=first, second=second))
         return lines + self._centre(view, _, names, for_player=False)
 
     def _centre(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], for_player: bool) -> list[str]:
@@ -124,7 +123,7 @@ class PitchRenderer(GameRenderer):
         if game.get("by"):
             # TRANSLATORS: Pitch's Game point, next to High, Low and Jack in a hand's summary.
             label = _("Game")
-            awards.append(f"{label} {', '.join(name(names, p) for p in game['by'])}")
+            awards.append(f"{label} {names_list(game['by'], names, _)}")
         pitcher = name(names, event["pitcher"])
         if event.get("made"):
             verdict = _("{name} made the bid of {bid}.", name=pitcher, bid=event["bid"])

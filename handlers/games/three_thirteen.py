@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, winners_line
 
 KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 
@@ -85,7 +85,9 @@ class ThreeThirteenRenderer(GameRenderer):
         for player, melds in (view.get("table_melds") or {}).items():
             lines.append(f"🏁 {name(names, player)}: " + "  ".join("[" + show.cards(meld) + "]" for meld in melds))
         if view.get("final_turns"):
-            lines.append(_("{names}: one more turn each.", names=", ".join(name(names, p) for p in view["final_turns"])))
+            last = view["final_turns"]
+            listed = names_list(last, names, _)
+            lines.append(_.plural("{names}: one more turn.", "{names}: one more turn each.", len(last), names=listed))
         return lines
 
     def score_text(self, score: int, _: Translator) -> str:

@@ -78,3 +78,19 @@ def test_no_translated_string_hides_inside_an_f_string():
                         if called in KEYWORDS and literal:
                             hidden.append(f"{path.relative_to(ROOT)}:{call.lineno}")
     assert not hidden, f"translation calls inside f-strings: {hidden}"
+
+
+def test_every_plural_call_reaches_the_catalog_as_a_plural():
+    """Babel's extractor stops reading a call at a nested `_` (e.g. `names=names_list(..., _)`),
+    which silently turns a plural message into a singular one that never gets its plural form."""
+    extracted = {message.id for message in extract() if isinstance(message.id, tuple)}
+    calls = []
+    for source in SOURCES:
+        for path in sorted((ROOT / source).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("plural", "npgettext"):
+                    texts = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+                    forms = tuple(texts[-2:])
+                    if len(forms) == 2 and forms not in extracted:
+                        calls.append(f"{path.relative_to(ROOT)}:{node.lineno} {forms[0]!r}")
+    assert not calls, f"plural calls extracted without their plural: {calls}"
