@@ -276,9 +276,7 @@ class LoptiRenderer(GameRenderer):
         if kind == "proposed":
             return "🗳 " + _("{name} proposes: {change}.", name=who, change=self.change_text(event["change"], _))
         if kind == "vote_closed":
-            results = {"passed": _("passed"), "failed": _("failed"), "tied": _("tied: a duel decides")}
-            return "🗳 " + _("The vote {result} ({yes} yes, {no} no).", result=results.get(event["result"], event["result"]),
-                             yes=event.get("yes", 0), no=event.get("no", 0))
+            return "🗳 " + vote_result(event, _)
         if kind == "change_applied":
             return _("Changed: {change}.", change=self.change_text(event["change"], _))
         if kind == "change_scheduled":
@@ -314,6 +312,16 @@ class LoptiRenderer(GameRenderer):
         if event["kind"] == "drew" and event.get("cards"):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))
         return None
+
+
+def vote_result(event: Mapping[str, Any], _: Translator) -> str:
+    """A closed Rule Vote as one whole sentence per result, so each can agree in Swahili."""
+    yes, no = event.get("yes", 0), event.get("no", 0)
+    if event["result"] == "passed":
+        return _("The vote passed ({yes} yes, {no} no).", yes=yes, no=no)
+    if event["result"] == "failed":
+        return _("The vote failed ({yes} yes, {no} no).", yes=yes, no=no)
+    return _("The vote is tied ({yes} yes, {no} no): a duel decides.", yes=yes, no=no)
 
 
 RENDERER = LoptiRenderer()
