@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import SEVERAL, GameRenderer, name
+from handlers.games.house_rules import shown_rule
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
@@ -90,7 +90,7 @@ class LoptiRenderer(GameRenderer):
 
     def change_text(self, change: Mapping[str, Any], _: Translator) -> str:
         if "restore" in change:
-            texts = "; ".join(escape(item["rule"].get("text", "")) for item in change["restore"])
+            texts = "; ".join(restored_rule(item["rule"], _) for item in change["restore"])
             return _.plural("restore the last session's rule: {rules}", "restore the last session's {count} rules: {rules}",
                             len(change["restore"]), rules=texts)
         if "remove" in change:
@@ -198,7 +198,7 @@ class LoptiRenderer(GameRenderer):
             return [_("No house rules yet: the winner of a round writes one.")]
         return [
             _("Rule {number} by {name} (round {round}): {text}", number=rule["id"], name=name(names, rule["author"]),
-              round=rule.get("round", ""), text=escape(rule.get("text") or ""))
+              round=rule.get("round", ""), text=rule_text(rule, _))
             for rule in rules
         ]
 
@@ -209,7 +209,7 @@ class LoptiRenderer(GameRenderer):
         lines = self._pile(view, _, names)
         lines.append(_("Draw pile: {count}", count=view.get("stock_count", 0)))
         for rule in view.get("rules") or []:
-            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {escape(rule.get('text') or '')}")
+            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {rule_text(rule, _)}")
         vote = view.get("vote")
         if vote:
             lines.append("🗳 " + _("Rule Vote: {change}. Yes {yes}, no {no}; {needed} yes votes pass.",
@@ -268,7 +268,7 @@ class LoptiRenderer(GameRenderer):
         if kind == "round_won":
             return "🏆 " + _("{name} wins the round and writes a house rule.", name=who)
         if kind == "rule_authored":
-            return "📜 " + _("New house rule by {name}: {text}", name=who, text=escape(event["rule"]["text"]))
+            return "📜 " + _("New house rule by {name}: {text}", name=who, text=rule_text(event["rule"], _))
         if kind == "rule_deleted":
             return _("{name} deleted rule {number}.", name=who, number=event["rule"])
         if kind == "timed_out":
@@ -312,6 +312,17 @@ class LoptiRenderer(GameRenderer):
         if event["kind"] == "drew" and event.get("cards"):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))
         return None
+
+
+def rule_text(rule: Mapping[str, Any], _: Translator) -> str:
+    """A rule record of a view or event ({"text", "rule": structure or None}) in the reader's
+    language: a built rule is rebuilt from its structure, a typed rule is shown as typed."""
+    return shown_rule(rule.get("rule"), rule.get("text"), _)
+
+
+def restored_rule(body: Mapping[str, Any], _: Translator) -> str:
+    """A rule offered back from the last session: its structure and text in one object."""
+    return shown_rule(body if body.get("event") else None, body.get("text"), _)
 
 
 def vote_result(event: Mapping[str, Any], _: Translator) -> str:
