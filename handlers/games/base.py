@@ -189,3 +189,15 @@ def names_list(players: Sequence[str], names: Mapping[str, str], _: Translator) 
     """Players' names (escaped) joined as the reader's language lists them: «Amina, Baraka na
     Chausiku», "Amina, Baraka, and Chausiku". Use it wherever several names share a sentence."""
     return _.list(name(names, player) for player in players)
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters, cut between words and marked with «…»: a button
+    label is never cut in the middle of a word."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > 0:
+        cut = cut[:space]
+    return cut.rstrip(" :;,.") + "…"

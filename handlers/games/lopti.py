@@ -7,13 +7,14 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import SEVERAL, GameRenderer, name
+from handlers.games.base import SEVERAL, GameRenderer, name, shorten
 from handlers.games.house_rules import shown_rule
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
     "delete_rule": 6, "propose": 7,
 }
+MAX_BUTTON = 40  # a change on the Propose button; longer texts are cut between words
 SIGNS = {"rock": ("✊", N_("Rock")), "paper": ("✋", N_("Paper")), "scissors": ("✌️", N_("Scissors"))}
 # The base rules a Rule Vote may change (lopti.md section 6), as players read them.
 BASE_OPTIONS = {
@@ -89,16 +90,43 @@ class LoptiRenderer(GameRenderer):
         return {"type": "propose", "change": {"restore": restore[:10]}, "starts": "now"}
 
     def change_text(self, change: Mapping[str, Any], _: Translator) -> str:
+        """A proposed change as a noun phrase (an infinitive in Swahili: «kuondoa kanuni ya 2»), so
+        that the host sentences (the poll, the vote line, proposed / changed / turned down) can
+        make their words agree with it."""
         if "restore" in change:
             texts = "; ".join(restored_rule(item["rule"], _) for item in change["restore"])
-            return _.plural("restore the last session's rule: {rules}", "restore the last session's {count} rules: {rules}",
-                            len(change["restore"]), rules=texts)
+            # TRANSLATORS: a proposed change inside a sentence (a noun or infinitive); {rules}: the rules' texts.
+            return _.npgettext("rule change", "restore the last session's rule: {rules}",
+                               "restore the last session's {count} rules: {rules}", len(change["restore"]), rules=texts)
         if "remove" in change:
-            return _("remove rule {number}", number=change["remove"])
+            # TRANSLATORS: a proposed change inside a sentence: «Amina anapendekeza kuondoa kanuni ya 2».
+            return _.pgettext("rule change", "remove rule {number}", number=change["remove"])
         if "amend" in change:
-            return _("change rule {number}", number=change["amend"])
-        label = _(BASE_OPTIONS.get(change.get("option", ""), change.get("option", "")))
-        return _("switch on: {rule}", rule=label) if change.get("value") else _("switch off: {rule}", rule=label)
+            # TRANSLATORS: a proposed change inside a sentence (a noun or infinitive).
+            return _.pgettext("rule change", "change rule {number}", number=change["amend"])
+        label = option_label(change, _)
+        if change.get("value"):
+            # TRANSLATORS: a proposed change inside a sentence; {rule}: a base rule's description.
+            return _.pgettext("rule change", "switch on: {rule}", rule=label)
+        # TRANSLATORS: a proposed change inside a sentence; {rule}: a base rule's description.
+        return _.pgettext("rule change", "switch off: {rule}", rule=label)
+
+    def change_button(self, change: Mapping[str, Any], _: Translator) -> str:
+        """A proposed change on the Propose button (a command), cut between words if long."""
+        if "remove" in change:
+            # TRANSLATORS: a button: propose to remove this rule.
+            text = _.pgettext("rule change button", "remove rule {number}", number=change["remove"])
+        elif "option" in change:
+            label = option_label(change, _)
+            if change.get("value"):
+                # TRANSLATORS: a button: propose to switch this base rule on; {rule}: its description.
+                text = _.pgettext("rule change button", "switch on: {rule}", rule=label)
+            else:
+                # TRANSLATORS: a button: propose to switch this base rule off; {rule}: its description.
+                text = _.pgettext("rule change button", "switch off: {rule}", rule=label)
+        else:
+            text = self.change_text(change, _)
+        return shorten(text, MAX_BUTTON)
 
     def poll_for(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]):
         vote = view.get("vote")
@@ -142,7 +170,7 @@ class LoptiRenderer(GameRenderer):
             return ["🛡 " + _("I'll defend it")]
         if kind == "propose":
             when = _("Now") if action["starts"] == "now" else _("Next round")
-            return ["🗳 " + _("Propose a change"), self.change_text(action["change"], _)[:40], when]
+            return ["🗳 " + _("Propose a change"), self.change_button(action["change"], _), when]
         if kind == "delete_rule":
             return ["📜 " + _("My rules"), _("Delete rule {number}", number=action["rule"])]
         return super().action_path(action, view, _)
@@ -312,6 +340,11 @@ class LoptiRenderer(GameRenderer):
         if event["kind"] == "drew" and event.get("cards"):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))
         return None
+
+
+def option_label(change: Mapping[str, Any], _: Translator) -> str:
+    option = change.get("option", "")
+    return _(BASE_OPTIONS[option]) if option in BASE_OPTIONS else option
 
 
 def rule_text(rule: Mapping[str, Any], _: Translator) -> str:
