@@ -29,6 +29,20 @@ class KadiRenderer(GameRenderer):
         "challenge_open": N_("Wait: a win is being challenged."),
         "cannot_accuse_self": N_("You cannot accuse yourself."),
         "hiding_off": N_("Hiding is off at this table."),
+        "already_hiding": N_("You already hide a card: press Unhide first."),
+        "bad_command": N_("Choose a command with the buttons: a suit or a power card."),
+        "card_hidden": N_("That card is hidden: unhide it on a later turn, or play another."),
+        "clock_only_times_out": N_("That happens only when the turn timer runs out."),
+        "command_not_allowed": N_("Only a J carries a command: play this card without one."),
+        "eliminated": N_("You are out of this match (over the points limit): watch the others finish."),
+        "hide_used": N_("You already hid or unhid a card this turn: try again next turn."),
+        "must_play": N_("A card of yours fits: play it. Draw only when nothing fits."),
+        "no_challenge": N_("There is no win to accept now."),
+        "not_before_acting": N_("Hide or unhide at the start of your turn, before you play or draw."),
+        "not_hiding": N_("You are not hiding a card, so there is nothing to unhide."),
+        "not_waiting_for_you": N_("You have nothing to accept: wait for the others."),
+        "nothing_to_pass": N_("You can end your turn only after drawing a card you could play."),
+        "too_few_cards": N_("Hide a card only while two or more others stay in your hand."),
     }
 
     def order_actions(self, actions, view):

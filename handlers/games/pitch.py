@@ -14,11 +14,15 @@ class PitchRenderer(GameRenderer):
     game = "pitch"
     refusal_texts = {
         "bid_too_low": N_("Bid higher than the current bid, or pass."),
-        "bid_below_minimum": N_("The lowest bid at this table is 2."),
+        "bid_below_minimum": N_("The lowest bid at this table is 2: bid 2 or more, or pass."),
         "dealer_must_bid": N_("Everyone passed: as dealer you must bid."),
         "steal_not_allowed": N_("Stealing the bid is off at this table."),
         "cannot_steal_from_partner": N_("You cannot steal your partner's bid."),
         "must_follow_suit": N_("You must follow suit (or play a trump)."),
+        "auction_over": N_("The bidding is over: play a card."),
+        "bid_out_of_range": N_("Choose one of the bids on the buttons, or pass."),
+        "bidding_in_progress": N_("The bidding is not over: bid or pass first."),
+        "unknown_player": N_("You are not playing at this table."),
     }
 
     def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:

@@ -19,6 +19,13 @@ class ThreeThirteenRenderer(GameRenderer):
         "cannot_go_out": N_("These cards don't make sets or runs yet."),
         "cannot_discard_taken_card": N_("You cannot discard the card you just took."),
         "first_turn_no_go_out": N_("Nobody may go out on their first turn at this table."),
+        "already_drew": N_("You have drawn already: discard a card or go out."),
+        "discard_pile_empty": N_("The discard pile is empty: draw from the stock."),
+        "invalid_meld": N_("Each meld must be a set or a run of 3 or more cards: discard a card instead."),
+        "melds_do_not_match_hand": N_("Your melds must use every card but the discard: discard a card instead."),
+        "not_at_table": N_("Only players at this table can act."),
+        "stock_empty": N_("The stock is empty: take the top discard."),
+        "unknown_source": N_("Draw from the stock or the discard pile."),
     }
 
     def order_actions(self, actions, view):
