@@ -375,7 +375,8 @@ class LoptiRenderer(GameRenderer):
 
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         if event["kind"] == "drew" and event.get("cards"):
-            return _("You drew {cards}.", cards=show.cards(event["cards"]))
+            # TRANSLATORS: Lopti's own verb for drawing («vuta»); Kadi and Three Thirteen say «chota».
+            return _.pgettext("lopti", "You drew {cards}.", cards=show.cards(event["cards"]))
         return None
 
 
