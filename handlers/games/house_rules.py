@@ -183,29 +183,39 @@ def event_phrase(event: str, condition: Mapping[str, Any], _: Translator) -> str
 
 
 def effect_words(effect: Mapping[str, Any], _: Translator) -> str:
+    """One effect as a clause of its own; the sentence joins them with "; " after the colon."""
     name, role = effect["effect"], effect.get("who")
     if role == "others":
         # "everyone else" takes a plural verb and possessive in Swahili: whole messages of its own.
         if name == "draw":
+            # TRANSLATORS: a house rule's effect, after «Before/After …:»; all the other players draw.
             return _.plural("everyone else draws {count} card", "everyone else draws {count} cards", effect["n"])
         if name == "reveal":
+            # TRANSLATORS: a house rule's effect, after «Before/After …:»; all the other players show their hands.
             return _("everyone else shows their hand to the table")
     who = _.pgettext(SENTENCE, ROLE_PHRASES[role]) if role in ROLE_PHRASES else ""
     if name == "draw":
+        # TRANSLATORS: a house rule's effect, after «Before/After …:»; {who}: one player (singular verb).
         return _.plural("{who} draws {count} card", "{who} draws {count} cards", effect["n"], who=who)
     if name == "give":
         to = ROLE_PHRASES[effect["to"]]  # (a string literal inside the call would be extracted as a msgid)
         receiver = _.pgettext(SENTENCE, to)
+        # TRANSLATORS: a house rule's effect, after «Before/After …:»; {who} and {to}: one player each.
         return _.plural("{who} gives their lowest card to {to}", "{who} gives their {count} lowest cards to {to}",
                         effect["n"], who=who, to=receiver)
     if name == "skip":
+        # TRANSLATORS: a house rule's effect, after «Before/After …:»; {who}: one player; their next turn.
         return _("{who} misses a turn", who=who)
     if name == "reverse":
+        # TRANSLATORS: a house rule's effect, after «Before/After …:».
         return _("play changes direction")
     if name == "reveal":
+        # TRANSLATORS: a house rule's effect, after «Before/After …:»; {who}: one player (singular possessive).
         return _("{who} shows their hand to the table", who=who)
     if name == "return_burned":
+        # TRANSLATORS: a house rule's effect, after «After a burn:»; the burned cards are shuffled into the stock.
         return _("the burned cards go back into the stock")
+    # TRANSLATORS: a house rule's effect, after «Before/After a play …:»; the pile is burned.
     return _("the pile burns")
 
 
