@@ -93,7 +93,7 @@ CASES = [(game, code, values) for game in GAMES for code, values in sorted({**SH
 
 
 def test_the_sources_are_read():
-    assert len(CASES) > 100 and GAMES == ["euchre3", "kadi", "lopti", "pitch", "three_thirteen"]
+    assert len(CASES) > 100 and {"euchre3", "kadi", "lopti", "pitch", "three_thirteen"} <= set(GAMES)
     assert {"not_your_turn", "obligation_pending", "bad_when"} <= {code for game, code, _values in CASES if game == "lopti"}
     assert {"bad_option", "player_count", "table_full"} <= set(service_codes())
 
