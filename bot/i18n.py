@@ -10,9 +10,11 @@ from __future__ import annotations
 import functools
 import gettext
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -24,6 +26,11 @@ DEFAULT_LANGUAGE = "sw"
 
 def N_(message: str) -> str:
     """Mark a string for extraction without translating it here (translated where shown)."""
+    return message
+
+
+def pN_(context: str, message: str) -> str:
+    """`N_` for a message with a context (msgctxt); translate it with `_.pgettext(context, message)`."""
     return message
 
 
@@ -59,6 +66,20 @@ class Translator:
     def plural(self, singular: str, plural: str, count: int, **values: object) -> str:
         text = _translations(self.language).ngettext(singular, plural, count)
         return text.format(count=count, **values)
+
+    def pgettext(self, context: str, message: str, **values: object) -> str:
+        """A message whose translation depends on where it stands (the same English words on a
+        button and inside a sentence, or after different nouns in Swahili)."""
+        text = _translations(self.language).pgettext(context, message)
+        return text.format(**values) if values else text
+
+    def npgettext(self, context: str, singular: str, plural: str, count: int, **values: object) -> str:
+        text = _translations(self.language).npgettext(context, singular, plural, count)
+        return text.format(count=count, **values)
+
+    def list(self, items: Iterable[str]) -> str:
+        """Items joined as this language writes a list: «Amina, Baraka na Chausiku»."""
+        return format_list(list(items), locale=self.language)
 
 
 def translator(language: str | None) -> Translator:

@@ -78,8 +78,8 @@ async def new_game(update: Update, context: KarataContext) -> None:
         return
     outcome = await context.karata.service.open_lobby(chat.id, thread_of(message), game, seat_for(user), options, timer)
     if not outcome.ok:
-        detail = escape(outcome.message or "")
-        text = refusal_text(outcome.code, escape(outcome.message or ""), {**outcome.values, "detail": detail}, _)
+        values = {key: escape(str(value)) for key, value in outcome.values.items()}
+        text = refusal_text(outcome.code, escape(outcome.message or ""), values, _)
         await telegram_io.reply(message, text, html=True)
 
 

@@ -1,7 +1,8 @@
 """Refusal codes (from the table service and the engines) as short localized answers.
 
-An answer says what to do next where it can. Engine codes a game renderer does not know fall
-back to the engine's own English message, so a player is never left with a bare code.
+An answer says what to do next where it can. Every code an engine or the table service can
+return has a text here or in its game's renderer (tests/bot/test_refusals.py checks this); an
+unknown code would fall back to the engine's own English message, never to a bare code.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ SERVICE_REFUSALS: dict[str, str] = {
     "player_count": N_("This game needs {low}-{high} players."),
     "table_exists": N_("This chat already has a table. Finish or /cancel it first."),
     "unknown_game": N_("I do not know the game {game}."),
-    "bad_option": N_("Bad option: {detail}"),
+    "bad_option": N_("I cannot use the option {option}: its name or value is wrong. Write options as name=value, "
+                     "for example timer=60."),
     "stale": N_("That button is from an earlier move. Here are your current cards."),
     "malformed": N_("I did not understand that button."),
     "too_late": N_("Too late: the game has moved on."),
@@ -38,12 +40,21 @@ SERVICE_REFUSALS: dict[str, str] = {
     "not_admin": N_("Only a group admin can do that."),
 }
 
+# Codes several engines share, with the same meaning in each (a game's own text wins).
+# Engines give no values with a refusal, so these texts have no placeholders.
 ENGINE_REFUSALS: dict[str, str] = {
     "not_your_turn": N_("It is not your turn."),
     "not_in_hand": N_("You do not hold that card."),
     "illegal_card": N_("That card cannot be played now."),
     "must_follow_suit": N_("You must follow suit."),
     "penalty_pending": N_("Answer the penalty or draw the cards."),
+    "match_over": N_("This match is over. Press Play again for a new one."),
+    "unknown_action": N_("I cannot do that here. Use the buttons under your cards."),
+    "not_a_player": N_("Only players at this table can act."),
+    "not_a_card": N_("That is not a card. Choose one with the buttons."),
+    "not_in_deck": N_("That card is not in this game's deck. Choose one of your cards."),
+    "empty_play": N_("Choose at least one card to play."),
+    "mixed_ranks": N_("Cards played together must be of one rank, like 7 and 7."),
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import string
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -23,11 +24,20 @@ from engine.lopti.house import (
     RANKS,
     ROLES,
     ROLES_WITH_OTHERS,
+    WHEN,
 )
 from handlers import telegram_io
 from handlers.callback_data import RuleDraft
 from handlers.context import KarataContext, chat_translator, effective
 from handlers.games import renderer_for
+from handlers.games.house_rules import (
+    BUTTON,
+    CONDITION_BUTTONS,
+    EVENT_BUTTONS,
+    ROLE_BUTTONS,
+    WHEN_BUTTONS,
+    rule_sentence,
+)
 from handlers.play import press_request
 from handlers.refusals import outcome_text
 from handlers.render.common import rows
@@ -37,25 +47,6 @@ from tables.models import Loaded, Outcome
 DIGITS = string.digits + string.ascii_lowercase
 MAX_EFFECTS = 3
 
-EVENT_WORDS = {
-    "play": N_("a play"),
-    "burn": N_("a burn"),
-    "take": N_("taking the pile"),
-    "flip": N_("a face-down flip"),
-    "face_up_taken": N_("picking up the face-up cards"),
-    "obligation_passed": N_("passing on a 3"),
-    "turn_start": N_("the start of a turn"),
-    "out": N_("a player going out"),
-}
-ROLE_WORDS = {
-    "actor": N_("the player"),
-    "next": N_("the next player"),
-    "previous": N_("the previous player"),
-    "others": N_("everyone else"),
-    "most_cards": N_("the player with most cards"),
-    "fewest_cards": N_("the player with fewest cards"),
-}
-CAUSE_WORDS = {"ten": N_("a 10"), "four": N_("four of a kind"), "threes": N_("3s"), "sevens": N_("7s"), "rule": N_("a house rule")}
 CONDITION_VALUES: dict[str, tuple[Any, ...]] = {
     "ranks": RANKS,
     "min_cards": (2, 3, 4),
@@ -74,8 +65,12 @@ class Draft:
     current: dict[str, Any] | None = None
     done: bool = False
 
+    def structure(self) -> dict[str, Any]:
+        """The rule as far as it is built, in the engine's shape."""
+        return {"when": self.when, "event": self.event, "if": self.condition or {}, "do": self.effects}
+
     def rule(self, text: str) -> dict[str, Any]:
-        return {"when": self.when, "event": self.event, "if": self.condition or {}, "do": self.effects, "text": text}
+        return {**self.structure(), "text": text}
 
 
 @dataclass
@@ -84,50 +79,20 @@ class Step:
     choices: list[tuple[str, Any]]
 
 
-def condition_label(key: str, value: Any, _: Translator) -> str:
+def condition_button(key: str, value: Any, _: Translator) -> str:
     if key == "ranks":
-        return _("of {rank}s", rank=value)
-    if key == "min_cards":
-        return _("of at least {count} cards", count=value)
-    if key == "min_pile":
-        return _("with at least {count} cards in the pile", count=value)
-    if key == "burn_cause":
-        return _("by {cause}", cause=_(CAUSE_WORDS[value]))
-    return _("that is legal") if value else _("that is not legal")
-
-
-def effect_words(effect: dict[str, Any], _: Translator) -> str:
-    name, role, receiver = effect["effect"], effect.get("who"), effect.get("to")
-    who = _(ROLE_WORDS[role]) if role else ""
-    if name == "draw":
-        return _.plural("{who} draws {count} card", "{who} draws {count} cards", effect["n"], who=who)
-    if name == "give":
-        return _.plural("{who} gives their lowest card to {to}", "{who} gives their {count} lowest cards to {to}",
-                        effect["n"], who=who, to=_(ROLE_WORDS[receiver]))
-    if name == "skip":
-        return _("{who} misses a turn", who=who)
-    if name == "reverse":
-        return _("play changes direction")
-    if name == "reveal":
-        return _("{who} shows their hand to the table", who=who)
-    if name == "return_burned":
-        return _("the burned cards go back into the stock")
-    return _("the pile burns")
+        return _.pgettext(BUTTON, CONDITION_BUTTONS[key], rank=value)
+    if key in ("min_cards", "min_pile"):
+        return _.pgettext(BUTTON, CONDITION_BUTTONS[key], count=value)
+    if key == "legal":
+        return _.pgettext(BUTTON, CONDITION_BUTTONS[bool(value)])
+    return _.pgettext(BUTTON, CONDITION_BUTTONS[value])
 
 
 def rule_words(draft: Draft, _: Translator) -> str:
-    """The rule in plain words, as far as it is built."""
-    if draft.when is None:
-        return ""
-    opening = _("Before") if draft.when == "before" else _("After")
-    text = opening
-    if draft.event:
-        text += " " + _(EVENT_WORDS[draft.event])
-        if draft.condition:
-            key, value = next(iter(draft.condition.items()))
-            text += " " + condition_label(key, value if key != "ranks" else value[0], _)
-    effects = [effect_words(effect, _) for effect in draft.effects]
-    return text + (": " + "; ".join(effects) + "." if effects else " …")
+    """The rule in the author's words, as far as it is built (the builder only makes rules the
+    words cover)."""
+    return rule_sentence(draft.structure(), _) or ""
 
 
 def _allowed_effects(draft: Draft) -> list[str]:
@@ -144,13 +109,13 @@ def _allowed_effects(draft: Draft) -> list[str]:
 def next_step(draft: Draft, _: Translator) -> Step | None:
     """What to ask next (None: the rule is finished and waits for confirmation)."""
     if draft.when is None:
-        return Step(_("When does your rule act?"), [(_("Before"), "before"), (_("After"), "after")])
+        return Step(_("When does your rule act?"), [(_.pgettext(BUTTON, WHEN_BUTTONS[when]), when) for when in WHEN])
     if draft.event is None:
-        return Step(_("On which event?"), [(_(EVENT_WORDS[event]), event) for event in EVENTS])
+        return Step(_("On which event?"), [(_.pgettext(BUTTON, EVENT_BUTTONS[event]), event) for event in EVENTS])
     if draft.condition is None:
         choices: list[tuple[str, Any]] = [(_("Always"), None)]
         for key in CONDITIONS[draft.event]:
-            choices += [(condition_label(key, value, _), (key, value)) for value in CONDITION_VALUES[key]]
+            choices += [(condition_button(key, value, _), (key, value)) for value in CONDITION_VALUES[key]]
         return Step(_("Only when…?"), choices)
     if draft.current is not None:
         effect = draft.current
@@ -162,7 +127,7 @@ def next_step(draft: Draft, _: Translator) -> Step | None:
                 roles = ROLES_WITH_OTHERS if kind == "role+" else ROLES
                 roles = [role for role in roles if not (key == "to" and role == effect.get("who"))]
                 question = _("Who?") if key == "who" else _("To whom?")
-                return Step(question, [(_(ROLE_WORDS[role]), role) for role in roles])
+                return Step(question, [(_.pgettext(BUTTON, ROLE_BUTTONS[role]), role) for role in roles])
             low, high = (int(part) for part in kind.split("-"))
             return Step(_("How many cards?"), [(str(n), n) for n in range(low, high + 1)])
     if draft.done:
@@ -231,7 +196,7 @@ def builder_message(table_id: int, version: int, code: str, _: Translator) -> tu
     if draft is None:
         return None
     step = next_step(draft, _)
-    lines = ["🧩 <b>" + _("Your house rule") + "</b>", rule_words(draft, _) or "…", ""]
+    lines = ["🧩 <b>" + _("Your house rule") + "</b>", escape(rule_words(draft, _)) or "…", ""]
     buttons: list[InlineKeyboardButton] = []
     if step is None:
         lines.append(_("Confirm to make it a rule for the rest of the session."))

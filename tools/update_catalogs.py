@@ -16,7 +16,16 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"_": None, "N_": None, "plural": (1, 2)}
+# `_.pgettext(context, message)` and `pN_(context, message)` carry a msgctxt: the same English
+# words may need different Swahili on a button and inside a sentence.
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "plural": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+    "pN_": ((1, "c"), 2),
+}
 SOURCES = ("bot", "handlers")
 PO_PATH = ROOT / "bot" / "locales" / "sw" / "LC_MESSAGES" / "karata.po"
 POT_PATH = ROOT / "bot" / "locales" / "karata.pot"
@@ -25,10 +34,10 @@ POT_PATH = ROOT / "bot" / "locales" / "karata.pot"
 def extract() -> Catalog:
     template = Catalog(project="karata", msgid_bugs_address="", charset="utf-8")
     for source in SOURCES:
-        for filename, lineno, message, comments, _context in extract_from_dir(
+        for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / source, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
-            template.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments)
+            template.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
     return template
 
 

@@ -181,9 +181,28 @@ def cards_and_tricks(view: Mapping[str, Any], player: str, _: Translator) -> lis
 
 
 def winners_line(winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> str:
-    """«Mshindi: Amina» or «Washindi: Amina, Baraka»: a shared win reads in the plural."""
-    return "🏆 " + _.plural("Winner: {names}", "Winners: {names}", len(winners), names=", ".join(name(names, p) for p in winners))
+    """«Mshindi: Amina» or «Washindi: Amina na Baraka»: a shared win reads in the plural."""
+    listed = names_list(winners, names, _)
+    return "🏆 " + _.plural("Winner: {names}", "Winners: {names}", len(winners), names=listed)
 
 
 def name(names: Mapping[str, str], player: str) -> str:
     return escape(names.get(player, player))
+
+
+def names_list(players: Sequence[str], names: Mapping[str, str], _: Translator) -> str:
+    """Players' names (escaped) joined as the reader's language lists them: «Amina, Baraka na
+    Chausiku», "Amina, Baraka, and Chausiku". Use it wherever several names share a sentence."""
+    return _.list(name(names, player) for player in players)
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters, cut between words and marked with «…»: a button
+    label is never cut in the middle of a word."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > 0:
+        cut = cut[:space]
+    return cut.rstrip(" :;,.") + "…"

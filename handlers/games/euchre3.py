@@ -27,6 +27,12 @@ class Euchre3Renderer(GameRenderer):
         "dealer_must_name": N_("Stuck dealer: you must name trumps."),
         "must_pick_up": N_("At this table the dealer must pick up."),
         "wrong_keep_size": N_("Keep exactly five cards."),
+        "bad_action": N_("I cannot do that here. Use the buttons under your cards."),
+        "discard_required": N_("You hold six cards: choose a card to discard as you go alone."),
+        "duplicate_card": N_("Keep five different cards."),
+        "no_discard": N_("You go alone without a discard: press Go alone."),
+        "not_now": N_("That is not possible now: use the buttons you have."),
+        "unknown_suit": N_("Choose a suit with the buttons."),
     }
 
     def order_actions(self, actions, view):

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, winners_line
+from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, names_list, winners_line
 
 CALL = "📣"
 KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
@@ -32,6 +32,20 @@ class KadiRenderer(GameRenderer):
         "challenge_open": N_("Wait: a win is being challenged."),
         "cannot_accuse_self": N_("You cannot accuse yourself."),
         "hiding_off": N_("Hiding is off at this table."),
+        "already_hiding": N_("You already hide a card: press Unhide first."),
+        "bad_command": N_("Choose a command with the buttons: a suit or a power card."),
+        "card_hidden": N_("That card is hidden: unhide it on a later turn, or play another."),
+        "clock_only_times_out": N_("That happens only when the turn timer runs out."),
+        "command_not_allowed": N_("Only a J carries a command: play this card without one."),
+        "eliminated": N_("You are out of this match (over the points limit): watch the others finish."),
+        "hide_used": N_("You already hid or unhid a card this turn: try again next turn."),
+        "must_play": N_("A card of yours fits: play it. Draw only when nothing fits."),
+        "no_challenge": N_("There is no win to accept now."),
+        "not_before_acting": N_("Hide or unhide at the start of your turn, before you play or draw."),
+        "not_hiding": N_("You are not hiding a card, so there is nothing to unhide."),
+        "not_waiting_for_you": N_("You have nothing to accept: wait for the others."),
+        "nothing_to_pass": N_("You can end your turn only after drawing a card you could play."),
+        "too_few_cards": N_("Hide a card only while two or more others stay in your hand."),
     }
 
     def order_actions(self, actions, view):
@@ -222,7 +236,7 @@ class KadiRenderer(GameRenderer):
             points = ", ".join(f"{name(names, p)} +{n}" for p, n in event.get("points", {}).items())
             return _("Round {number} points: {points}", number=event["round"], points=points)
         if kind == "eliminated":
-            return _("Eliminated: {names}", names=", ".join(name(names, p) for p in event["players"]))
+            return eliminated_line(event["players"], _, names)
         if kind == "match_over":
             return winners_line(event["winners"], _, names)
         if kind == "passed":
@@ -245,7 +259,7 @@ class KadiRenderer(GameRenderer):
             if event["kind"] == "round_scored" and event.get("winner"):
                 lines.insert(1, "🏆 " + _("{name} went out.", name=name(names, event["winner"])))
             if event["kind"] == "eliminated":
-                lines.append(_("Eliminated: {names}", names=", ".join(name(names, p) for p in event["players"])))
+                lines.append(eliminated_line(event["players"], _, names))
         return lines
 
     def result_lines(self, view, scores, winners, _, names):
@@ -255,6 +269,12 @@ class KadiRenderer(GameRenderer):
             crown = "🏆 " if player in winners else ""
             lines.append(f"{crown}{name(names, player)}: {score}")
         return lines
+
+
+def eliminated_line(players: Sequence[str], _: Translator, names: Mapping[str, str]) -> str:
+    """«Aliyetolewa: Baraka» / «Waliotolewa: Baraka na Neema»: the word agrees with how many are out."""
+    listed = names_list(players, names, _)  # not inside the call: Babel stops reading a call at a `_` argument
+    return _.plural("Eliminated: {names}", "Eliminated: {names}", len(players), names=listed)
 
 
 RENDERER = KadiRenderer()

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import SEVERAL, GameRenderer, name
+from handlers.games.base import SEVERAL, GameRenderer, name, shorten
+from handlers.games.house_rules import shown_rule
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
     "delete_rule": 6, "propose": 7,
 }
+MAX_BUTTON = 40  # a change on the Propose button; longer texts are cut between words
 SIGNS = {"rock": ("✊", N_("Rock")), "paper": ("✋", N_("Paper")), "scissors": ("✌️", N_("Scissors"))}
 # The base rules a Rule Vote may change (lopti.md section 6), as players read them.
 BASE_OPTIONS = {
@@ -41,6 +42,43 @@ class LoptiRenderer(GameRenderer):
         "rule_empty": N_("Write the rule as a message, or press No rule."),
         "not_round_winner": N_("Only the round's winner writes the rule."),
         "not_implemented": N_("Rule votes are not available yet."),
+        "already_ready": N_("You are ready: wait for the others."),
+        "already_thrown": N_("Your throw is in: wait for the other player."),
+        "bad_position": N_("Choose one of your face-down cards with the buttons."),
+        "bad_value": N_("A base rule is only switched on or off."),
+        "duplicate_cards": N_("A card is named twice: choose each card once."),
+        "empty_pile": N_("The pile is empty: play any card instead."),
+        "face_up_left": N_("Play your face-up cards before your face-down ones."),
+        "hand_not_empty": N_("Play from your hand first; face-down cards come last."),
+        "house_rules_off": N_("This table plays without house rules: press No rule."),
+        "must_flip": N_("At this table you must flip a face-down card."),
+        "no_champion_wait": N_("No rule is waiting for a defender now."),
+        "no_change": N_("That would change nothing: propose something else."),
+        "no_duel": N_("There is no duel now."),
+        "no_such_option": N_("There is no such base rule."),
+        "no_such_rule": N_("That rule is not in force: see /rules."),
+        "no_vote": N_("No Rule Vote is open."),
+        "no_vote_now": N_("A Rule Vote can be proposed from the deal until the round ends."),
+        "not_a_base_rule": N_("That is a table setting, not a base rule: it cannot be voted on."),
+        "not_a_supporter": N_("Only a player who voted no may defend the rule."),
+        "not_face_up": N_("Swap with one of your face-up cards."),
+        "not_in_duel": N_("Only the two players in the duel throw: watch this one."),
+        "not_rule_author": N_("Only the rule's author may delete it; you may propose a Rule Vote."),
+        "position_used": N_("That card is already turned up: choose another face-down card."),
+        "restore_at_setup_only": N_("Last session's rules can come back only before round 1 starts."),
+        "rule_removed": N_("That rule was removed this session; only a Rule Vote can bring it back."),
+        "templates_off": N_("This table takes only typed rules: send your rule as a message."),
+        "text_rules_off": N_("This table takes only rules I can apply: press Build a rule."),
+        "vote_open": N_("A Rule Vote is already running: vote in the group."),
+        "vote_procedure_fixed": N_("The Rule Vote and the duel cannot be changed."),
+        "vote_used": N_("This round's Rule Vote is used: propose again next round."),
+        "wrong_phase": N_("That is not possible now: use the buttons you have."),
+        # A structured rule the builder would never make (it offers only what the engine accepts).
+        **dict.fromkeys(
+            ("bad_condition", "bad_effects", "bad_target", "bad_when", "condition_not_allowed", "effect_not_allowed",
+             "out_of_bounds", "unknown_effect", "unknown_event"),
+            N_("I cannot apply that rule: build it again with the buttons."),
+        ),
     }
 
     def order_actions(self, actions, view):
@@ -90,16 +128,43 @@ class LoptiRenderer(GameRenderer):
         return {"type": "propose", "change": {"restore": restore[:10]}, "starts": "now"}
 
     def change_text(self, change: Mapping[str, Any], _: Translator) -> str:
+        """A proposed change as a noun phrase (an infinitive in Swahili: «kuondoa kanuni ya 2»), so
+        that the host sentences (the poll, the vote line, proposed / changed / turned down) can
+        make their words agree with it."""
         if "restore" in change:
-            texts = "; ".join(escape(item["rule"].get("text", "")) for item in change["restore"])
-            return _.plural("restore the last session's rule: {rules}", "restore the last session's {count} rules: {rules}",
-                            len(change["restore"]), rules=texts)
+            texts = "; ".join(restored_rule(item["rule"], _) for item in change["restore"])
+            # TRANSLATORS: a proposed change inside a sentence (a noun or infinitive); {rules}: the rules' texts.
+            return _.npgettext("rule change", "restore the last session's rule: {rules}",
+                               "restore the last session's {count} rules: {rules}", len(change["restore"]), rules=texts)
         if "remove" in change:
-            return _("remove rule {number}", number=change["remove"])
+            # TRANSLATORS: a proposed change inside a sentence: «Amina anapendekeza kuondoa kanuni ya 2».
+            return _.pgettext("rule change", "remove rule {number}", number=change["remove"])
         if "amend" in change:
-            return _("change rule {number}", number=change["amend"])
-        label = _(BASE_OPTIONS.get(change.get("option", ""), change.get("option", "")))
-        return _("switch on: {rule}", rule=label) if change.get("value") else _("switch off: {rule}", rule=label)
+            # TRANSLATORS: a proposed change inside a sentence (a noun or infinitive).
+            return _.pgettext("rule change", "change rule {number}", number=change["amend"])
+        label = option_label(change, _)
+        if change.get("value"):
+            # TRANSLATORS: a proposed change inside a sentence; {rule}: a base rule's description.
+            return _.pgettext("rule change", "switch on: {rule}", rule=label)
+        # TRANSLATORS: a proposed change inside a sentence; {rule}: a base rule's description.
+        return _.pgettext("rule change", "switch off: {rule}", rule=label)
+
+    def change_button(self, change: Mapping[str, Any], _: Translator) -> str:
+        """A proposed change on the Propose button (a command), cut between words if long."""
+        if "remove" in change:
+            # TRANSLATORS: a button: propose to remove this rule.
+            text = _.pgettext("rule change button", "remove rule {number}", number=change["remove"])
+        elif "option" in change:
+            label = option_label(change, _)
+            if change.get("value"):
+                # TRANSLATORS: a button: propose to switch this base rule on; {rule}: its description.
+                text = _.pgettext("rule change button", "switch on: {rule}", rule=label)
+            else:
+                # TRANSLATORS: a button: propose to switch this base rule off; {rule}: its description.
+                text = _.pgettext("rule change button", "switch off: {rule}", rule=label)
+        else:
+            text = self.change_text(change, _)
+        return shorten(text, MAX_BUTTON)
 
     def poll_for(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]):
         vote = view.get("vote")
@@ -143,7 +208,7 @@ class LoptiRenderer(GameRenderer):
             return ["🛡 " + _("I'll defend it")]
         if kind == "propose":
             when = _("Now") if action["starts"] == "now" else _("Next round")
-            return ["🗳 " + _("Propose a change"), self.change_text(action["change"], _)[:40], when]
+            return ["🗳 " + _("Propose a change"), self.change_button(action["change"], _), when]
         if kind == "delete_rule":
             return ["📜 " + _("My rules"), _("Delete rule {number}", number=action["rule"])]
         return super().action_path(action, view, _)
@@ -199,7 +264,7 @@ class LoptiRenderer(GameRenderer):
             return [_("No house rules yet: the winner of a round writes one.")]
         return [
             _("Rule {number} by {name} (round {round}): {text}", number=rule["id"], name=name(names, rule["author"]),
-              round=rule.get("round", ""), text=escape(rule.get("text") or ""))
+              round=rule.get("round", ""), text=rule_text(rule, _))
             for rule in rules
         ]
 
@@ -210,7 +275,7 @@ class LoptiRenderer(GameRenderer):
         lines = self._pile(view, _, names)
         lines.append(_("Draw pile: {count}", count=view.get("stock_count", 0)))
         for rule in view.get("rules") or []:
-            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {escape(rule.get('text') or '')}")
+            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {rule_text(rule, _)}")
         vote = view.get("vote")
         if vote:
             lines.append("🗳 " + _("Rule Vote: {change}. Yes {yes}, no {no}; {needed} yes votes pass.",
@@ -269,7 +334,7 @@ class LoptiRenderer(GameRenderer):
         if kind == "round_won":
             return "🏆 " + _("{name} wins the round and writes a house rule.", name=who)
         if kind == "rule_authored":
-            return "📜 " + _("New house rule by {name}: {text}", name=who, text=escape(event["rule"]["text"]))
+            return "📜 " + _("New house rule by {name}: {text}", name=who, text=rule_text(event["rule"], _))
         if kind == "rule_deleted":
             return _("{name} deleted rule {number}.", name=who, number=event["rule"])
         if kind == "timed_out":
@@ -277,9 +342,7 @@ class LoptiRenderer(GameRenderer):
         if kind == "proposed":
             return "🗳 " + _("{name} proposes: {change}.", name=who, change=self.change_text(event["change"], _))
         if kind == "vote_closed":
-            results = {"passed": _("passed"), "failed": _("failed"), "tied": _("tied: a duel decides")}
-            return "🗳 " + _("The vote {result} ({yes} yes, {no} no).", result=results.get(event["result"], event["result"]),
-                             yes=event.get("yes", 0), no=event.get("no", 0))
+            return "🗳 " + vote_result(event, _)
         if kind == "change_applied":
             return _("Changed: {change}.", change=self.change_text(event["change"], _))
         if kind == "change_scheduled":
@@ -313,8 +376,35 @@ class LoptiRenderer(GameRenderer):
 
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         if event["kind"] == "drew" and event.get("cards"):
-            return _("You drew {cards}.", cards=show.cards(event["cards"]))
+            # TRANSLATORS: Lopti's own verb for drawing («vuta»); Kadi and Three Thirteen say «chota».
+            return _.pgettext("lopti", "You drew {cards}.", cards=show.cards(event["cards"]))
         return None
+
+
+def option_label(change: Mapping[str, Any], _: Translator) -> str:
+    option = change.get("option", "")
+    return _(BASE_OPTIONS[option]) if option in BASE_OPTIONS else option
+
+
+def rule_text(rule: Mapping[str, Any], _: Translator) -> str:
+    """A rule record of a view or event ({"text", "rule": structure or None}) in the reader's
+    language: a built rule is rebuilt from its structure, a typed rule is shown as typed."""
+    return shown_rule(rule.get("rule"), rule.get("text"), _)
+
+
+def restored_rule(body: Mapping[str, Any], _: Translator) -> str:
+    """A rule offered back from the last session: its structure and text in one object."""
+    return shown_rule(body if body.get("event") else None, body.get("text"), _)
+
+
+def vote_result(event: Mapping[str, Any], _: Translator) -> str:
+    """A closed Rule Vote as one whole sentence per result, so each can agree in Swahili."""
+    yes, no = event.get("yes", 0), event.get("no", 0)
+    if event["result"] == "passed":
+        return _("The vote passed ({yes} yes, {no} no).", yes=yes, no=no)
+    if event["result"] == "failed":
+        return _("The vote failed ({yes} yes, {no} no).", yes=yes, no=no)
+    return _("The vote is tied ({yes} yes, {no} no): a duel decides.", yes=yes, no=no)
 
 
 RENDERER = LoptiRenderer()

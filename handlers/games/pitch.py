@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, winners_line
 
 
 class PitchRenderer(GameRenderer):
@@ -15,11 +15,15 @@ class PitchRenderer(GameRenderer):
     title = N_("Pitch")
     refusal_texts = {
         "bid_too_low": N_("Bid higher than the current bid, or pass."),
-        "bid_below_minimum": N_("The lowest bid at this table is 2."),
+        "bid_below_minimum": N_("The lowest bid at this table is 2: bid 2 or more, or pass."),
         "dealer_must_bid": N_("Everyone passed: as dealer you must bid."),
         "steal_not_allowed": N_("Stealing the bid is off at this table."),
         "cannot_steal_from_partner": N_("You cannot steal your partner's bid."),
         "must_follow_suit": N_("You must follow suit (or play a trump)."),
+        "auction_over": N_("The bidding is over: play a card."),
+        "bid_out_of_range": N_("Choose one of the bids on the buttons, or pass."),
+        "bidding_in_progress": N_("The bidding is not over: bid or pass first."),
+        "unknown_player": N_("You are not playing at this table."),
     }
 
     def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
@@ -66,9 +70,8 @@ class PitchRenderer(GameRenderer):
         lines = []
         teams = view.get("teams")
         if teams:
-            lines.append(
-                _("Teams: {first} v {second}", first=" &amp; ".join(name(names, p) for p in teams[0]), second=" &amp; ".join(name(names, p) for p in teams[1]))
-            )
+            first, second = (names_list(team, names, _) for team in teams[:2])
+            lines.append(_("Teams: {first} v {second}", first=first, second=second))
         return lines + self._centre(view, _, names, for_player=False)
 
     def _centre(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], for_player: bool) -> list[str]:
@@ -76,9 +79,9 @@ class PitchRenderer(GameRenderer):
         if view.get("phase") == "bidding":
             bids = view.get("bids") or []
             if bids and not for_player:
-                said = [
-                    f"{name(names, bid['player'])} {_('pass') if bid['value'] is None else bid['value']}" for bid in bids
-                ]
+                # TRANSLATORS: in the bid list after a player's name: «Zabuni: Amina 2 · Baraka amepita».
+                passed = _("pass")
+                said = [f"{name(names, bid['player'])} {passed if bid['value'] is None else bid['value']}" for bid in bids]
                 lines.append(_("Bids: {bids}", bids=" · ".join(said)))
             elif bids:
                 high = view.get("high_bid")
@@ -123,7 +126,9 @@ class PitchRenderer(GameRenderer):
                 awards.append(f"{label} {show.card(award['card'])} {name(names, award['by'])}")
         game = event.get("game") or {}
         if game.get("by"):
-            awards.append(f"{_('Game')} {', '.join(name(names, p) for p in game['by'])}")
+            # TRANSLATORS: Pitch's Game point, next to High, Low and Jack in a hand's summary.
+            label = _("Game")
+            awards.append(f"{label} {names_list(game['by'], names, _)}")
         pitcher = name(names, event["pitcher"])
         if event.get("made"):
             verdict = _("{name} made the bid of {bid}.", name=pitcher, bid=event["bid"])

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, winners_line
 
 KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 
@@ -20,6 +20,13 @@ class ThreeThirteenRenderer(GameRenderer):
         "cannot_go_out": N_("These cards don't make sets or runs yet."),
         "cannot_discard_taken_card": N_("You cannot discard the card you just took."),
         "first_turn_no_go_out": N_("Nobody may go out on their first turn at this table."),
+        "already_drew": N_("You have drawn already: discard a card or go out."),
+        "discard_pile_empty": N_("The discard pile is empty: draw from the stock."),
+        "invalid_meld": N_("Each meld must be a set or a run of 3 or more cards: discard a card instead."),
+        "melds_do_not_match_hand": N_("Your melds must use every card but the discard: discard a card instead."),
+        "not_at_table": N_("Only players at this table can act."),
+        "stock_empty": N_("The stock is empty: take the top discard."),
+        "unknown_source": N_("Draw from the stock or the discard pile."),
     }
 
     def order_actions(self, actions, view):
@@ -86,7 +93,9 @@ class ThreeThirteenRenderer(GameRenderer):
         for player, melds in (view.get("table_melds") or {}).items():
             lines.append(f"🏁 {name(names, player)}: " + "  ".join("[" + show.cards(meld) + "]" for meld in melds))
         if view.get("final_turns"):
-            lines.append(_("{names}: one more turn each.", names=", ".join(name(names, p) for p in view["final_turns"])))
+            last = view["final_turns"]
+            listed = names_list(last, names, _)
+            lines.append(_.plural("{names}: one more turn.", "{names}: one more turn each.", len(last), names=listed))
         return lines
 
     def score_text(self, score: int, _: Translator) -> str:

@@ -16,6 +16,7 @@ from engine.core.options import parse_options
 from engine.core.protocol import Game, State
 from handlers.callback_data import LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
+from handlers.games.base import names_list
 from handlers.render.common import clock_text, game_title, rows
 from tables.models import CANCELLED, FINISHED, TableRow
 
@@ -97,7 +98,7 @@ def table_text(table: TableRow, game: Game, state: State, _: Translator, view: M
         lines.append("")
         lines.extend(f"<i>{line}</i>" for line in events[-3:])
     lines.append("")
-    who = ", ".join(escape(names.get(player, player)) for player in waiting)
+    who = names_list(waiting, names, _)
     if game.is_finished(state):
         lines.append("<b>" + _("Match over.") + "</b>")
         lines.extend(renderer.result_lines(view, scores, game.winners(state), _, names))
