@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 RECENT_EVENTS = 4
 WINDOW = "window:"
+TIMEOUT = {"type": "timeout"}
+# An event of the table, not of a game: the turn timer ran out for these players.
+TIMED_OUT = "timed_out"
 
 
 @dataclass(frozen=True)
@@ -331,11 +334,16 @@ class TableService:
             except MalformedAction as error:
                 return Outcome.refused("malformed", str(error), table=table)
             round_before = game.round_number(state)
+            waited_for = game.to_act(state)
             # The state was just loaded for this call, so the engine may change it in place.
             result = game.advance(state, player, action)
             if not isinstance(result, Applied):
                 return Outcome.refused(result.code, result.message, table=table, **dict(result.details))
-            await self._commit(Loaded(table, game, result.state), result.events, player, action, round_before, request)
+            events = result.events
+            if action == TIMEOUT:
+                # The table says who ran out of time before what the bot did for them.
+                events = [Event(TIMED_OUT, {"players": waited_for}), *events]
+            await self._commit(Loaded(table, game, result.state), events, player, action, round_before, request)
             return Outcome(True, table=table)
 
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
@@ -352,7 +360,7 @@ class TableService:
         return await self.act_now(table_id, CLOCK, {"type": kind})
 
     async def timeout(self, table_id: int, version: int) -> Outcome:
-        return await self.act(table_id, CLOCK, version, {"type": "timeout"})
+        return await self.act(table_id, CLOCK, version, dict(TIMEOUT))
 
     async def _commit(
         self,
