@@ -16,11 +16,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from handlers.flood import FloodGate
+from handlers.flood import FloodGate, Ticket
 
 log = logging.getLogger(__name__)
 
-Delivery = Callable[[], Awaitable[None]]
+# A delivery makes its calls; the first one may use the ticket the gate gave (see flood.Rate).
+Delivery = Callable[[Ticket], Awaitable[None]]
 
 
 @dataclass(order=True)
@@ -85,17 +86,16 @@ class Courier:
         try:
             while queue:
                 best = min(queue.values())
-                await self.gate.acquire(chat_id, best.priority)
-                if not queue:
-                    break
+                ticket = await self.gate.acquire(chat_id, best.priority)
                 # The newest and most urgent delivery at the moment the gate opened.
                 parcel = min(queue.values())
                 del queue[parcel.key]
                 try:
-                    await parcel.deliver()
+                    await parcel.deliver(ticket)
                 except Exception:  # one failed delivery must not stop the chat's queue
                     log.exception("delivery %s to chat %s failed", parcel.key, chat_id)
                 finally:
+                    self.gate.finished(ticket)  # also when the delivery found nothing to send
                     if not parcel.done.done():
                         parcel.done.set_result(None)
         finally:

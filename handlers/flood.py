@@ -18,7 +18,6 @@ import heapq
 import itertools
 import logging
 import time
-from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -43,6 +42,20 @@ SECOND = 1.05
 MINUTE = 60.5
 
 
+@dataclass(eq=False)
+class Ticket:
+    """One counted call: when it was let through, and when Telegram had surely seen it.
+
+    Until the call's answer is back, its time is unknown to us (it may still be on its way to
+    Telegram, whose clock counts arrivals): it counts as "now". Once it is answered it counts
+    from that moment, which is no earlier than when Telegram received it, so our windows are
+    never shorter than Telegram's whatever the network does in between."""
+
+    chat_id: int
+    at: float
+    done: bool = False
+
+
 @dataclass(frozen=True)
 class Rate:
     """What a caller tells the limiter about one call (python-telegram-bot's `rate_limit_args`)."""
@@ -50,7 +63,7 @@ class Rate:
     priority: int = POST
     # The caller already passed the gate for this call (it waited for room before choosing
     # what to send, so that what goes out is the newest content).
-    prepaid: bool = False
+    ticket: Ticket | None = None
 
 
 @dataclass(order=True)
@@ -58,7 +71,7 @@ class _Waiter:
     priority: int
     serial: int
     chat_id: int = field(compare=False)
-    granted: asyncio.Future[None] = field(compare=False)
+    granted: asyncio.Future[Ticket] = field(compare=False)
 
 
 def is_group(chat_id: int) -> bool:
@@ -81,25 +94,32 @@ class FloodGate:
         self.minute = minute
         self.group_reserve = min(group_reserve, group_per_minute - 1)
         self.clock = clock
-        self._bot: deque[float] = deque()
-        self._groups: dict[int, deque[float]] = {}
+        self._bot: list[Ticket] = []
+        self._groups: dict[int, list[Ticket]] = {}
         self._banned: dict[int, float] = {}
         self._waiters: list[_Waiter] = []
         self._serials = itertools.count()
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
 
-    async def acquire(self, chat_id: int, priority: int = POST) -> None:
-        """Wait until a call to `chat_id` fits the limits, and count it."""
+    async def acquire(self, chat_id: int, priority: int = POST) -> Ticket:
+        """Wait until a call to `chat_id` fits the limits; the ticket counts it. Give it back to
+        `finished` when the call has been answered."""
         waiter = _Waiter(priority, next(self._serials), chat_id, asyncio.get_running_loop().create_future())
         heapq.heappush(self._waiters, waiter)
         self._kick()
         try:
-            await waiter.granted
+            return await waiter.granted
         except asyncio.CancelledError:
             if waiter.granted.done() and not waiter.granted.cancelled():
-                self._uncount(chat_id)
+                self.finished(waiter.granted.result())
             raise
+
+    def finished(self, ticket: Ticket) -> None:
+        """The call was answered (or never made): it counts from now."""
+        if not ticket.done:
+            ticket.at, ticket.done = self.clock(), True
+            self._kick()
 
     def hurry(self, chat_id: int, priority: int) -> None:
         """A call waiting for `chat_id` became more urgent (the player it goes to is to act now)."""
@@ -122,19 +142,11 @@ class FloodGate:
     def banned_for(self, chat_id: int) -> float:
         return max(0.0, self._banned.get(chat_id, 0.0) - self.clock())
 
-    def group_calls(self, chat_id: int) -> int:
-        """Calls counted to a group in the current minute."""
-        calls = self._groups.get(chat_id)
-        if not calls:
-            return 0
-        self._trim(calls, self.minute, self.clock())
-        return len(calls)
-
     # ----- the pump: grants waiting calls in priority order as room appears ------------------
     def _kick(self) -> None:
         if self._wake is not None:
             self._wake.set()
-        if self._pump is None or self._pump.done():
+        if (self._pump is None or self._pump.done()) and self._waiters:
             self._wake = asyncio.Event()
             self._pump = asyncio.get_running_loop().create_task(self._run())
 
@@ -153,8 +165,8 @@ class FloodGate:
     def _grant_what_fits(self) -> float | None:
         """Grant one waiter and return None, or return how long until one might fit."""
         now = self.clock()
-        self._trim(self._bot, self.second, now)
-        bot_wait = self._bot[0] + self.second - now if len(self._bot) >= self.per_second else 0.0
+        self._bot = self._recent(self._bot, self.second, now)
+        bot_wait = self._wait(self._bot, self.per_second, self.second, now)
         soonest = float("inf")
         for waiter in sorted(self._waiters):
             if waiter.granted.done():
@@ -163,10 +175,9 @@ class FloodGate:
                 return None
             chat_wait = self._chat_wait(waiter.chat_id, waiter.priority, now)
             if chat_wait <= 0 and bot_wait <= 0:
-                self._count(waiter.chat_id, now)
                 self._waiters.remove(waiter)
                 heapq.heapify(self._waiters)
-                waiter.granted.set_result(None)
+                waiter.granted.set_result(self._count(waiter.chat_id, now))
                 return None
             soonest = min(soonest, max(chat_wait, bot_wait))
             if chat_wait <= 0:
@@ -180,31 +191,35 @@ class FloodGate:
         calls = self._groups.get(chat_id)
         if not calls:
             return wait
-        self._trim(calls, self.minute, now)
+        calls = self._groups[chat_id] = self._recent(calls, self.minute, now)
         limit = self.group_per_minute - (self.group_reserve if priority >= TABLE else 0)
-        if len(calls) >= limit:
-            wait = max(wait, calls[len(calls) - limit] + self.minute - now)
+        wait = max(wait, self._wait(calls, limit, self.minute, now))
         if priority >= TABLE and calls:
             # Spread table edits over the minute instead of spending it in one burst.
-            wait = max(wait, calls[-1] + self.minute / self.group_per_minute - now)
+            latest = max(now if not call.done else call.at for call in calls)
+            wait = max(wait, latest + self.minute / self.group_per_minute - now)
         return wait
 
-    def _count(self, chat_id: int, now: float) -> None:
-        self._bot.append(now)
-        if is_group(chat_id):
-            self._groups.setdefault(chat_id, deque()).append(now)
+    @staticmethod
+    def _wait(calls: list[Ticket], limit: int, window: float, now: float) -> float:
+        """How long until fewer than `limit` of `calls` are inside the window ending now."""
+        if len(calls) < limit:
+            return 0.0
+        times = sorted(now if not call.done else call.at for call in calls)
+        # The call that must leave the window; one still under way leaves it only once answered.
+        leaving = times[len(times) - limit]
+        return leaving + window - now if leaving < now else 0.01
 
-    def _uncount(self, chat_id: int) -> None:
-        if self._bot:
-            self._bot.pop()
-        calls = self._groups.get(chat_id)
-        if calls:
-            calls.pop()
+    def _count(self, chat_id: int, now: float) -> Ticket:
+        ticket = Ticket(chat_id, now)
+        self._bot.append(ticket)
+        if is_group(chat_id):
+            self._groups.setdefault(chat_id, []).append(ticket)
+        return ticket
 
     @staticmethod
-    def _trim(calls: deque[float], window: float, now: float) -> None:
-        while calls and calls[0] <= now - window:
-            calls.popleft()
+    def _recent(calls: list[Ticket], window: float, now: float) -> list[Ticket]:
+        return [call for call in calls if not call.done or call.at > now - window]
 
 
 def _chat_of(data: dict[str, Any]) -> int | None:
@@ -246,12 +261,11 @@ class FloodLimiter(BaseRateLimiter[Rate]):
         rate = rate_limit_args or Rate()
         chat_id = _chat_of(data)
         counted = chat_id is not None and endpoint.startswith(COUNTED_PREFIXES) and endpoint not in NOT_COUNTED
-        paid = rate.prepaid
+        ticket = rate.ticket
         for attempt in range(self.max_retries + 1):
-            if counted and not paid:
+            if counted and ticket is None:
                 assert chat_id is not None
-                await self.gate.acquire(chat_id, rate.priority)
-            paid = False
+                ticket = await self.gate.acquire(chat_id, rate.priority)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
@@ -262,4 +276,8 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                     self.gate.ban(chat_id, _seconds(error))  # the next acquire waits it out
                 else:
                     await asyncio.sleep(_seconds(error))
+            finally:
+                if ticket is not None:
+                    self.gate.finished(ticket)
+                    ticket = None
         raise AssertionError("unreachable")

@@ -23,7 +23,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.i18n import translator
 from handlers.courier import Courier
-from handlers.flood import BACKGROUND, POST, Rate
+from handlers.flood import BACKGROUND, POST, Rate, Ticket
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot
 from tables.feed import ChangeFeed
 from tables.models import LIVE, Loaded, Shown
@@ -33,6 +33,17 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
 REMOVED = "removed"
+
+
+class _Paid:
+    """The gate's ticket of a delivery: its first call uses it, any further call waits its turn."""
+
+    def __init__(self, ticket: Ticket):
+        self._ticket: Ticket | None = ticket
+
+    def rate(self, priority: int) -> Rate:
+        ticket, self._ticket = self._ticket, None
+        return Rate(priority, ticket)
 
 
 def _removal(slot: str) -> str | None:
@@ -262,7 +273,8 @@ class Publisher:
         await self.service.record_screen(table_id, slot, shown)
 
     # ----- deliveries (run by the courier once the flood gate let them through) ---------------
-    async def _deliver(self, table_id: int, slot: str, screen: Screen) -> None:
+    async def _deliver(self, table_id: int, slot: str, screen: Screen, ticket: Ticket) -> None:
+        paid = _Paid(ticket)
         key = (table_id, slot)
         if self._queued.get(key) == screen.digest:
             del self._queued[key]
@@ -274,18 +286,18 @@ class Publisher:
             return  # a later change brought the message back to what it shows
         try:
             if screen.kind == POLL:
-                await self._deliver_poll(table_id, slot, screen, current)
+                await self._deliver_poll(table_id, slot, screen, current, paid)
                 return
             message_id = current.message_id if current is not None else None
             if screen.kind == POST_ONCE or fresh:
                 message_id = None
             if message_id is not None:
-                message_id = await self._edit(screen, message_id)
+                message_id = await self._edit(screen, message_id, paid)
             if message_id is None:
-                message_id = await self._send(screen)
+                message_id = await self._send(screen, paid)
                 if current is not None and current.message_id is not None and screen.kind != POST_ONCE:
                     # The message moved to the bottom of the chat: the old one goes.
-                    await self._delete(current.chat_id, current.message_id)
+                    await self._delete(current.chat_id, current.message_id, paid)
             await self._record(table_id, slot, Shown(screen.chat_id, message_id, screen.digest))
         except Forbidden as error:
             user_id = user_of_slot(slot)
@@ -298,7 +310,7 @@ class Publisher:
             self._failures.add((table_id, slot))
             raise
 
-    async def _edit(self, screen: Screen, message_id: int) -> int | None:
+    async def _edit(self, screen: Screen, message_id: int, paid: _Paid) -> int | None:
         """Edit in place; None when the message is gone (it is then sent anew)."""
         try:
             await self.bot.edit_message_text(
@@ -308,7 +320,7 @@ class Publisher:
                 parse_mode=ParseMode.HTML,
                 reply_markup=screen.markup,
                 disable_web_page_preview=True,
-                rate_limit_args=Rate(screen.priority, prepaid=True),
+                rate_limit_args=paid.rate(screen.priority),
             )
         except BadRequest as error:
             lowered = str(error).lower()
@@ -319,7 +331,7 @@ class Publisher:
             raise
         return message_id
 
-    async def _send(self, screen: Screen, prepaid: bool = True) -> int:
+    async def _send(self, screen: Screen, paid: _Paid) -> int:
         message = await self.bot.send_message(
             screen.chat_id,
             screen.text,
@@ -327,43 +339,42 @@ class Publisher:
             reply_markup=screen.markup if isinstance(screen.markup, InlineKeyboardMarkup) else None,
             message_thread_id=screen.thread_id or None,
             disable_web_page_preview=True,
-            rate_limit_args=Rate(screen.priority, prepaid=prepaid),
+            rate_limit_args=paid.rate(screen.priority),
         )
         return message.message_id
 
-    async def _delete(self, chat_id: int, message_id: int, prepaid: bool = False) -> None:
+    async def _delete(self, chat_id: int, message_id: int, paid: _Paid) -> None:
         try:
-            await self.bot.delete_message(chat_id, message_id, rate_limit_args=Rate(BACKGROUND, prepaid=prepaid))
+            await self.bot.delete_message(chat_id, message_id, rate_limit_args=paid.rate(BACKGROUND))
         except TelegramError as error:
             log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
 
-    async def _deliver_poll(self, table_id: int, slot: str, screen: Screen, current: Shown | None) -> None:
+    async def _deliver_poll(self, table_id: int, slot: str, screen: Screen, current: Shown | None, paid: _Paid) -> None:
         assert screen.poll is not None
-        prepaid = True
         if current is not None and current.message_id is not None:
-            await self._stop_poll(table_id, current, prepaid=True)
-            prepaid = False
+            await self._stop_poll(table_id, current, paid)
         message = await self.bot.send_poll(
             screen.chat_id,
             screen.poll.question,
             list(screen.poll.answers),
             is_anonymous=False,
             message_thread_id=screen.thread_id or None,
-            rate_limit_args=Rate(screen.priority, prepaid=prepaid),
+            rate_limit_args=paid.rate(screen.priority),
         )
         assert message.poll is not None
         await self.service.record_poll(message.poll.id, table_id, screen.poll.key, screen.chat_id, message.message_id)
         await self._record(table_id, slot, Shown(screen.chat_id, message.message_id, screen.digest))
 
-    async def _stop_poll(self, table_id: int, shown: Shown, prepaid: bool) -> None:
+    async def _stop_poll(self, table_id: int, shown: Shown, paid: _Paid) -> None:
         assert shown.message_id is not None
         await self.service.close_polls(table_id)
         try:
-            await self.bot.stop_poll(shown.chat_id, shown.message_id, rate_limit_args=Rate(POST, prepaid=prepaid))
+            await self.bot.stop_poll(shown.chat_id, shown.message_id, rate_limit_args=paid.rate(POST))
         except TelegramError as error:
             log.debug("could not stop the poll of table %s: %s", table_id, error)
 
-    async def _remove(self, table_id: int, slot: str) -> None:
+    async def _remove(self, table_id: int, slot: str, ticket: Ticket) -> None:
+        paid = _Paid(ticket)
         if self._queued.get((table_id, slot)) == REMOVED:
             del self._queued[(table_id, slot)]
         current = (await self._shown_of(table_id)).get(slot)
@@ -371,8 +382,8 @@ class Publisher:
             return
         if current.message_id is not None:
             if _removal(slot) == POLL:
-                await self._stop_poll(table_id, current, prepaid=True)
+                await self._stop_poll(table_id, current, paid)
             else:
-                await self._delete(current.chat_id, current.message_id, prepaid=True)
+                await self._delete(current.chat_id, current.message_id, paid)
         await self._record(table_id, slot, None)
 

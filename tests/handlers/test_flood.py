@@ -25,8 +25,9 @@ async def grants(gate: FloodGate, calls: list[tuple[int, int]]) -> list[tuple[fl
     granted = []
 
     async def one(chat: int, priority: int) -> None:
-        await gate.acquire(chat, priority)
+        ticket = await gate.acquire(chat, priority)
         granted.append((time.monotonic(), chat, priority))
+        gate.finished(ticket)
 
     await asyncio.gather(*(one(chat, priority) for chat, priority in calls))
     return granted
@@ -80,7 +81,7 @@ async def test_the_courier_sends_only_the_newest_content_of_a_message():
     sent = []
 
     def delivery(text):
-        async def deliver():
+        async def deliver(_ticket):
             sent.append(text)
 
         return deliver
@@ -90,3 +91,18 @@ async def test_the_courier_sends_only_the_newest_content_of_a_message():
     await asyncio.gather(*done)
     await courier.idle()
     assert sent == ["results", "v2"]
+
+
+async def test_a_call_still_on_its_way_counts_until_answered_and_a_window_after():
+    # Telegram counts a call when it arrives, which may be well after we let it go: our window
+    # for it starts only once its answer is back.
+    gate = FloodGate(per_second=2, group_per_minute=1000, second=0.2, minute=10)
+    first, second = await gate.acquire(PRIVATE, BACKGROUND), await gate.acquire(PRIVATE + 1, BACKGROUND)
+    third = asyncio.ensure_future(gate.acquire(PRIVATE + 2, BACKGROUND))
+    await asyncio.sleep(0.3)
+    assert not third.done(), "two calls are still under way: the second is full"
+    answered = time.monotonic()
+    gate.finished(first)
+    gate.finished(second)
+    await third
+    assert time.monotonic() - answered >= 0.19
