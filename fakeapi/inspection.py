@@ -112,12 +112,14 @@ class Inspection:
 
     async def settle(self, quiet: float = 0.2, timeout: float = 10) -> None:
         """Wait until every queued update was fetched by the bot, no request is in flight and
-        no API call (other than an idle getUpdates) arrived for ``quiet`` seconds."""
+        no API call (other than an idle getUpdates) arrived for ``quiet`` seconds; and, when the
+        test said how to see it (``bot_busy``), until the bot has no work of its own under way."""
         deadline = time.monotonic() + timeout
         while True:
             now = time.monotonic()
             undelivered = [u["update_id"] for u in self._pending if u["update_id"] > self._delivered_upto]
-            if not undelivered and self._inflight == 0 and now - self._last_activity >= quiet:
+            quiet_here = not undelivered and self._inflight == 0 and now - self._last_activity >= quiet
+            if quiet_here and (self.bot_busy is None or not self.bot_busy()):
                 return
             if now >= deadline:
                 raise TimeoutError(

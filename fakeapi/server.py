@@ -104,6 +104,8 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         self._query_updates: dict[str, dict] = {}  # callback query id -> the update that carried it
         # What `wait_for_answer` also waits for once the answer is in (a test's choice).
         self.after_answer: Callable[[], Awaitable[Any]] | None = None
+        # Whether the bot is still working on something `settle` cannot see (a test's choice).
+        self.bot_busy: Callable[[], bool] | None = None
 
         self._pulse: asyncio.Event | None = None  # created in start(), inside the loop
         self._inflight = 0

@@ -86,6 +86,8 @@ class Publisher:
         # The digest each slot will show once its queued delivery is done (REMOVED: it goes).
         self._queued: dict[tuple[int, str], str] = {}
         self._confirming: set[asyncio.Task[None]] = set()
+        # Digests of edited messages not yet written: table -> slot -> what it shows.
+        self._unsaved: dict[int, dict[str, Shown]] = {}
         # Slots whose last delivery failed for a reason worth retrying (a network error).
         self._failures: set[tuple[int, str]] = set()
         self._pump: asyncio.Task[None] | None = None
@@ -130,6 +132,10 @@ class Publisher:
         return True
 
     flush = settle
+
+    def busy(self) -> bool:
+        """Changes waiting to be rendered or delivered (for tests that wait for a quiet bot)."""
+        return bool(self.feed.pending() or self._passes or self._next or self.courier.pending() or self._confirming)
 
     async def _take_changes(self) -> None:
         while True:
@@ -224,7 +230,7 @@ class Publisher:
             if any((table_id, slot) in self._failures for slot in slots):
                 self._retry_later(table_id)
                 return
-            await self.service.mark_published(table_id, revision)
+            await self.service.record_screens(table_id, self._unsaved.pop(table_id, {}), revision)
             if not live and table_id not in self._next and table_id not in self._passes:
                 self._forget(table_id)
 
@@ -265,11 +271,19 @@ class Publisher:
         return shown
 
     async def _record(self, table_id: int, slot: str, shown: Shown | None) -> None:
+        """What a message shows now. A new message (or one gone) is recorded at once, so that a
+        crash can never make us send it twice; an edit's new digest is recorded with the pass
+        it belongs to, in one write (see `_confirm`)."""
         cache = self._shown.setdefault(table_id, {})
+        before = cache.get(slot)
         if shown is None:
             cache.pop(slot, None)
         else:
             cache[slot] = shown
+        if before is not None and shown is not None and before.message_id == shown.message_id:
+            self._unsaved.setdefault(table_id, {})[slot] = shown
+            return
+        self._unsaved.get(table_id, {}).pop(slot, None)
         await self.service.record_screen(table_id, slot, shown)
 
     # ----- deliveries (run by the courier once the flood gate let them through) ---------------

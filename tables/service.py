@@ -546,8 +546,11 @@ class TableService:
         async with self.lock(table_id):
             await self.store.record_screen(table_id, slot, shown)
 
-    async def mark_published(self, table_id: int, revision: int) -> None:
-        await self.store.mark_published(table_id, revision)
+    async def record_screens(self, table_id: int, shown: dict[str, Shown], published: int) -> None:
+        """What several messages show now, and that the table's messages caught up with
+        `published` (its revision), in one write."""
+        async with self.lock(table_id):
+            await self.store.record_screens(table_id, shown, published)
 
     async def record_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:
         """A poll was opened for the table (its answers are looked up by poll id)."""

@@ -23,6 +23,8 @@ import aiosqlite
 
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
 
+CACHE_SIZE = 50_000
+
 MIGRATIONS: Sequence[str] = (
     # 1: the first schema
     """
@@ -206,6 +208,10 @@ class Store:
         self.path = path
         self._db: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        # Users and chat languages are read on every update and change rarely; this process is
+        # the only writer, so a write simply drops its entry.
+        self._users: dict[int, UserRow] = {}
+        self._chat_languages: dict[int, str | None] = {}
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -250,8 +256,16 @@ class Store:
 
     # ----- chats and users ----------------------------------------------------------------
     async def chat_language(self, chat_id: int) -> str | None:
-        row = await self._one("SELECT language FROM chats WHERE chat_id = ?", (chat_id,))
-        return row["language"] if row else None
+        if chat_id not in self._chat_languages:
+            row = await self._one("SELECT language FROM chats WHERE chat_id = ?", (chat_id,))
+            self._remember(self._chat_languages, chat_id, row["language"] if row else None)
+        return self._chat_languages[chat_id]
+
+    @staticmethod
+    def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()  # a cache, not a record: starting again costs one read per entry
+        cache[key] = value
 
     async def set_chat_language(self, chat_id: int, language: str) -> None:
         await self._write(
@@ -259,12 +273,17 @@ class Store:
             "ON CONFLICT(chat_id) DO UPDATE SET language = excluded.language",
             (chat_id, language),
         )
+        self._chat_languages.pop(chat_id, None)
 
     async def get_user(self, user_id: int) -> UserRow | None:
+        if user_id in self._users:
+            return self._users[user_id]
         row = await self._one("SELECT * FROM users WHERE user_id = ?", (user_id,))
         if row is None:
             return None
-        return UserRow(row["user_id"], row["first_name"], row["language"], bool(row["language_chosen"]), bool(row["dm_ok"]))
+        user = UserRow(row["user_id"], row["first_name"], row["language"], bool(row["language_chosen"]), bool(row["dm_ok"]))
+        self._remember(self._users, user_id, user)
+        return user
 
     async def remember_user(self, user_id: int, first_name: str, first_language: str) -> None:
         """Record a user seen in an update. `first_language` is only used for a user we have
@@ -274,14 +293,17 @@ class Store:
             "ON CONFLICT(user_id) DO UPDATE SET first_name = excluded.first_name",
             (user_id, first_name, first_language),
         )
+        self._users.pop(user_id, None)
 
     async def set_user_language(self, user_id: int, language: str) -> None:
         """The user's own choice (/language): it wins everywhere from now on."""
         await self._write("UPDATE users SET language = ?, language_chosen = 1 WHERE user_id = ?", (language, user_id))
+        self._users.pop(user_id, None)
 
     async def adopt_language(self, user_id: int, language: str) -> None:
         """A user who has not chosen a language takes the one of the group they join from."""
         await self._write("UPDATE users SET language = ? WHERE user_id = ? AND language_chosen = 0", (language, user_id))
+        self._users.pop(user_id, None)
 
     async def languages_of(self, user_ids: Iterable[int]) -> dict[int, str | None]:
         ids = list(user_ids)
@@ -293,6 +315,7 @@ class Store:
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> None:
         await self._write("UPDATE users SET dm_ok = ? WHERE user_id = ?", (int(ok), user_id))
+        self._users.pop(user_id, None)
 
     # ----- tables -------------------------------------------------------------------------
     @_serialized
@@ -435,9 +458,19 @@ class Store:
         )
 
     async def mark_published(self, table_id: int, revision: int) -> None:
-        await self._write(
-            "UPDATE tables SET published_revision = MAX(published_revision, ?) WHERE table_id = ?", (revision, table_id)
+        await self.record_screens(table_id, {}, revision)
+
+    @_serialized
+    async def record_screens(self, table_id: int, shown: dict[str, Shown], published: int) -> None:
+        """Several messages' digests and the table's published revision, in one transaction."""
+        await self.db.executemany(
+            "UPDATE screens SET chat_id = ?, message_id = ?, shown = ? WHERE table_id = ? AND slot = ?",
+            [(item.chat_id, item.message_id, item.digest, table_id, slot) for slot, item in shown.items()],
         )
+        await self.db.execute(
+            "UPDATE tables SET published_revision = MAX(published_revision, ?) WHERE table_id = ?", (published, table_id)
+        )
+        await self.db.commit()
 
     # ----- polls --------------------------------------------------------------------------
     async def add_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:

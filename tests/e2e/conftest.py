@@ -39,11 +39,17 @@ def start_bot(api, db_path):
             # flush the publisher first).
             publisher = application.bot_data["karata"].publisher
             api.after_answer = lambda: publisher.settle(private_only=True)
+            # `api.settle` also waits for updates being handled and changes being rendered.
+            api.bot_busy = lambda: bool(
+                application.update_queue.qsize()
+                or application.update_processor.current_concurrent_updates
+                or publisher.busy()
+            )
             await api.settle(quiet=0.05)
             try:
                 yield application
             finally:
-                api.after_answer = None
+                api.after_answer = api.bot_busy = None
 
     return running
 
