@@ -69,6 +69,7 @@ class FloodControl:
         self._group_recent: dict[int, deque[float]] = {}  # delivered times within GROUP_WINDOW
         self._bot_recent: deque[float] = deque()  # delivered times within BOT_WINDOW
         self._banned_until: dict[int, float] = {}
+        self._chat_floods: dict[int, int] = {}
         self._calls: Counter[int] = Counter()
         self._delivered: Counter[int] = Counter()
         self._refused: Counter[str] = Counter({c: 0 for c in (GROUP_CAUSE, BOT_CAUSE, BAN_CAUSE, INJECTED_CAUSE)})
@@ -87,10 +88,16 @@ class FloodControl:
         self._inject_retry_after = int(retry_after)
         self._rng = random.Random(seed)
 
+    def flood_chat(self, chat_id: int, retry_after: int) -> None:
+        """The next counted call to ``chat_id`` gets a 429 ``retry_after``, and the chat is banned."""
+        self._chat_floods[chat_id] = int(retry_after)
+
     def check(self, method: str, chat_id: int, is_group: bool) -> None:
         """Account one counted call to ``chat_id``; raise the 429 it gets, if any."""
         now = self.clock()
         self._calls[chat_id] += 1
+        if chat_id in self._chat_floods:
+            self._refuse(INJECTED_CAUSE, chat_id, now, self._chat_floods.pop(chat_id))
         until = self._banned_until.get(chat_id)
         if until is not None and now < until:
             self._ban_violations.append(BanViolation(chat_id, method, now, until))

@@ -151,6 +151,11 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         """The next ``times`` calls of ``method`` fail with 429 Too Many Requests (no ban follows)."""
         self._scripted_floods[method.lower()] = [int(retry_after), int(times)]
 
+    def flood_chat(self, chat_id: int, retry_after: int) -> None:
+        """The next counted call to ``chat_id`` fails with 429 ``retry_after``; the chat is then
+        banned for that long, as after any flood 429 (other chats are not)."""
+        self.flood_control.flood_chat(chat_id, retry_after)
+
     def inject_429(self, probability: float, retry_after: int = 5, seed: int = 0) -> None:
         """Drills: each counted call that would be delivered fails with 429 ``retry_after`` with
         ``probability`` (seeded, so a run repeats exactly); the chat is then banned for

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from engine.core.cards import RANK_VALUE
+
 CARD = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♥♦♣])")
 SYMBOL_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -23,3 +25,40 @@ def hand_line_cards(text: str | None) -> list[str]:
 async def table_state(application, table_id):
     service = application.bot_data["karata"].service
     return await service.load(table_id)
+
+
+def sensible_player(rng):
+    """A simulated player who plays like a person in a hurry: goes out when it can, keeps the
+    cards that meld (Three Thirteen's view tells the deadwood left after a discard), plays a
+    card in Lopti rather than taking the pile, bids cautiously in Pitch, proposes no rule
+    changes; anything else at random. Random play alone can take thousands of moves a match."""
+
+    def choose(player, actions, loaded):
+        game, state = loaded.game, loaded.state
+        out = [action for action in actions if action["type"] == "go_out"]
+        if out:
+            return out[0]
+        if game.name == "lopti":
+            for kind in ("ready", "no_rule"):
+                if any(action["type"] == kind for action in actions):
+                    return next(action for action in actions if action["type"] == kind)
+            plays = [action for action in actions if action["type"] == "play"]
+            if plays and rng.random() < 0.8:  # mostly the lowest card, as people do; never a loop
+                return min(plays, key=lambda action: (RANK_VALUE.get(action["cards"][0][:-1], 99), -len(action["cards"])))
+            plays += [action for action in actions if action["type"] == "flip"]
+            others = [action for action in actions if action["type"] != "propose"]
+            return rng.choice(plays or others) if plays or others else None
+        discards = [action for action in actions if action["type"] == "discard"]
+        if discards and game.name == "three_thirteen":
+
+            def deadwood_after(action):
+                arranged = game.view(game.apply(state, player, action).state, player).get("best_arrangement")
+                return arranged["deadwood"] if arranged else 0
+
+            return min(discards, key=deadwood_after)
+        passes = [action for action in actions if action["type"] == "pass"]
+        if game.name == "pitch" and passes and rng.random() < 0.6:
+            return passes[0]
+        return rng.choice(actions)
+
+    return choose

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tests.e2e.conftest import simulation
-from tests.e2e.helpers import table_state
+from tests.e2e.helpers import sensible_player, table_state
 from tests.e2e.test_kadi_table import open_kadi
 
 pytestmark = pytest.mark.asyncio
@@ -78,30 +78,12 @@ SHORT = {
 }
 
 
-def sensible(rng, loaded, player):
-    """Goes out when it can, and keeps the cards that meld (Three Thirteen's view tells the
-    deadwood left after a discard); anything else at random."""
-    game, state = loaded.game, loaded.state
-    actions = game.legal_actions(state, player)
-    out = [action for action in actions if action["type"] == "go_out"]
-    if out:
-        return out[0]
-    discards = [action for action in actions if action["type"] == "discard"]
-    if discards and game.name == "three_thirteen":
-
-        def deadwood_after(action):
-            arranged = game.view(game.apply(state, player, action).state, player).get("best_arrangement")
-            return arranged["deadwood"] if arranged else 0
-
-        return min(discards, key=deadwood_after)
-    return rng.choice(actions)
-
-
 @pytest.mark.parametrize("game", sorted(SHORT))
 async def test_without_a_turn_timer_every_round_and_pause_moves_on(api, start_bot, game):
     count, options = SHORT[game]
     sim = simulation(api, count=count, seed=11)
     rng = random.Random(11)
+    choose = sensible_player(rng)
     async with start_bot(KARATA_TURN_SECONDS=0, KARATA_ROUND_PAUSE_SECONDS=0.05) as application:
         await sim.open_table(game, f"timer=0 {options}")
         service = application.bot_data["karata"].service
@@ -116,7 +98,8 @@ async def test_without_a_turn_timer_every_round_and_pause_moves_on(api, start_bo
                 await asyncio.sleep(0.02)  # the next round shows by itself
                 continue
             player = loaded.game.to_act(loaded.state)[0]
-            action = sensible(rng, loaded, player)
+            legal = loaded.game.legal_actions(loaded.state, player)
+            action = choose(player, legal, loaded) or rng.choice(legal)
             outcome = await service.act(table.table_id, player, loaded.table.version, action)
             assert outcome.ok or outcome.code == "round_pause", outcome
         assert loaded.table.status == "finished", f"{game} stalled in round {max(rounds)}"

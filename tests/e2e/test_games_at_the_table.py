@@ -13,7 +13,7 @@ import pytest
 
 from engine.core.cards import format_card, is_card_code
 from tests.e2e.conftest import simulation
-from tests.e2e.helpers import cards_in, table_state
+from tests.e2e.helpers import cards_in, sensible_player, table_state
 
 pytestmark = pytest.mark.asyncio
 
@@ -65,22 +65,10 @@ async def logged_actions(application, table_id):
     return [action for _, _, action in await application.bot_data["karata"].store.actions_of(table_id)]
 
 
-def plays_when_it_can(rng):
-    """A Lopti player who plays a card whenever one may be played, as people do (random play
-    takes the pile so often that a round can last thousands of moves)."""
-
-    def choose(player, actions, loaded):
-        plays = [action for action in actions if action["type"] in ("play", "flip")]
-        others = [action for action in actions if action["type"] != "propose"]
-        return rng.choice(plays or others) if plays or others else None
-
-    return choose
-
-
 @pytest.mark.parametrize("players", [2, 5])
 async def test_lopti_over_two_rounds(api, start_bot, players):
     sim = simulation(api, count=players, seed=players)
-    sim.choose = plays_when_it_can(random.Random(players))
+    sim.choose = sensible_player(random.Random(players))
     async with start_bot() as application:
         loaded = await play_match(api, application, sim, "lopti", "", lambda loaded: loaded.game.round_number(loaded.state) >= 3)
         assert sum(loaded.game.scores(loaded.state).values()) == 2

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.e2e.conftest import simulation
-from tests.e2e.helpers import table_state
+from tests.e2e.helpers import sensible_player, table_state
 from tests.e2e.test_games_at_the_table import event_kinds
 
 pytestmark = pytest.mark.asyncio
@@ -13,6 +15,7 @@ pytestmark = pytest.mark.asyncio
 
 async def play_until_authoring(api, application, sim):
     sim.application = application
+    sim.choose = sensible_player(random.Random(sim.group_id))
     await sim.open_table("lopti")
     table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
     for _ in range(3000):

@@ -1,0 +1,105 @@
+"""Whole matches at the fastest pace players can press, with Telegram's limits kept by the bot and
+enforced by the fake: no call Telegram would refuse, and a few calls per move."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.demo import Simulation
+from tests.e2e.conftest import simulation
+from tests.e2e.helpers import sensible_player
+
+pytestmark = pytest.mark.asyncio
+
+# Players and options for a short whole match (Lopti: two rounds, a session has no end).
+MATCHES = {
+    "kadi": (3, "points_limit=40"),
+    "pitch": (4, 'win_condition="anyone"'),
+    "euchre3": (3, "target=5"),
+    "three_thirteen": (2, ""),
+    "lopti": (3, ""),
+}
+
+
+def over(loaded) -> bool:
+    if loaded.table.status != "playing":
+        return True
+    return loaded.game.name == "lopti" and loaded.game.round_number(loaded.state) >= 3
+
+
+@pytest.mark.parametrize("game", sorted(MATCHES))
+async def test_a_whole_match_within_telegrams_limits(api, start_bot, game):
+    players, options = MATCHES[game]
+    sim = simulation(api, count=players, seed=3)
+    sim.choose = sensible_player(random.Random(3))
+    api.flood_control.enforce = True
+    async with start_bot(KARATA_GROUP_RATE=20, KARATA_BOT_RATE=30, KARATA_ROUND_PAUSE_SECONDS=1) as application:
+        karata = application.bot_data["karata"]
+        sim.application = application
+        sim.private_only = True  # players press as soon as their own chat shows the move
+        await sim.open_table(game, options)
+        table = await karata.store.live_table(sim.group_id, 0)
+        before = api.flood_stats()
+        for _move in range(3000):
+            loaded = await karata.service.load(table.table_id)
+            if over(loaded):
+                break
+            if karata.service.paused(loaded.table):
+                await asyncio.sleep(0.05)  # the round's results are being read
+                continue
+            await sim.step()
+        assert over(loaded), f"{game} did not end"
+        await karata.publisher.settle()
+        after = api.flood_stats()
+        moves = loaded.table.version - 1
+        calls = after.delivered - before.delivered
+        group = after.delivered_per_chat.get(sim.group_id, 0) - before.delivered_per_chat.get(sim.group_id, 0)
+        assert after.violations == 0, "no call Telegram would refuse"
+        assert calls / moves <= 3.0, f"{calls} calls for {moves} moves"
+        assert group / moves <= 1.0, f"{group} group calls for {moves} moves"
+        assert max(after.busiest_minute.values()) <= 20
+
+
+async def test_a_flood_wait_in_one_group_holds_up_no_other_table_and_no_press(api, start_bot):
+    tables = [Simulation.create(api, 2, 5, "en", group_id=-1001000000001), Simulation.create(api, 2, 6, "en", group_id=-1001000000002, first_user=2001)]
+    api.flood_control.enforce = True
+    async with start_bot(KARATA_GROUP_RATE=20, KARATA_BOT_RATE=30) as application:
+        karata = application.bot_data["karata"]
+        for sim in tables:
+            sim.application, sim.private_only = application, True
+            await sim.open_table("kadi")
+        await karata.publisher.settle()
+        banned, free = tables
+        api.flood_chat(banned.group_id, 6)  # Telegram answers the next call to this group with a 429
+        started = asyncio.get_running_loop().time()
+        for sim in (banned, free, banned, free):
+            version = (await karata.store.live_table(sim.group_id, 0)).version
+            while (await karata.store.live_table(sim.group_id, 0)).version == version:
+                query = await _press_any(api, sim)
+                assert api.queries[query].latency < 1.0, "a press is answered at once, banned group or not"
+        free_edit = await api.wait_until(lambda: _edited_after(free.table_message(), started), timeout=6, what="the free table")
+        assert free_edit - started < 6, "the other group's table does not wait for the ban"
+        await karata.publisher.settle()
+        stats = api.flood_stats()
+        assert stats.ban_violations == [], "nothing reached the banned group before its wait was over"
+        assert _edited_after(banned.table_message(), started) - started >= 6, "its table came after the wait"
+        assert stats.refused["injected"] == 1 and stats.violations == 0
+
+
+async def _press_any(api, sim):
+    for user in sim.users:
+        message = sim.hand_message(user)
+        if message is not None:
+            data = next(data for row in message.buttons for label, data in row if data.startswith("T:") and label != "↩")
+            query = await api.press(user, user.id, message.message_id, data)
+            await api.wait_for_answer(query)
+            return query
+    raise AssertionError("nobody has a button")
+
+
+def _edited_after(message, moment):
+    later = [when for when in message.version_times if when > moment]
+    return later[-1] if later else None
