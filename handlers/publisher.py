@@ -133,9 +133,11 @@ class Publisher:
 
     flush = settle
 
-    def busy(self) -> bool:
-        """Changes waiting to be rendered or delivered (for tests that wait for a quiet bot)."""
-        return bool(self.feed.pending() or self._passes or self._next or self.courier.pending() or self._confirming)
+    def busy(self, private_only: bool = False) -> bool:
+        """Changes waiting to be rendered or delivered (to private chats only, if asked: a
+        group's may wait a while for its flood budget). For tests that wait for a quiet bot."""
+        rendering = self.feed.pending() or self._passes or self._next
+        return bool(rendering or self.courier.pending(private_only) or (self._confirming and not private_only))
 
     async def _take_changes(self) -> None:
         while True:

@@ -43,7 +43,7 @@ def start_bot(api, db_path):
             api.bot_busy = lambda: bool(
                 application.update_queue.qsize()
                 or application.update_processor.current_concurrent_updates
-                or publisher.busy()
+                or publisher.busy(private_only=True)
             )
             await api.settle(quiet=0.05)
             try:
