@@ -356,12 +356,20 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     counts = [int(part) for part in args.tables.split(",") if part]
+    if counts:
+        await load_figures(counts, args.seconds, args.seed)
+    print(f"\nPython start and imports alone: {await import_time():.2f} s")
+    for count in [int(part) for part in args.restart.split(",") if part]:
+        print(f"restart with {count} running tables: first poll after {await restart_time(count):.2f} s", flush=True)
+
+
+async def load_figures(counts: list[int], seconds: float, seed: int) -> None:
     print("| tables | moves/s | press->answer p50 / p99 | press->table p50 / p99 | calls/move (group) "
           "| busiest group minute | busiest bot second | 429s | updates/s vs no-op |")
     print("|---|---|---|---|---|---|---|---|---|")
     for count in counts:
-        figures = await karata_under_load(count, args.seconds, args.seed)
-        noop, _ = await noop_under_load(count, args.seconds, limits=True)
+        figures = await karata_under_load(count, seconds, seed)
+        noop, _ = await noop_under_load(count, seconds, limits=True)
         print(
             f"| {count} | {figures.moves_per_second:.1f} | {ms(figures.answer_p50)} / {ms(figures.answer_p99)} "
             f"| {figures.table_p50:.1f} s / {figures.table_p99:.1f} s "
@@ -371,13 +379,10 @@ async def main() -> None:
             flush=True,
         )
     busiest = max(counts)
-    karata_cpu = await karata_cpu_per_move(busiest, args.seconds, args.seed)
-    _, noop_cpu = await noop_under_load(busiest, args.seconds, limits=False)
+    karata_cpu = await karata_cpu_per_move(busiest, seconds, seed)
+    _, noop_cpu = await noop_under_load(busiest, seconds, limits=False)
     print(f"\nCPU per move, limits lifted, {busiest} tables: Karata {ms(karata_cpu)}, no-op {ms(noop_cpu)} "
           f"({karata_cpu / noop_cpu:.1f}x)", flush=True)
-    print(f"\nPython start and imports alone: {await import_time():.2f} s")
-    for count in [int(part) for part in args.restart.split(",") if part]:
-        print(f"restart with {count} running tables: first poll after {await restart_time(count):.2f} s", flush=True)
 
 
 if __name__ == "__main__":

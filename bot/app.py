@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, Update
@@ -130,10 +131,13 @@ async def _post_init(application: Application) -> None:
             await service.end_idle_tables(idle)
 
         application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
+    started = time.monotonic()
     resumed = await service.resume_after_restart()
+    # Writing thousands of fresh deadlines must not hold up the first update.
+    application.bot_data["background"] = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
     publisher.start()
     if resumed:
-        log.info("resumed %d running tables with fresh timers", resumed)
+        log.info("resumed %d running tables with fresh timers in %.2f s", resumed, time.monotonic() - started)
 
 
 async def _set_commands(bot: Bot) -> None:

@@ -74,6 +74,7 @@ class TableService:
         # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
         # table ids, and ("chat", chat, topic) for opening a table there.
         self._locks: weakref.WeakValueDictionary[object, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.restarted_at = clock()
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
         # Tests and demos may fix the first dealer and the decks of a new match.
@@ -504,10 +505,10 @@ class TableService:
     async def resume_after_restart(self) -> int:
         """Arm every running table's timers again, each from the full length it was armed with
         (our downtime is never a player's penalty), and republish what may not have gone out.
-        Touches no engine state: a restart costs one row read per running table."""
-        now = self.clock()
+        Touches no engine state: a restart costs one row read per running table. The stored
+        deadlines follow in `store_fresh_deadlines`, which need not hold up the first update."""
+        now = self.restarted_at = self.clock()
         rows = await self.store.timed_tables()
-        await self.store.rearm_deadlines(now)
         for row in rows:
             special = row["windows"] != "{}" or row["paused_until"] is not None or row["warned"]
             table = await self.store.get_table(row["table_id"]) if special else None
@@ -527,8 +528,7 @@ class TableService:
             if table is not None:
                 self._arm(table)
                 continue
-            if self.timing.nudge_seconds > 0:
-                self.timers.set(table_id, "nudge", now + self.timing.nudge_seconds, version)
+            # No nudge: a restart must not send thousands of them at once; the next move arms it.
             if row["deadline"] is not None and row["deadline_seconds"] is not None:
                 deadline = now + row["deadline_seconds"]
                 self.timers.set(table_id, "timeout", deadline, version)
@@ -537,6 +537,11 @@ class TableService:
         for table_id in await self.store.tables_behind():
             self.feed.put(table_id)
         return len(rows)
+
+    async def store_fresh_deadlines(self) -> None:
+        """Write the deadlines the restart armed (what the table messages show as time left), for
+        every table that has not moved since: a table that moved already has its own."""
+        await self.store.rearm_deadlines(self.restarted_at)
 
     # ----- what the messages show (reported by the publisher) ------------------------------
     async def screens(self, table_id: int) -> dict[str, Shown]:

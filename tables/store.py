@@ -365,12 +365,13 @@ class Store:
             "FROM tables WHERE status = 'playing'"
         )
 
-    async def rearm_deadlines(self, now: float) -> None:
-        """Every running turn timer starts again from the length it was armed with."""
+    async def rearm_deadlines(self, restarted_at: float) -> None:
+        """Every turn timer running at the restart starts again from the length it was armed with
+        (tables saved since the restart already have their own deadline)."""
         await self._write(
-            "UPDATE tables SET deadline = ? + deadline_seconds, warned = 0 "
-            "WHERE status = 'playing' AND deadline IS NOT NULL AND deadline_seconds IS NOT NULL",
-            (now,),
+            "UPDATE tables SET deadline = ? + deadline_seconds, warned = 0 WHERE status = 'playing' "
+            "AND deadline IS NOT NULL AND deadline_seconds IS NOT NULL AND updated_at < ?",
+            (restarted_at, restarted_at),
         )
 
     async def tables_behind(self) -> list[int]:

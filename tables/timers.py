@@ -16,22 +16,22 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from telegram.ext import ContextTypes, Job, JobQueue
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, order=True)
-class Due:
-    """One timer: when it is due (epoch seconds), and what for."""
+class Due(NamedTuple):
+    """One timer: when it is due (epoch seconds), and what for. A tuple, so the heap compares
+    in C: a restart pushes tens of thousands of them."""
 
     when: float
     serial: int
-    table_id: int = field(compare=False)
-    kind: str = field(compare=False)
-    version: int = field(compare=False)
+    table_id: int
+    kind: str
+    version: int
 
 
 class Timers:
