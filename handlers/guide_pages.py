@@ -14,7 +14,7 @@ import re
 from html import escape
 from pathlib import Path
 
-# The guides of a source checkout (and of the Docker image, which copies them to the same place).
+# The guides of a source checkout; an installed bot is told where they are (KARATA_GUIDES_DIR).
 SOURCE_GUIDES = Path(__file__).resolve().parents[1] / "docs" / "games"
 DEVELOPER_SECTIONS = ("engine", "for developers", "kwa wasanidi")
 MESSAGE_LIMIT = 3800  # characters of HTML; Telegram's limit of 4,096 counts the text without tags
@@ -75,8 +75,8 @@ def _table_row(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
-# Kinds of block: a heading, a paragraph, and items (list items, table rows) that stand line by line.
-HEAD, TEXT, ITEM = "head", "text", "item"
+# Kinds of block: a heading, a paragraph, and list items and table rows, which stand line by line.
+HEAD, TEXT, ITEM, ROW = "head", "text", "item", "row"
 
 
 def markdown_to_html(markdown: str) -> list[tuple[str, str]]:
@@ -112,10 +112,10 @@ def markdown_to_html(markdown: str) -> list[tuple[str, str]]:
             cells = [inline(cell) for cell in _table_row(stripped)]
             if not header_seen:
                 header_seen = True
-                blocks.append((ITEM, "<i>" + " · ".join(_plain(cell) for cell in cells) + "</i>"))
+                blocks.append((ROW, "<i>" + " · ".join(_plain(cell) for cell in cells) + "</i>"))
             else:
                 first, rest = cells[0], [cell for cell in cells[1:] if cell]
-                blocks.append((ITEM, "• " + first + (": " + " · ".join(rest) if rest else "")))
+                blocks.append((ROW, "• " + first + (": " + " · ".join(rest) if rest else "")))
             continue
         bullet = BULLET.fullmatch(line)
         numbered = NUMBERED.fullmatch(line)
@@ -160,6 +160,6 @@ def _joined(blocks: list[tuple[str, str]]) -> str:
     text, last = "", HEAD
     for kind, html_text in blocks:
         if text:
-            text += "\n" if last == HEAD or (kind == ITEM and last == ITEM) else "\n\n"
+            text += "\n" if last == HEAD or (kind == last and kind in (ITEM, ROW)) else "\n\n"
         text, last = text + html_text, kind
     return text
