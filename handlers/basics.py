@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from html import escape
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.helpers import create_deep_linked_url
@@ -23,7 +24,7 @@ def welcome_text(_: Translator) -> str:
     """/start in the private chat: what Karata is, how to begin, where to learn the games."""
     return "\n\n".join(
         [
-            "<b>🃏 Karata</b>",
+            "<b>🃏 " + escape(profile.bot_name(_)) + "</b>",
             _("Welcome! I host card games in Telegram groups: {games}.", games=profile.games_named(_)),
             _("To play, add me to a group and send /newgame there; friends press Join. Your cards arrive "
               "here, in our private chat."),
@@ -43,7 +44,7 @@ def welcome_markup(_: Translator, bot_username: str) -> InlineKeyboardMarkup:
 def help_text(_: Translator, private: bool) -> str:
     """Every command that works in this kind of chat, and where to learn the games."""
     games = profile.games_named(_)
-    lines = ["<b>🃏 Karata</b>", _("I host card games in Telegram groups: {games}.", games=games), ""]
+    lines = ["<b>🃏 " + escape(profile.bot_name(_)) + "</b>", _("I host card games in Telegram groups: {games}.", games=games), ""]
     lines.append(_("Commands in this chat:") if private else _("Commands in this group:"))
     lines.extend(f"/{command.name} — {_(command.description)}" for command in profile.commands_of(private))
     lines.append("")
