@@ -118,14 +118,18 @@ async def test_a_player_whose_private_chat_fails_is_told_in_the_group(api, start
         join = next(data for row in lobby.buttons for _, data in row if data.startswith("https://"))
         for user in sim.users:
             await api.open_link(user, join)
-        await api.settle(quiet=0.05)
+        # Joins are handled concurrently: Start waits until the lobby lists everyone.
+        await api.wait_until(lambda: all(user.first_name in (sim.table_message().plain or "") for user in sim.users),
+                             what="everyone in the lobby")
         api.block(sim.users[2])
         start = next(data for row in lobby.buttons for _, data in row if data.endswith(":start"))
         await toast(api, await api.press(sim.users[0], sim.group_id, lobby.message_id, start))
         await api.settle(quiet=0.05)
-        notice = next(
-            message for message in api.bot_messages(sim.group_id) if "cannot send you your cards" in (message.plain or "")
-        )
+        # The notice follows the failed delivery and a database write: on a busy machine that can
+        # take longer than the quiet period above.
+        notice = await api.wait_until(lambda: next(
+            (message for message in api.bot_messages(sim.group_id) if "cannot send you your cards" in (message.plain or "")),
+            None), what="the notice")
         assert sim.users[2].first_name in notice.plain
         link = next(data for row in notice.buttons for _, data in row)
         # The player reopens the private chat from the button and gets their cards.
