@@ -43,8 +43,8 @@ def welcome_markup(_: Translator, bot_username: str) -> InlineKeyboardMarkup:
 
 def help_text(_: Translator, private: bool) -> str:
     """Every command that works in this kind of chat, and where to learn the games."""
-    games = profile.games_named(_)
-    lines = ["<b>🃏 " + escape(profile.bot_name(_)) + "</b>", _("I host card games in Telegram groups: {games}.", games=games), ""]
+    heading = "<b>🃏 " + escape(profile.bot_name(_)) + "</b>"
+    lines = [heading, _("I host card games in Telegram groups: {games}.", games=profile.games_named(_)), ""]
     lines.append(_("Commands in this chat:") if private else _("Commands in this group:"))
     lines.extend(f"/{command.name} — {_(command.description)}" for command in profile.commands_of(private))
     lines.append("")
@@ -82,7 +82,8 @@ async def track_user(update: Update, context: KarataContext) -> None:
 
 async def start(update: Update, context: KarataContext) -> None:
     """/start in the private chat, plain (a welcome) or from a deep link (j<table>_<token>: join,
-    h<table>: my cards, how-<game> / guide-<game>: how to play); in a group, the group's help."""
+    h<table>: my cards, how-<language>-<game> / guide-<language>-<game>: how to play it); in a
+    group, the group's help."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
     if chat.type != Chat.PRIVATE:
