@@ -7,6 +7,9 @@ COPY engine ./engine
 COPY bot ./bot
 COPY tables ./tables
 COPY handlers ./handlers
+# The games' guides that /guide sends in chat.
+COPY docs/games ./docs/games
+ENV KARATA_GUIDES_DIR=/app/docs/games
 # Only for `karata` without BOT_TOKEN, which plays the offline demo against the fake Bot API.
 COPY fakeapi ./fakeapi
 RUN pip install --no-cache-dir .

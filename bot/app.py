@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from telegram import Bot, BotCommand, Update
+from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
     Application,
@@ -26,10 +27,9 @@ from telegram.ext import (
     filters,
 )
 
-from bot.i18n import N_, translator
 from bot.settings import Settings
-from handlers import basics, lobby, play, rule_builder
-from handlers.callback_data import LobbyOp, PickGame, PickLanguage, PlayAgain, RuleDraft, TableButton, TreeNode
+from handlers import basics, howto, lobby, play, profile, rule_builder
+from handlers.callback_data import HowTo, LobbyOp, PickGame, PickLanguage, PlayAgain, RuleDraft, TableButton, TreeNode
 from handlers.context import BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
@@ -40,17 +40,6 @@ from tables.store import Store
 
 log = logging.getLogger(__name__)
 
-COMMANDS = (
-    ("newgame", N_("Open a card table in this group")),
-    ("hand", N_("Send my cards again")),
-    ("table", N_("Post the table again")),
-    ("cancel", N_("Close this group's table")),
-    ("kadi", N_("Call “Kadi Moja!”")),
-    ("rules", N_("Show the house rules")),
-    ("endsession", N_("End this table's session")),
-    ("language", N_("Choose Swahili or English")),
-    ("help", N_("What Karata can do")),
-)
 # How long a graceful stop waits for the last deliveries before it closes the connection.
 STOP_DELIVERY_SECONDS = 10.0
 
@@ -78,6 +67,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("start", basics.start))
     application.add_handler(CommandHandler("help", basics.help_command))
     application.add_handler(CommandHandler("language", basics.language_command))
+    application.add_handler(CommandHandler("guide", howto.guide_command))
     application.add_handler(CommandHandler("newgame", lobby.new_game))
     application.add_handler(CommandHandler("cancel", lobby.cancel_command))
     application.add_handler(CommandHandler("hand", play.hand_command))
@@ -96,6 +86,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(lobby.pick_game, pattern=PickGame.matches))
     application.add_handler(CallbackQueryHandler(lobby.play_again, pattern=PlayAgain.matches))
     application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
+    application.add_handler(CallbackQueryHandler(howto.press_howto, pattern=HowTo.matches))
     application.add_handler(CallbackQueryHandler(basics.unknown_button))
     application.add_handler(PollAnswerHandler(play.poll_answer))
     application.add_error_handler(basics.on_error)
@@ -122,8 +113,9 @@ async def _post_init(application: Application) -> None:
     courier = Courier(application.bot_data["gate"])
     bot = application.bot
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language)
-    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language)
-    await _set_commands(bot)
+    guides = Path(settings.guides_dir) if settings.guides_dir else None
+    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides)
+    await profile.publish_profile(bot, settings.group_language)
     if application.job_queue is not None:
         idle = settings.session_idle_hours * 3600
 
@@ -138,14 +130,6 @@ async def _post_init(application: Application) -> None:
     publisher.start()
     if resumed:
         log.info("resumed %d running tables with fresh timers in %.2f s", resumed, time.monotonic() - started)
-
-
-async def _set_commands(bot: Bot) -> None:
-    # Swahili is the default menu; English speakers get theirs by language_code.
-    for language, code in (("sw", None), ("en", "en")):
-        _ = translator(language)
-        commands = [BotCommand(name, _(description)) for name, description in COMMANDS]
-        await bot.set_my_commands(commands, language_code=code)
 
 
 async def _post_stop(application: Application) -> None:

@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     session_idle_hours: float = Field(12, gt=0, le=720, validation_alias=AliasChoices("KARATA_SESSION_IDLE_HOURS"))
     # Seconds a player may be idle on their turn before a private "your turn" nudge.
     nudge_seconds: float = Field(8, ge=0, le=600, validation_alias=AliasChoices("KARATA_NUDGE_SECONDS"))
+    # The games' full guides (<game>.md, sw/<game>.md) that /guide sends; unset: the source checkout's.
+    guides_dir: str | None = Field(None, validation_alias=AliasChoices("KARATA_GUIDES_DIR"))
 
     @field_validator("bot_token")
     @classmethod
@@ -108,6 +110,7 @@ _ENV_NAMES = {
     "session_idle_hours": "KARATA_SESSION_IDLE_HOURS",
     "vote_seconds": "KARATA_VOTE_SECONDS",
     "champion_seconds": "KARATA_CHAMPION_SECONDS",
+    "guides_dir": "KARATA_GUIDES_DIR",
 }
 
 

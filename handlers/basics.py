@@ -3,32 +3,66 @@
 from __future__ import annotations
 
 import logging
+from html import escape
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.helpers import create_deep_linked_url
 
 from bot.i18n import LANGUAGES, N_, Translator, first_language, translator
-from handlers import lobby, play, telegram_io
-from handlers.callback_data import HandLink, JoinLink, PickLanguage, parse_start
+from handlers import howto, languages, lobby, play, profile, telegram_io
+from handlers.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
 from handlers.context import KarataContext, chat_translator, effective, is_admin, seat_for
 
 log = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"sw": "Kiswahili", "en": "English"}
+# The payload of the "add me to a group" link (Telegram sends `/start karata` in the group).
+ADDED_PAYLOAD = "karata"
 
 
-def help_text(_: Translator) -> str:
-    return "\n".join(
+def welcome_text(_: Translator) -> str:
+    """/start in the private chat: what Karata is, how to begin, where to learn the games."""
+    return "\n\n".join(
         [
-            "<b>🃏 Karata</b>",
-            _("I host card games in group chats: Lopti, Kadi, Pitch, Euchre for three and Three Thirteen."),
-            "",
-            _("/newgame: open a table in a group (pick a game, friends press Join)"),
-            _("/hand: send my cards again"),
-            _("/table: post the table again"),
-            _("/cancel: close the table (its creator or an admin)"),
-            _("/language: choose Swahili or English"),
+            "<b>🃏 " + escape(profile.bot_name(_)) + "</b>",
+            _("Welcome! I host card games in Telegram groups: {games}.", games=profile.games_named(_)),
+            _("To play, add me to a group and send /newgame there; friends press Join. Your cards arrive "
+              "here, in our private chat."),
+            _("New to a game? Press it below to learn how to play. /help lists the commands."),
         ]
     )
+
+
+def welcome_markup(_: Translator, bot_username: str) -> InlineKeyboardMarkup:
+    # Telegram's startgroup link needs a value: it comes back as `/start karata` in the group.
+    add = InlineKeyboardButton(
+        "➕ " + _("Add me to a group"), url=create_deep_linked_url(bot_username, ADDED_PAYLOAD, group=True)
+    )
+    return InlineKeyboardMarkup([[add], *howto.game_buttons(_)])
+
+
+def help_text(_: Translator, private: bool) -> str:
+    """Every command that works in this kind of chat, and where to learn the games."""
+    heading = "<b>🃏 " + escape(profile.bot_name(_)) + "</b>"
+    lines = [heading, _("I host card games in Telegram groups: {games}.", games=profile.games_named(_)), ""]
+    lines.append(_("Commands in this chat:") if private else _("Commands in this group:"))
+    lines.extend(f"/{command.name} — {_(command.description)}" for command in profile.commands_of(private))
+    lines.append("")
+    if private:
+        lines.append(
+            _("In a group: /newgame opens a table; /table, /kadi, /rules, /endsession and /cancel work there.")
+        )
+    lines.append(
+        _("How to play: press a game below, or send /help and its name (/help kadi).")
+        if private
+        else _("How to play: press a game below and I will tell you in our private chat, or send /help and its "
+               "name (/help kadi).")
+    )
+    return "\n".join(lines)
+
+
+def help_markup(_: Translator) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(howto.game_buttons(_))
 
 
 async def track_user(update: Update, context: KarataContext) -> None:
@@ -47,11 +81,13 @@ async def track_user(update: Update, context: KarataContext) -> None:
 
 
 async def start(update: Update, context: KarataContext) -> None:
-    """/start in the private chat, plain or from a deep link (j<table>_<token>: join, h<table>: my cards)."""
+    """/start in the private chat, plain (a welcome) or from a deep link (j<table>_<token>: join,
+    h<table>: my cards, how-<language>-<game> / guide-<language>-<game>: how to play it); in a
+    group, the group's help."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
     if chat.type != Chat.PRIVATE:
-        await telegram_io.reply(message, help_text(_), html=True)
+        await telegram_io.reply(message, help_text(_, private=False), help_markup(_), html=True)
         return
     karata = context.karata
     tables = await karata.service.mark_reachable(user.id)
@@ -66,14 +102,24 @@ async def start(update: Update, context: KarataContext) -> None:
         else:
             play.resend_hands(context, user.id, [link.table_id])
         return
+    if isinstance(link, HowToLink) and howto.game_named(link.game):
+        # In the language of the group it was asked from, as the button there would have answered.
+        await howto.show(context, chat.id, link.game, link.full, translator(link.language))
+        return
     play.resend_hands(context, user.id, tables)
-    await telegram_io.reply(message, help_text(_), html=True)
+    await telegram_io.reply(message, welcome_text(_), welcome_markup(_, context.bot.username), html=True)
 
 
 async def help_command(update: Update, context: KarataContext) -> None:
+    """/help: the commands of this chat and the games; /help GAME: how to play it, here."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    await telegram_io.reply(message, help_text(_), html=True)
+    game = howto.game_named(context.args[0]) if context.args else None
+    if game is not None:
+        await howto.reply_summary(message, game, _)
+        return
+    private = chat.type == Chat.PRIVATE
+    await telegram_io.reply(message, help_text(_, private), help_markup(_), html=True)
 
 
 async def language_command(update: Update, context: KarataContext) -> None:
@@ -96,19 +142,19 @@ async def pick_language(update: Update, context: KarataContext) -> None:
         return
     karata = context.karata
     if chat.type == Chat.PRIVATE:
-        await karata.store.set_user_language(user.id, data.language)
+        await languages.choose_own_language(context, user.id, data.language)
         tables = await karata.store.live_tables_of_user(user.id)
     elif await is_admin(context, chat.id, user.id):
-        await karata.store.set_chat_language(chat.id, data.language)
+        await languages.choose_group_language(context, chat.id, data.language)
         tables = [table for table in [await karata.store.live_table(chat.id, 0)] if table is not None]
     else:
         await telegram_io.answer(query, _("Only a group admin can do that."))
         return
+    for table in tables:
+        karata.publisher.refresh(table.table_id)  # its messages now speak the new language
     chosen = translator(data.language)
     await telegram_io.answer(query)
     await message.edit_text(chosen(N_("Language: English")))
-    for table in tables:
-        karata.publisher.refresh(table.table_id)  # its messages now speak the new language
 
 
 async def unknown_button(update: Update, context: KarataContext) -> None:

@@ -203,7 +203,30 @@ class PlayAgain(_Data):
         return cls(_int(table, 1))
 
 
-KINDS: tuple[type[_Data], ...] = (TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain)
+GUIDE = "guide"
+
+
+@dataclass(frozen=True)
+class HowTo(_Data):
+    """How to play a game: `H:game` (its short summary) or `H:game:guide` (its full guide)."""
+
+    KIND: ClassVar[str] = "H"
+    game: str
+    full: bool = False
+
+    def encode(self) -> str:
+        return _fit(f"H:{self.game}:{GUIDE}" if self.full else f"H:{self.game}")
+
+    @classmethod
+    def parse(cls, data: object) -> HowTo:
+        full = isinstance(data, str) and data.count(":") == 2
+        parts = _parts(data, cls.KIND, 2 if full else 1)
+        if not GAME_NAME.fullmatch(parts[0]) or (full and parts[1] != GUIDE):
+            raise BadCallbackData("not how-to data")
+        return cls(parts[0], full)
+
+
+KINDS: tuple[type[_Data], ...] = (TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain, HowTo)
 
 
 def decode(data: object) -> _Data:
@@ -217,6 +240,8 @@ def decode(data: object) -> _Data:
 # ----- deep links (`/start PAYLOAD`) -----------------------------------------------------------
 JOIN_LINK = re.compile(r"j([0-9]{1,15})_([0-9a-f]{12})", re.ASCII)
 HAND_LINK = re.compile(r"h([0-9]{1,15})", re.ASCII)
+# How to play a game (in a group's language), from a group where the presser's private chat was not open yet.
+HOWTO_LINK = re.compile(r"(how|guide)-([a-z]{2})-([a-z][a-z0-9_]{0,30})", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -230,7 +255,17 @@ class HandLink:
     table_id: int
 
 
-def parse_start(payload: str) -> JoinLink | HandLink | None:
+@dataclass(frozen=True)
+class HowToLink:
+    game: str
+    full: bool
+    language: str
+
+    def payload(self) -> str:
+        return f"{'guide' if self.full else 'how'}-{self.language}-{self.game}"
+
+
+def parse_start(payload: str) -> JoinLink | HandLink | HowToLink | None:
     """What a /start payload asks for; None for a plain start or anything we did not make."""
     found = JOIN_LINK.fullmatch(payload)
     if found:
@@ -238,4 +273,7 @@ def parse_start(payload: str) -> JoinLink | HandLink | None:
     found = HAND_LINK.fullmatch(payload)
     if found:
         return HandLink(int(found.group(1)))
+    found = HOWTO_LINK.fullmatch(payload)
+    if found:
+        return HowToLink(found.group(3), found.group(1) == "guide", found.group(2))
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from telegram import Chat, Message, Update, User
@@ -27,6 +28,8 @@ class Karata:
     service: TableService
     publisher: Publisher
     group_language: str
+    # Where the games' full guides are (None: the source checkout's docs/games).
+    guides_dir: Path | None = None
 
 
 class BotData(dict[str, Any]):

@@ -8,13 +8,12 @@ from html import escape
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine.registry import available_games
-from handlers import telegram_io
+from handlers import languages, telegram_io
 from handlers.callback_data import JoinLink, LobbyOp, PickGame, PlayAgain
 from handlers.context import (
     KarataContext,
     chat_translator,
     effective,
-    group_translator,
     is_admin,
     is_member,
     seat_for,
@@ -77,7 +76,9 @@ async def new_game(update: Update, context: KarataContext) -> None:
         await telegram_io.reply(message, text, html=True)
         return
     outcome = await context.karata.service.open_lobby(chat.id, thread_of(message), game, seat_for(user), options, timer)
-    if not outcome.ok:
+    if outcome.ok:
+        await languages.adopt_group_language(context, chat.id, user.id)
+    else:
         values = {key: escape(str(value)) for key, value in outcome.values.items()}
         text = refusal_text(outcome.code, escape(outcome.message or ""), values, _)
         await telegram_io.reply(message, text, html=True)
@@ -100,6 +101,7 @@ async def pick_game(update: Update, context: KarataContext) -> None:
         await telegram_io.answer(query, outcome_text(outcome, _), alert=True)
         return
     await telegram_io.answer(query)
+    await languages.adopt_group_language(context, chat.id, user.id)
     try:
         await message.delete()
     except Exception:  # the picker stays; nothing is lost
@@ -119,8 +121,7 @@ async def join_by_link(update: Update, context: KarataContext, link: JoinLink) -
         await telegram_io.reply(message, refusal_text("not_member", None, {}, _))
         return
     # A player who has not chosen a language reads their cards in the group's.
-    group = await group_translator(context, table.chat_id)
-    await karata.store.adopt_language(user.id, group.language)
+    await languages.adopt_group_language(context, table.chat_id, user.id)
     _ = await chat_translator(context, chat, user)
     outcome = await karata.service.join(link.table_id, seat_for(user), link.token)
     if outcome.ok or outcome.code == "already_joined":
@@ -167,6 +168,7 @@ async def play_again(update: Update, context: KarataContext) -> None:
     outcome = await context.karata.service.play_again(data.table_id, chat.id, seat_for(user))
     if outcome.ok:
         await telegram_io.answer(query)
+        await languages.adopt_group_language(context, chat.id, user.id)
     else:
         await telegram_io.answer(query, outcome_text(outcome, _))
 

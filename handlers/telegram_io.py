@@ -16,10 +16,11 @@ from telegram.error import BadRequest, Forbidden
 log = logging.getLogger(__name__)
 
 
-async def answer(query: Any, text: str | None = None, alert: bool = False) -> None:
-    """Answer a press (the spinner stops; a text shows as a toast). Plain text: never HTML."""
+async def answer(query: Any, text: str | None = None, alert: bool = False, url: str | None = None) -> None:
+    """Answer a press (the spinner stops; a text shows as a toast, or `url` opens: our deep links
+    only). Plain text: never HTML."""
     try:
-        await query.answer(text[:200] if text else None, show_alert=alert)
+        await query.answer(text[:200] if text else None, show_alert=alert, url=url)
     except BadRequest as error:
         # A query that took too long to handle can no longer be answered; nothing is lost.
         log.debug("callback answer failed: %s", error)

@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import Translator
 from engine.core.options import parse_options
 from engine.core.protocol import Game, State
-from handlers.callback_data import LobbyOp, PlayAgain, TableButton
+from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
 from handlers.games.base import names_list
 from handlers.render.common import clock_text, game_title, rows
@@ -64,7 +64,11 @@ def lobby_markup(table: TableRow, _: Translator, join_url: str) -> InlineKeyboar
     if table.consents is not None:
         return InlineKeyboardMarkup([[op(_("I agree"), "agree"), op(_("I don't agree"), "refuse")], [op(_("Cancel"), "cancel")]])
     join = InlineKeyboardButton(_("Join"), url=join_url)
-    return InlineKeyboardMarkup([[join, op(_("Leave"), "leave")], [op(_("Start"), "start"), op(_("Cancel"), "cancel")]])
+    # Answered in the presser's private chat: the group's minute of messages is for the game.
+    howto = InlineKeyboardButton("❓ " + _("How to play"), callback_data=HowTo(table.game).encode())
+    return InlineKeyboardMarkup(
+        [[join, op(_("Leave"), "leave")], [op(_("Start"), "start"), op(_("Cancel"), "cancel")], [howto]]
+    )
 
 
 def closed_text(table: TableRow, _: Translator) -> str:
