@@ -115,7 +115,8 @@ async def _post_init(application: Application) -> None:
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language)
     guides = Path(settings.guides_dir) if settings.guides_dir else None
     application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides)
-    await profile.publish_profile(bot, settings.group_language)
+    # Menus and descriptions need not hold up the first update either.
+    background = asyncio.get_running_loop().create_task(profile.publish_profile(bot, settings.group_language))
     if application.job_queue is not None:
         idle = settings.session_idle_hours * 3600
 
@@ -126,7 +127,8 @@ async def _post_init(application: Application) -> None:
     started = time.monotonic()
     resumed = await service.resume_after_restart()
     # Writing thousands of fresh deadlines must not hold up the first update.
-    application.bot_data["background"] = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
+    deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
+    application.bot_data["background"] = (background, deadlines)
     publisher.start()
     if resumed:
         log.info("resumed %d running tables with fresh timers in %.2f s", resumed, time.monotonic() - started)

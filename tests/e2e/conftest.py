@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 
@@ -45,6 +46,8 @@ def start_bot(api, db_path):
                 or application.update_processor.current_concurrent_updates
                 or publisher.busy(private_only=True)
             )
+            # What the bot finishes after its first poll (menus, stored deadlines) is done too.
+            await asyncio.gather(*application.bot_data.get("background", ()))
             await api.settle(quiet=0.05)
             try:
                 yield application
