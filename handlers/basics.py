@@ -8,7 +8,7 @@ from html import escape
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.helpers import create_deep_linked_url
 
-from bot.i18n import LANGUAGES, N_, Translator, first_language, translator
+from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
 from handlers import howto, languages, lobby, play, profile, telegram_io
 from handlers.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
 from handlers.context import KarataContext, chat_translator, effective, is_admin, seat_for

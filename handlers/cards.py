@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.i18n import N_, Translator
+from handlers.i18n import N_, Translator
 from engine.core.cards import JOKER, RANK_VALUE, SUIT_SYMBOLS, format_card
 
 SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}

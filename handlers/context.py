@@ -11,7 +11,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ExtBot
 
-from bot.i18n import Translator, first_language, translator
+from handlers.i18n import Translator, first_language, translator
 from handlers.publisher import Publisher
 from tables.models import Seat, TableRow
 from tables.service import TableService

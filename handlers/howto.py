@@ -20,7 +20,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 from telegram.helpers import create_deep_linked_url
 
-from bot.i18n import N_, Translator, translator
+from handlers.i18n import N_, Translator, translator
 from engine.registry import available_games
 from handlers import guide_pages, telegram_io
 from handlers.callback_data import HowTo, HowToLink

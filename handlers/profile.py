@@ -30,7 +30,7 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
-from bot.i18n import LANGUAGES, N_, Translator, translator
+from handlers.i18n import LANGUAGES, N_, Translator, translator
 from engine.registry import available_games
 from handlers.render.common import game_title
 

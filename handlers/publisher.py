@@ -21,7 +21,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from handlers.courier import Courier
 from handlers.flood import BACKGROUND, POST, Rate, Ticket
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import N_, Translator
+from handlers.i18n import N_, Translator
 
 if TYPE_CHECKING:
     from tables.models import Outcome

@@ -15,7 +15,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
-from bot.i18n import N_, Translator
+from handlers.i18n import N_, Translator
 from engine.lopti.house import (
     BURN_CAUSES,
     CONDITIONS,

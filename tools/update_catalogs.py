@@ -2,7 +2,7 @@
 
 Entries are sorted by msgid and located by file only (no line numbers), so that moving code
 does not rewrite the catalog. Run `python tools/update_catalogs.py` after changing strings, then translate the new entries in
-bot/locales/sw/LC_MESSAGES/karata.po (game words: ../shared/GLOSSARY.md). The test suite fails
+handlers/locales/sw/LC_MESSAGES/karata.po (game words: ../shared/GLOSSARY.md). The test suite fails
 while any string lacks a Swahili translation.
 """
 
@@ -27,8 +27,8 @@ KEYWORDS = {
     "pN_": ((1, "c"), 2),
 }
 SOURCES = ("bot", "handlers")
-PO_PATH = ROOT / "bot" / "locales" / "sw" / "LC_MESSAGES" / "karata.po"
-POT_PATH = ROOT / "bot" / "locales" / "karata.pot"
+PO_PATH = ROOT / "handlers" / "locales" / "sw" / "LC_MESSAGES" / "karata.po"
+POT_PATH = ROOT / "handlers" / "locales" / "karata.pot"
 
 
 def extract() -> Catalog:

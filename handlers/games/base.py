@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from bot.i18n import N_, Translator
+from handlers.i18n import N_, Translator
 from handlers import cards as show
 
 CONFIRM = "✔"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, Translator
+from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import (
     CONFIRM,

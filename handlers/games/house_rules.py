@@ -19,7 +19,7 @@ from typing import Any
 
 from babel.lists import format_list
 
-from bot.i18n import pN_, Translator
+from handlers.i18n import pN_, Translator
 
 SENTENCE = "rule sentence"
 BUTTON = "rule button"

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, Translator
+from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, names_list, winners_line
 

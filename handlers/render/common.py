@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton
 
-from bot.i18n import Translator
+from handlers.i18n import Translator
 from handlers.games import renderer_for
 
 BUTTONS_PER_ROW = 4

@@ -17,7 +17,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator
+from handlers.i18n import Translator
 from engine.core.protocol import Action, Game, State
 from handlers.callback_data import RuleDraft, TreeNode
 from handlers.games import renderer_for

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardMarkup
 from telegram.helpers import create_deep_linked_url
 
-from bot.i18n import Translator
+from handlers.i18n import Translator
 from handlers.flood import BACKGROUND, POST, TABLE, URGENT
 from handlers.games import renderer_for
 from handlers.render import hand, table as group

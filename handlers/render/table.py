@@ -11,7 +11,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator
+from handlers.i18n import Translator
 from engine.core.options import parse_options
 from engine.core.protocol import Game, State
 from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton

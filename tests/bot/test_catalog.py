@@ -7,7 +7,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-from bot.i18n import translator
+from handlers.i18n import translator
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from engine.registry import available_games
 from handlers import profile
 from handlers.render.common import game_title

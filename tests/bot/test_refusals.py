@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from handlers.games import renderer_for
 from handlers.refusals import refusal_text
 

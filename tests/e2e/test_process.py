@@ -16,7 +16,7 @@ import aiosqlite
 import pytest
 
 from bot.demo import DEMO_TOKEN
-from bot.i18n import translator
+from handlers.i18n import translator
 from handlers.games import renderer_for
 from fakeapi import FakeBotAPI
 from tables.store import Store

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import Translator
+from handlers.i18n import Translator
 from engine.core.options import options_dict, parse_options
 from engine.core.protocol import CLOCK, Applied, Event
 from engine.registry import available_games, get_game

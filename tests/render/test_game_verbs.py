@@ -1,6 +1,6 @@
 """Each game keeps its own verb for drawing: Lopti «vuta», Kadi and Three Thirteen «chota»."""
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from handlers.games.kadi import RENDERER as KADI
 from handlers.games.lopti import RENDERER as LOPTI
 

@@ -3,7 +3,7 @@ a typed rule is shown as typed. The builder's buttons and sentence are translate
 
 import pytest
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from engine.lopti.house import CONDITIONS, EFFECTS
 from handlers.games.house_rules import rule_sentence
 from handlers.games.lopti import RENDERER

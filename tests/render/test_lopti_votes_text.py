@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from handlers.games.lopti import RENDERER
 
 SW, EN = translator("sw"), translator("en")

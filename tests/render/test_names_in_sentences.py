@@ -1,6 +1,6 @@
 """Several names in one sentence are joined the reader's way, and words agree with how many."""
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from handlers.games import base
 from handlers.games.kadi import RENDERER as KADI
 from handlers.games.pitch import RENDERER as PITCH

@@ -1,6 +1,6 @@
 """Pitch's bid list and hand summary read fully in Swahili (no English words left in them)."""
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from handlers.games.pitch import RENDERER
 
 SW = translator("sw")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.i18n import translator
+from handlers.i18n import translator
 from engine.registry import available_games
 from fakeapi.html import parse_html
 from handlers import basics, howto, profile
