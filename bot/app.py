@@ -27,8 +27,17 @@ from telegram.ext import (
 
 from bot.i18n import N_, translator
 from bot.settings import Settings
-from handlers import basics, lobby, play, rule_builder
-from handlers.callback_data import LobbyOp, PickGame, PickLanguage, PlayAgain, RuleDraft, TableButton, TreeNode
+from handlers import basics, lobby, play, records, rule_builder
+from handlers.callback_data import (
+    LobbyOp,
+    MatchReplay,
+    PickGame,
+    PickLanguage,
+    PlayAgain,
+    RuleDraft,
+    TableButton,
+    TreeNode,
+)
 from handlers.context import BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
@@ -47,6 +56,9 @@ COMMANDS = (
     ("kadi", N_("Call “Kadi Moja!”")),
     ("rules", N_("Show the house rules")),
     ("endsession", N_("End this table's session")),
+    ("stats", N_("My record: matches, wins, rating")),
+    ("top", N_("This group's best players")),
+    ("history", N_("This group's last matches")),
     ("language", N_("Choose Swahili or English")),
     ("help", N_("What Karata can do")),
 )
@@ -84,6 +96,9 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("kadi", play.said_at_table))
     application.add_handler(CommandHandler("rules", play.rules_command))
     application.add_handler(CommandHandler("endsession", play.end_session_command))
+    application.add_handler(CommandHandler("stats", records.stats_command))
+    application.add_handler(CommandHandler("top", records.top_command))
+    application.add_handler(CommandHandler("history", records.history_command))
     application.add_handler(
         MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.said_at_table)
     )
@@ -94,6 +109,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(lobby.lobby_op, pattern=LobbyOp.matches))
     application.add_handler(CallbackQueryHandler(lobby.pick_game, pattern=PickGame.matches))
     application.add_handler(CallbackQueryHandler(lobby.play_again, pattern=PlayAgain.matches))
+    application.add_handler(CallbackQueryHandler(records.send_replay, pattern=MatchReplay.matches))
     application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
     application.add_handler(CallbackQueryHandler(basics.unknown_button))
     application.add_handler(PollAnswerHandler(play.poll_answer))

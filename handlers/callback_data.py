@@ -203,7 +203,25 @@ class PlayAgain(_Data):
         return cls(_int(table, 1))
 
 
-KINDS: tuple[type[_Data], ...] = (TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain)
+@dataclass(frozen=True)
+class MatchReplay(_Data):
+    """A /history button: `R:table`, the replay file of that finished match."""
+
+    KIND: ClassVar[str] = "R"
+    table_id: int
+
+    def encode(self) -> str:
+        return _fit(f"R:{self.table_id}")
+
+    @classmethod
+    def parse(cls, data: object) -> MatchReplay:
+        (table,) = _parts(data, cls.KIND, 1)
+        return cls(_int(table, 1))
+
+
+KINDS: tuple[type[_Data], ...] = (
+    TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain, MatchReplay,
+)  # fmt: skip
 
 
 def decode(data: object) -> _Data:

@@ -220,7 +220,8 @@ async def rebuild(db: aiosqlite.Connection) -> int:
             counted += 1
             batch.extend(_result_row(table, row) for row in rows)
             for scope in (table.chat_id, ALL_GROUPS):
-                known = {row.user_id: ratings[key] for row in rows if (key := (scope, table.game, row.user_id)) in ratings}
+                keys = {row.user_id: (scope, table.game, row.user_id) for row in rows}
+                known = {user: ratings[key] for user, key in keys.items() if key in ratings}
                 after = rate(rows, {user: (mu, sigma) for user, (mu, sigma, _matches) in known.items()})
                 for user, (mu, sigma) in after.items():
                     ratings[(scope, table.game, user)] = (mu, sigma, known.get(user, (0, 0, 0))[2] + 1)
@@ -369,8 +370,9 @@ class Records:
     async def _streak(self, where: str, parameters: list[Any], played: int) -> int:
         """The current run of wins (positive) or of matches not won (negative)."""
         order = "ORDER BY finished_at DESC, table_id DESC LIMIT 1"
-        last = await self._one(f"SELECT place = 1, finished_at, table_id FROM results WHERE {where} AND game = ? {order}",
-                               parameters)  # fmt: skip
+        last = await self._one(
+            f"SELECT place = 1, finished_at, table_id FROM results WHERE {where} AND game = ? {order}", parameters
+        )
         if last is None:
             return 0
         won = bool(last[0])

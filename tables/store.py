@@ -181,7 +181,8 @@ _SAVED = (
     "deal", "updated_at",
 )  # fmt: skip
 _JSON = {
-    "options", "seats", "recent_events", "consents", "windows", "notes", "round_events", "nudged", "unreachable", "deal",
+    "options", "seats", "recent_events", "consents", "windows", "notes", "round_events", "nudged", "unreachable",
+    "deal",
 }  # fmt: skip
 
 

@@ -46,7 +46,7 @@ MATCHES = {
 
 
 def test_every_game_is_ranked_one_way_or_played_in_sessions():
-    assert set(MATCHES) | SESSION_GAMES == set(GAME_MODULES), "a new game needs a match here (and maybe LOWER_TOTALS_WIN)"
+    assert set(MATCHES) | SESSION_GAMES == set(GAME_MODULES), "a new game: add a match (and maybe LOWER_TOTALS_WIN)"
 
 
 @pytest.mark.parametrize("game_name", sorted(MATCHES))
@@ -92,7 +92,8 @@ def test_a_lopti_session_counts_once_a_round_was_won():
 
 
 def test_abandoned_and_cancelled_matches_do_not_count():
-    table, _state = played("kadi", {"points_limit": 60}, 3, seed=3, until=lambda game, state: game.round_number(state) > 1)
+    second_round = lambda game, state: game.round_number(state) > 1  # noqa: E731
+    table, _state = played("kadi", {"points_limit": 60}, 3, seed=3, until=second_round)
     table.closed_reason = "session_ended"
     assert standings(table) is None, "/endsession before the match ended"
     finished, _state = played("kadi", {"points_limit": 60}, 3, seed=3)
