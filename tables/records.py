@@ -40,6 +40,8 @@ ALL_GROUPS = 0
 PROVISIONAL_BELOW = 5
 BOARD_SIZE = 10
 HISTORY_SIZE = 10
+# A streak is read from this many latest results; a longer one costs two more queries.
+RECENT = 32
 # Computer players (seats with a negative user id) are rated like everyone and listed apart:
 # this one condition tells them from people.
 COMPUTER = "user_id < 0"
@@ -182,6 +184,7 @@ async def ensure_built(db: aiosqlite.Connection) -> None:
         row = await cursor.fetchone()
     if row is not None and row[0] == RATING_FORMULA:
         return
+    log.info("building the records from the stored matches (formula %d): about 2 ms a match", RATING_FORMULA)
     await db.execute("BEGIN")
     try:
         counted = await rebuild(db)
@@ -331,13 +334,13 @@ class Records:
     def __init__(self, db: aiosqlite.Connection):
         self.db = db
 
-    async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, parameters) as cursor:
-            return list(await cursor.fetchall())
+    async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        # One trip to the database thread per query: most of a short query's time is the trip.
+        return list(await self.db.execute_fetchall(sql, parameters))
 
-    async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, parameters) as cursor:
-            return await cursor.fetchone()
+    async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        rows = await self._all(sql, parameters)
+        return rows[0] if rows else None
 
     # ----- /stats -------------------------------------------------------------------------
     async def of_player(self, user_id: int, chat_id: int | None) -> list[GameRecord]:
@@ -348,46 +351,51 @@ class Records:
             f"SELECT game, COUNT(*), SUM(place = 1), MIN(score), MAX(score) FROM results WHERE {where} GROUP BY game",
             parameters,
         )
-        scope = ALL_GROUPS if chat_id is None else chat_id
-        records = []
-        for game, played, won, lowest, highest in totals:
-            rating = await self._one(
-                "SELECT mu, sigma FROM ratings WHERE chat_id = ? AND game = ? AND user_id = ?", (scope, game, user_id)
+        if not totals:
+            return []
+        games = [row[0] for row in totals]
+        marks = ",".join("?" * len(games))
+        ratings = {
+            game: ordinal(mu, sigma)
+            for game, mu, sigma in await self._all(
+                f"SELECT game, mu, sigma FROM ratings WHERE chat_id = ? AND game IN ({marks}) AND user_id = ?",
+                (ALL_GROUPS if chat_id is None else chat_id, *games, user_id),
             )
-            records.append(
-                GameRecord(
-                    game=game,
-                    played=played,
-                    won=won,
-                    best=lowest if game in LOWER_TOTALS_WIN else highest,
-                    streak=await self._streak(where, [*parameters, game], played),
-                    rating=ordinal(rating[0], rating[1]) if rating else None,
-                )
+        }
+        records = [
+            GameRecord(
+                game=game,
+                played=played,
+                won=won,
+                best=lowest if game in LOWER_TOTALS_WIN else highest,
+                streak=await self._streak(where, [*parameters, game]),
+                rating=ratings.get(game),
             )
+            for game, played, won, lowest, highest in totals
+        ]
         records.sort(key=lambda record: (-record.played, record.game))
         return records
 
-    async def _streak(self, where: str, parameters: list[Any], played: int) -> int:
-        """The current run of wins (positive) or of matches not won (negative)."""
-        order = "ORDER BY finished_at DESC, table_id DESC LIMIT 1"
-        last = await self._one(
-            f"SELECT place = 1, finished_at, table_id FROM results WHERE {where} AND game = ? {order}", parameters
-        )
-        if last is None:
+    async def _streak(self, where: str, parameters: list[Any]) -> int:
+        """The current run of wins (positive) or of matches not won (negative): the latest
+        results in one query, and two more only for a run longer than those."""
+        newest = f"FROM results WHERE {where} AND game = ? ORDER BY finished_at DESC, table_id DESC"
+        recent = [bool(row[0]) for row in await self._all(f"SELECT place = 1 {newest} LIMIT ?", [*parameters, RECENT])]
+        if not recent:
             return 0
-        won = bool(last[0])
-        turn = await self._one(
-            f"SELECT finished_at, table_id FROM results WHERE {where} AND game = ? AND (place = 1) != ? {order}",
-            [*parameters, int(won)],
-        )
-        if turn is None:
-            run = played
-        else:
-            counted = await self._one(
-                f"SELECT COUNT(*) FROM results WHERE {where} AND game = ? AND (finished_at, table_id) > (?, ?)",
-                [*parameters, turn[0], turn[1]],
+        won = recent[0]
+        run = next((index for index, outcome in enumerate(recent) if outcome != won), len(recent))
+        if run == RECENT:
+            turn = await self._one(
+                f"SELECT finished_at, table_id FROM results WHERE {where} AND game = ? AND (place = 1) != ? "
+                "ORDER BY finished_at DESC, table_id DESC LIMIT 1",
+                [*parameters, int(won)],
             )
-            run = counted[0] if counted else 0
+            since = "AND (finished_at, table_id) > (?, ?)" if turn else ""
+            counted = await self._one(
+                f"SELECT COUNT(*) FROM results WHERE {where} AND game = ? {since}", [*parameters, *(turn or ())]
+            )
+            run = counted[0]
         return run if won else -run
 
     async def hidden(self, user_id: int) -> bool:
@@ -412,23 +420,24 @@ class Records:
             "ORDER BY ordinal DESC LIMIT ?",
             (chat_id, game, matches, BOARD_SIZE),
         )
-        return await self._ranked(rows)
+        return await self._ranked(rows, game)
 
-    async def _ranked(self, rows: list[aiosqlite.Row]) -> list[Ranked]:
+    async def _ranked(self, rows: list[aiosqlite.Row], game: str) -> list[Ranked]:
         unnamed = [row[0] for row in rows if row[4] is None]
-        fallback = await self.seat_names(unnamed) if unnamed else {}
+        fallback = await self.seat_names(unnamed, game) if unnamed else {}
         return [
             Ranked(user, None if hidden else (name or fallback.get(user, "")), ordinal(mu, sigma), matches)
             for user, mu, sigma, matches, name, hidden in rows
         ]
 
-    async def seat_names(self, user_ids: Iterable[int]) -> dict[int, str]:
-        """Names of players the bot never heard from (computer players): as they last sat."""
+    async def seat_names(self, user_ids: Iterable[int], game: str) -> dict[int, str]:
+        """Names of players the bot never heard from (computer players): as they last sat at `game`."""
         names = {}
         for user in user_ids:
             row = await self._one(
-                "SELECT seats FROM tables WHERE table_id = (SELECT MAX(table_id) FROM results WHERE user_id = ?)",
-                (user,),
+                "SELECT seats FROM tables WHERE table_id = (SELECT table_id FROM results WHERE user_id = ? AND game = ? "
+                "ORDER BY finished_at DESC LIMIT 1)",
+                (user, game),
             )
             for seat in json.loads(row[0]) if row else []:
                 if seat["user_id"] == user:
@@ -436,13 +445,15 @@ class Records:
         return names
 
     async def games_rated(self, chat_id: int) -> list[str]:
-        """Games with a leaderboard in this group, the latest played first."""
-        rows = await self._all(
-            "SELECT game, MAX(finished_at) AS last FROM results WHERE chat_id = ? AND seat = 0 GROUP BY game "
-            "ORDER BY last DESC",
+        """Games with a leaderboard in this group: the one played last first, then by name."""
+        latest = await self._one(
+            "SELECT game FROM results WHERE chat_id = ? AND seat = 0 ORDER BY finished_at DESC, table_id DESC LIMIT 1",
             (chat_id,),
         )
-        return [row[0] for row in rows]
+        if latest is None:
+            return []
+        rated = [row[0] for row in await self._all("SELECT DISTINCT game FROM ratings WHERE chat_id = ?", (chat_id,))]
+        return [latest[0], *sorted(game for game in rated if game != latest[0])]
 
     # ----- /history -----------------------------------------------------------------------
     async def history(self, chat_id: int, limit: int = HISTORY_SIZE) -> list[PastMatch]:

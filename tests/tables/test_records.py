@@ -97,7 +97,9 @@ async def test_the_leaderboard_of_a_scripted_series(series):
     assert (await service.store.records.board(GROUP, "pitch")).ranked == []
 
 
-async def test_a_players_record_in_a_group_and_everywhere(series):
+@pytest.mark.parametrize("recent", [32, 2], ids=["a streak within the latest results", "a longer streak"])
+async def test_a_players_record_in_a_group_and_everywhere(series, monkeypatch, recent):
+    monkeypatch.setattr(records_module, "RECENT", recent)
     service, tables = series
     records = service.store.records
     [amina] = await records.of_player(AMINA.user_id, GROUP)
