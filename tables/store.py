@@ -4,6 +4,8 @@ Schema changes are numbered migrations applied in order at start-up; `PRAGMA use
 records how far a database has come. A table row carries its engine state and a version that
 grows by one with each applied action; the action (with its events and the request that made
 it) is written in the same transaction, so a move is committed before anyone sees its result.
+A change that ends a match writes the match's records (tables/records.py) in that transaction
+too, and opening a database builds the records again when they were computed another way.
 
 What each message shows (`screens`) and how far a table's messages have caught up
 (`published_revision`) are written by their own statements, never by `save_table`: a delivery
