@@ -28,8 +28,18 @@ from telegram.ext import (
 )
 
 from bot.settings import Settings
-from handlers import basics, howto, lobby, play, profile, rule_builder
-from handlers.callback_data import HowTo, LobbyOp, PickGame, PickLanguage, PlayAgain, RuleDraft, TableButton, TreeNode
+from handlers import basics, howto, lobby, play, profile, records, rule_builder
+from handlers.callback_data import (
+    HowTo,
+    LobbyOp,
+    MatchReplay,
+    PickGame,
+    PickLanguage,
+    PlayAgain,
+    RuleDraft,
+    TableButton,
+    TreeNode,
+)
 from handlers.context import BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
@@ -75,6 +85,9 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("kadi", play.said_at_table))
     application.add_handler(CommandHandler("rules", play.rules_command))
     application.add_handler(CommandHandler("endsession", play.end_session_command))
+    application.add_handler(CommandHandler("stats", records.stats_command))
+    application.add_handler(CommandHandler("top", records.top_command))
+    application.add_handler(CommandHandler("history", records.history_command))
     application.add_handler(
         MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.said_at_table)
     )
@@ -85,6 +98,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(lobby.lobby_op, pattern=LobbyOp.matches))
     application.add_handler(CallbackQueryHandler(lobby.pick_game, pattern=PickGame.matches))
     application.add_handler(CallbackQueryHandler(lobby.play_again, pattern=PlayAgain.matches))
+    application.add_handler(CallbackQueryHandler(records.send_replay, pattern=MatchReplay.matches))
     application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
     application.add_handler(CallbackQueryHandler(howto.press_howto, pattern=HowTo.matches))
     application.add_handler(CallbackQueryHandler(basics.unknown_button))

@@ -226,7 +226,25 @@ class HowTo(_Data):
         return cls(parts[0], full)
 
 
-KINDS: tuple[type[_Data], ...] = (TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain, HowTo)
+@dataclass(frozen=True)
+class MatchReplay(_Data):
+    """A /history button: `R:table`, the replay file of that finished match."""
+
+    KIND: ClassVar[str] = "R"
+    table_id: int
+
+    def encode(self) -> str:
+        return _fit(f"R:{self.table_id}")
+
+    @classmethod
+    def parse(cls, data: object) -> MatchReplay:
+        (table,) = _parts(data, cls.KIND, 1)
+        return cls(_int(table, 1))
+
+
+KINDS: tuple[type[_Data], ...] = (
+    TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain, HowTo, MatchReplay,
+)  # fmt: skip
 
 
 def decode(data: object) -> _Data:

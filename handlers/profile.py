@@ -59,10 +59,13 @@ GUIDE = Command("guide", N_("A game's full guide"))
 LANGUAGE = Command("language", N_("Choose Swahili or English"))
 GROUP_LANGUAGE = Command("language", N_("Choose this group's language (admins)"))
 HELP = Command("help", N_("What Karata can do"))
+STATS = Command("stats", N_("My record: matches, wins, rating"))
+TOP = Command("top", N_("This group's best players"))
+HISTORY = Command("history", N_("This group's last matches"))
 
 # Only the commands that work in each kind of chat (the handlers decide; /help lists the same).
-GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, ENDSESSION, CANCEL, GUIDE, GROUP_LANGUAGE, HELP)
-PRIVATE_COMMANDS = (START, HAND, GUIDE, LANGUAGE, HELP)
+GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE, GROUP_LANGUAGE, HELP)
+PRIVATE_COMMANDS = (START, HAND, STATS, GUIDE, LANGUAGE, HELP)
 # Chats of no other kind exist for a bot's menu; these work anywhere.
 DEFAULT_COMMANDS = (HAND, LANGUAGE, HELP)
 

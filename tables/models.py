@@ -78,6 +78,9 @@ class TableRow:
     closed_reason: str | None = None
     # The secret part of the Join link: table ids are small and sequential, tokens are not.
     join_token: str = ""
+    # The first dealer and decks given to the engine when they did not come from the seed (a
+    # fixed deal in tests and demos): {"dealer", "decks"}, so that a replay deals the same.
+    deal: dict[str, Any] | None = None
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
 

@@ -239,6 +239,7 @@ class TableService:
     async def _deal(self, table: TableRow, game: Game, options: BaseModel) -> Outcome:
         table.consents = None
         dealer, decks = self.deal_override(table) if self.deal_override else (None, [])
+        table.deal = {"dealer": dealer, "decks": decks} if self.deal_override else None
         state = game.new(table.players, options, table.seed, dealer, decks)
         table.status = PLAYING
         table.state = state_to_json(game, state)
@@ -263,7 +264,7 @@ class TableService:
             table.deadline = table.deadline_seconds = None
             table.paused_until = None
             table.nudged = []
-            await self.store.save_table(table)
+            await self.store.save_table(table, finished=True)
             self._arm(table)
             self._changed(loaded)
             return Outcome(True, table=table)
@@ -390,7 +391,9 @@ class TableService:
             table.status = FINISHED
         self._set_deadline(table, game, state)
         self._set_windows(table, game, state)
-        await self.store.save_table(table, (player, action), [event.to_json() for event in events], request)
+        await self.store.save_table(
+            table, (player, action), [event.to_json() for event in events], request, finished=finished
+        )
         self._arm(table)
         self._changed(loaded)
 

@@ -4,6 +4,8 @@ Schema changes are numbered migrations applied in order at start-up; `PRAGMA use
 records how far a database has come. A table row carries its engine state and a version that
 grows by one with each applied action; the action (with its events and the request that made
 it) is written in the same transaction, so a move is committed before anyone sees its result.
+A change that ends a match writes the match's records (tables/records.py) in that transaction
+too, and opening a database builds the records again when they were computed another way.
 
 What each message shows (`screens`) and how far a table's messages have caught up
 (`published_revision`) are written by their own statements, never by `save_table`: a delivery
@@ -21,6 +23,7 @@ from typing import Any
 
 import aiosqlite
 
+from tables.records import Records, ensure_built, record_match
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
 
 CACHE_SIZE = 50_000
@@ -134,6 +137,44 @@ MIGRATIONS: Sequence[str] = (
     ALTER TABLE actions ADD COLUMN request TEXT;
     CREATE INDEX actions_by_request ON actions(request) WHERE request IS NOT NULL;
     """,
+    # 6: records derived from the stored matches (tables/records.py): each counted match's
+    # standings and the ratings they lead to, built at the next start (`records_built` says by
+    # which formula); a player's choice to stay off the leaderboards; and the deal a table was
+    # given when it did not come from its seed, which its replay needs.
+    """
+    ALTER TABLE users ADD COLUMN stats_hidden INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tables ADD COLUMN deal TEXT;
+    CREATE TABLE results (
+        table_id INTEGER NOT NULL REFERENCES tables(table_id),
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        finished_at REAL NOT NULL,
+        place INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        team INTEGER,
+        PRIMARY KEY (table_id, seat)
+    );
+    -- /stats in a group and everywhere: index-only aggregates over one player's results.
+    CREATE INDEX results_in_chat ON results(user_id, chat_id, game, finished_at, table_id, place, score);
+    CREATE INDEX results_anywhere ON results(user_id, game, finished_at, table_id, place, score);
+    -- /history: one row per match (its first seat), newest first.
+    CREATE INDEX results_history ON results(chat_id, finished_at, table_id) WHERE seat = 0;
+    CREATE TABLE ratings (
+        chat_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        matches INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, game, user_id)
+    );
+    CREATE INDEX ratings_board ON ratings(chat_id, game, ordinal);
+    CREATE TABLE records_built (formula INTEGER NOT NULL);
+    INSERT INTO records_built (formula) VALUES (0);
+    """,
 )
 
 # The columns `save_table` writes: everything the table service decides under the table's lock.
@@ -141,9 +182,12 @@ _SAVED = (
     "status", "creator_id", "options", "turn_seconds", "seats", "state", "version", "deadline",
     "deadline_seconds", "deadline_version", "warned", "recent_events", "consents", "paused_until",
     "windows", "notes", "round_events", "nudged", "unreachable", "closed_reason", "join_token", "revision",
-    "updated_at",
+    "deal", "updated_at",
 )  # fmt: skip
-_JSON = {"options", "seats", "recent_events", "consents", "windows", "notes", "round_events", "nudged", "unreachable"}
+_JSON = {
+    "options", "seats", "recent_events", "consents", "windows", "notes", "round_events", "nudged", "unreachable",
+    "deal",
+}  # fmt: skip
 
 
 def _column(table: TableRow, name: str) -> Any:
@@ -186,6 +230,7 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
         unreachable=json.loads(row["unreachable"]),
         closed_reason=row["closed_reason"],
         join_token=row["join_token"],
+        deal=json.loads(row["deal"]) if row["deal"] else None,
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -227,6 +272,8 @@ class Store:
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self.migrate()
+        async with self._write_lock:
+            await ensure_built(self.db)
 
     async def close(self) -> None:
         if self._db is not None:
@@ -316,6 +363,15 @@ class Store:
     async def set_dm_ok(self, user_id: int, ok: bool) -> None:
         await self._write("UPDATE users SET dm_ok = ? WHERE user_id = ?", (int(ok), user_id))
         self._users.pop(user_id, None)
+
+    async def set_stats_hidden(self, user_id: int, hidden: bool) -> None:
+        """/stats off (and on): leaderboards list the player as "a player"."""
+        await self._write("UPDATE users SET stats_hidden = ? WHERE user_id = ?", (int(hidden), user_id))
+
+    @property
+    def records(self) -> Records:
+        """The read side of the records: /stats, /top, /history and replay files."""
+        return Records(self.db)
 
     # ----- tables -------------------------------------------------------------------------
     @_serialized
@@ -407,8 +463,10 @@ class Store:
         action: tuple[str, dict[str, Any]] | None = None,
         events: list[dict[str, Any]] | None = None,
         request: str | None = None,
+        finished: bool = False,
     ) -> None:
-        """Write the table (and the action that produced its version) in one transaction."""
+        """Write the table (and the action that produced its version) in one transaction.
+        `finished`: this change ended the match, whose records are written in the same transaction."""
         table.updated_at = time.time()
         table.revision += 1
         await self.db.execute("BEGIN")
@@ -425,6 +483,8 @@ class Store:
                     (table.table_id, table.version, player, json.dumps(move), table.updated_at,
                      json.dumps(events or []), request),
                 )
+            if finished:
+                await record_match(self.db, table)
             await self.db.commit()
         except BaseException:
             await self.db.rollback()

@@ -1,0 +1,123 @@
+"""Records after the matches: /stats (and /stats off|on), /top [GAME], /history and its replay buttons."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from telegram import Chat, Update, User
+from telegram.error import BadRequest, Forbidden
+
+from engine.registry import available_games
+from handlers import telegram_io
+from handlers.callback_data import MatchReplay
+from handlers.context import KarataContext, chat_translator, effective, seat_for, user_translator
+from handlers.render.records import board_text, hidden_text, history_keyboard, history_text, replay_caption, stats_text
+
+MAX_ARGUMENT = 64
+
+
+async def stats_command(update: Update, context: KarataContext) -> None:
+    """/stats: the sender's record in this group (or across all groups in the private chat);
+    as a reply in a group, the record of the player replied to; /stats off|on: leaderboards
+    list the sender as "a player", or by name again."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    store = context.karata.store
+    choice = (context.args or [""])[0].lower()
+    if choice in ("off", "on"):
+        await store.set_stats_hidden(user.id, choice == "off")
+        if choice == "off":
+            text = _("Leaderboards now list you as “a player”. /stats on shows your name again.")
+        else:
+            text = _("Leaderboards show your name again.")
+        await telegram_io.reply(message, text)
+        return
+    if choice:
+        await telegram_io.reply(message, _("Write /stats, /stats off or /stats on."))
+        return
+    in_group = chat.type != Chat.PRIVATE
+    replied = message.reply_to_message.from_user if in_group and message.reply_to_message else None
+    subject = _replied_to(replied)
+    if subject is not None and subject.id != user.id and await store.records.hidden(subject.id):
+        await telegram_io.reply(message, hidden_text(seat_for(subject).name, _), html=True)
+        return
+    subject = subject or user
+    records = await store.records.of_player(subject.id, chat.id if in_group else None)
+    await telegram_io.reply(message, stats_text(seat_for(subject).name, records, in_group, _), html=True)
+
+
+def _replied_to(author: User | None) -> User | None:
+    """Whose record a reply asks for: a person's (a reply to a bot's message is the sender's own)."""
+    return author if author is not None and not author.is_bot else None
+
+
+async def top_command(update: Update, context: KarataContext) -> None:
+    """/top [GAME]: the group's leaderboard for a game (by default the game played last here)."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    if chat.type == Chat.PRIVATE:
+        await telegram_io.reply(message, _("Send /top in a group: each group has its own leaderboards."))
+        return
+    records = context.karata.store.records
+    played = await records.games_rated(chat.id)
+    if context.args:
+        game = context.args[0].lower()
+        games = available_games()
+        if game not in games:
+            text = _("I do not know the game {game}. Games: {games}", game=escape(context.args[0][:MAX_ARGUMENT]),
+                     games=", ".join(games))  # fmt: skip
+            await telegram_io.reply(message, text, html=True)
+            return
+    elif played:
+        game = played[0]
+    else:
+        await telegram_io.reply(message, _("No finished matches in this group yet. Start one with /newgame."))
+        return
+    board = await records.board(chat.id, game)
+    await telegram_io.reply(message, board_text(board, played, _), html=True)
+
+
+async def history_command(update: Update, context: KarataContext) -> None:
+    """/history: the group's last finished matches, each with a button for its replay file."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    if chat.type == Chat.PRIVATE:
+        await telegram_io.reply(message, _("Send /history in a group."))
+        return
+    matches = await context.karata.store.records.history(chat.id)
+    if not matches:
+        await telegram_io.reply(message, _("No finished matches in this group yet. Start one with /newgame."))
+        return
+    await telegram_io.reply(message, history_text(matches, _), history_keyboard(matches), html=True)
+
+
+async def send_replay(update: Update, context: KarataContext) -> None:
+    """A /history button: the match's replay file goes to the presser's private chat (only one
+    person asked for it; the group's message budget stays for the games)."""
+    query = update.callback_query
+    assert query is not None
+    data = MatchReplay.parse(query.data)
+    chat, user, _message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    store = context.karata.store
+    replay = await store.records.replay(data.table_id)
+    if replay is None or replay.chat_id != chat.id:
+        await telegram_io.answer(query, _("I did not understand that button."))
+        return
+    known = await store.get_user(user.id)
+    if known is None or not known.dm_ok:
+        await telegram_io.answer(query, _("Open my private chat and press Start, then press this again."), alert=True)
+        return
+    await telegram_io.answer(query, _("I am sending the replay file to our private chat."))
+    reader = await user_translator(context, user.id)
+    document = json.dumps(replay.data, ensure_ascii=False, indent=1).encode()
+    try:
+        await context.bot.send_document(
+            user.id,
+            document,
+            filename=f"karata-{replay.game}-{replay.table_id}.json",
+            caption=replay_caption(replay.game, replay.finished_at, replay.names, reader),
+        )
+    except (Forbidden, BadRequest):
+        await store.set_dm_ok(user.id, False)  # the next press is told to open the chat
