@@ -124,15 +124,15 @@ def hand_markup(table: TableRow, seen: Seen, node: Node, builder: str | None = N
     keys: list[Key[InlineKeyboardButton]] = []
     links = list(node.links)
     if node.marks:
-        marked = dict(node.marks)
-        offered = {label: child for label, child in links if child.kind == CARD}
-        order = node.shown_order or tuple([*marked, *offered])
-        for label in order:
-            if label in marked:
-                keys.append(Key(f"{MARKED} {label}", CARD, button(f"{MARKED} {label}", marked[label].number)))
-            elif label in offered:
-                keys.append(Key(label, CARD, button(label, offered[label].number)))
-        links = [(label, child) for label, child in links if label not in offered]
+        offered = [(label, child) for label, child in links if child.kind == CARD]
+        marked = [(f"{MARKED} {label}", target) for label, target in node.marks]
+        if node.shown_order:  # a set: each card keeps its place, marked or not
+            place = {label: index for index, label in enumerate(node.shown_order)}
+            cards = sorted([*marked, *offered], key=lambda key: place.get(key[0].removeprefix(f"{MARKED} "), 99))
+        else:  # a sequence: the cards in the order tapped, then those that may follow
+            cards = [*marked, *offered]
+        keys.extend(Key(label, CARD, button(label, target.number)) for label, target in cards)
+        links = [(label, child) for label, child in links if child.kind != CARD]
     keys.extend(Key(label, child.kind, button(label, child.number)) for label, child in links)
     back = node.start if node.marks and node.start is not None else node.parent
     if back is not None:

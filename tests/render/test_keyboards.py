@@ -172,3 +172,12 @@ def test_confirm_and_back_share_the_last_row():
     five = next(child for label, child in seen.tree.root.links if label == "5♥️")
     assert any(child.kind == DONE for child in five.children)
     assert labels(opened(table, game, state, amina, five)[1])[-1] == ["✔", "↩"]
+
+
+def test_the_second_joker_can_join_the_first():
+    table, game, state = kadi_with([["X", "X", "5H", "KS", "9C"]])
+    amina = table.players[0]
+    seen = seen_by(table, game, state, amina, EN)
+    joker = next(child for label, child in seen.tree.root.links if label == "🃏")
+    rows = labels(opened(table, game, state, amina, joker)[1])
+    assert rows[0] == ["✅ 🃏", "🃏"] and rows[-1] == ["✔", "↩"]
