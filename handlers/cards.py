@@ -1,22 +1,37 @@
-"""Cards and suits as players read them: 10♥, Q♠, 🃏, and the Swahili suit names."""
+"""Cards and suits as players read them: 10♥️, Q♠, 🃏, and the Swahili suit names.
+
+♥ and ♦ are sent with the emoji presentation selector (U+FE0F), so that phones draw them red;
+without it many phones draw them as black text. A face-down card is 🎴: the card back 🂠 is a
+box on many Android phones.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.core.cards import JOKER, JOKER_SYMBOL, RANK_VALUE
 from handlers.i18n import N_, Translator
-from engine.core.cards import JOKER, RANK_VALUE, SUIT_SYMBOLS, format_card
 
+# Red suits carry U+FE0F (emoji presentation); black ones stay text symbols, which every font has.
+SUIT_SYMBOLS = {"S": "♠", "H": "♥\ufe0f", "D": "♦\ufe0f", "C": "♣"}
+FACE_DOWN = "🎴"
 SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}  # alternate colours: ♠ ♥ ♣ ♦
 
 
 def card(code: str) -> str:
-    return format_card(code)
+    """`10♥️`, `Q♠`, `🃏`."""
+    if code == JOKER:
+        return JOKER_SYMBOL
+    return code[:-1] + SUIT_SYMBOLS[code[-1]]
 
 
 def cards(codes: Iterable[str]) -> str:
-    return " ".join(format_card(code) for code in codes)
+    return " ".join(card(code) for code in codes)
+
+
+def suit_symbol(suit: str) -> str:
+    return SUIT_SYMBOLS[suit]
 
 
 def suit_label(suit: str, _: Translator) -> str:

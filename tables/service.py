@@ -32,7 +32,9 @@ from tables.timers import Due, Timers
 
 log = logging.getLogger(__name__)
 
-RECENT_EVENTS = 4
+# The table shows the last few of these that have a line (some events have none: a card the
+# seats show); see handlers/render/table.py.
+RECENT_EVENTS = 12
 WINDOW = "window:"
 TIMEOUT = {"type": "timeout"}
 # An event of the table, not of a game: the turn timer ran out for these players.

@@ -13,9 +13,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-
-CONFIRM = "✔"
-SEVERAL = "➕"
+from handlers.render.action_tree import Alone, Card, Step
 
 ACTION_LABELS: dict[str, str] = {
     "draw": N_("Draw"),
@@ -31,6 +29,16 @@ ACTION_LABELS: dict[str, str] = {
     "unhide": N_("Unhide"),
     "timeout": N_("Time out"),
 }
+
+
+# The table service's event for a timeout, first in the events of the move it made
+# (tables/service.py TIMED_OUT); engines emit their own `timed_out`, with a phase or a player.
+TIMED_OUT = "timed_out"
+NAME_LIMIT = 20
+MATCH_END_KINDS = ("match_over", "match_won")
+
+# Moves that stand on a row of their own, away from the cards.
+LONE_MOVES = ("draw", "take", "pass", "go_out")
 
 
 class GameRenderer:
@@ -108,18 +116,40 @@ class GameRenderer:
         """A toast to show on the first press of a costly table button; a second press confirms."""
         return None
 
-    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[Step]:
+        """The taps that make `action`: `Card` steps for cards (several in a row are chosen
+        together, in that order), `Alone` for a move that needs a row of its own."""
         kind = action["type"]
         if "cards" in action:
-            labels = [show.card(code) for code in action["cards"]]
-            return labels if len(labels) == 1 else [*labels, CONFIRM]
+            return [Card(show.card(code)) for code in action["cards"]]
         if "card" in action:
-            return [show.card(action["card"])]
+            return [Card(show.card(action["card"]))]
         label = _(ACTION_LABELS[kind]) if kind in ACTION_LABELS else kind
         extras = [f"{value}" for key, value in action.items() if key != "type"]
-        return [" ".join([label, *extras])]
+        text = " ".join([label, *extras])
+        return [Alone(text) if kind in LONE_MOVES else text]
+
+    def action_paths(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
+        """Every way of tapping `action` (one, unless the order of some taps does not matter)."""
+        return [self.action_path(action, view, _)]
 
     # ----- the group table message --------------------------------------------------------
+    # Event kinds that never get a line of their own, each with where players learn of it. Any
+    # other kind an engine emits must have a line (tests/render/test_every_event_is_told.py).
+    quiet_events: dict[str, str] = {
+        "dealt": "the new hands and the table show the deal",
+        "round_started": "the new hands and the table show the deal",
+        "play_started": "the table marks whose turn it is",
+        "timed_out": "the table service's own timed_out event tells who ran out of time",
+    }
+
+    def round_text(self, view: Mapping[str, Any], number: int, _: Translator) -> str:
+        return _("Round {number}", number=number)
+
+    def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
+        """The score that ends the match, shown from round 1 (None: a game without one)."""
+        return None
+
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         return ", ".join(cards_and_tricks(view, player, _))
 
@@ -130,49 +160,102 @@ class GameRenderer:
     def score_text(self, score: int, _: Translator) -> str:
         return _.plural("{count} point", "{count} points", score)
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+        """The centre of the table; `compact` when the full one leaves the events no room."""
         return []
 
     def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         return None
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+    def timeout_move_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        """A line for a move the table does not usually tell (a card the seats show), when the
+        bot made it for a player who ran out of time."""
+        return None
+
+    def log_lines(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """The table's lines for these events, oldest first. A timeout's line says who ran out
+        of time and, in the same line, what the bot did for them."""
+        lines: list[str] = []
+        timed_out: Mapping[str, Any] | None = None
+        for event in events:
+            if event["kind"] == TIMED_OUT and "phase" not in event and "player" not in event:
+                if timed_out is not None:
+                    lines.append(timed_out_line(timed_out, None, _, names))
+                timed_out = event
+                continue
+            if event["kind"] == TIMED_OUT:
+                continue  # the engine's own note of a timeout: the table's says it already
+            line = self.event_line(event, _, names)
+            if line is None and timed_out is not None:
+                line = self.timeout_move_line(event, _, names)
+            if line is None:
+                continue
+            if timed_out is not None:
+                line, timed_out = timed_out_line(timed_out, line, _, names), None
+            lines.append(line)
+        if timed_out is not None:
+            lines.append(timed_out_line(timed_out, None, _, names))
+        return lines
+
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+        """A line of the reader's private message for an event of their last move (their view of it)."""
         return self.event_line(event, _, names)
 
     # Event kinds that close a round, and the names of their per-player points and totals.
     round_end_kinds: tuple[str, ...] = ("round_scored", "hand_scored")
 
     def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
-        """The score table posted between rounds (empty when no round ended)."""
+        """The score table posted between rounds (empty when no round ended): each player's
+        total and what this round changed it by."""
         for event in events:
             if event["kind"] not in self.round_end_kinds:
                 continue
-            points = event.get("points") or {}
-            totals = event.get("totals") or event.get("scores") or {}
             lines = ["<b>" + _("Round {number} results", number=event.get("round") or event.get("hand") or "") + "</b>"]
-            limit = event.get("limit") or event.get("points_limit")
-            if limit:
-                lines.append(_("Points limit: {limit}", limit=limit))
-            for player in totals or points:
-                gained = points.get(player)
-                part = f" ({'+' if (gained or 0) >= 0 else ''}{gained})" if gained is not None else ""
-                lines.append(f"{name(names, player)}: {totals.get(player, gained)}{part}")
+            lines.extend(self.round_score_lines(event, _, names))
+            won = next((later for later in events if later["kind"] in MATCH_END_KINDS), None)
+            if won is not None and won.get("winners"):
+                lines.append(winners_line(won["winners"], _, names))
             return lines
         return []
+
+    def round_score_lines(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        # `change` is what a round did to a total (Pitch's set-back is negative); `points`
+        # what it won, which for the other games is the change.
+        changes = event.get("change") or event.get("points") or {}
+        totals = event.get("totals") or event.get("scores") or {}
+        return [f"{name(names, player)}: {totals.get(player, changes.get(player))}{signed(changes.get(player))}"
+                for player in totals or changes]
 
     def result_lines(self, view: Mapping[str, Any], scores: Mapping[str, int], winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> list[str]:
         lines = []
         for player, score in sorted(scores.items(), key=lambda item: -item[1]):
             crown = "🏆 " if player in winners else ""
-            lines.append(f"{crown}{escape(names.get(player, player))}: {score}")
+            lines.append(f"{crown}{name(names, player)}: {score}")
         return lines
+
+
+def signed(change: int | None) -> str:
+    """" (+3)", " (-4)", or nothing when the round did not say."""
+    if change is None:
+        return ""
+    return f" ({'+' if change >= 0 else '-'}{abs(change)})"
+
+
+def timed_out_line(event: Mapping[str, Any], then: str | None, _: Translator, names: Mapping[str, str]) -> str:
+    """«⏰ Time's up for Amina, so I moved for them: Amina drew 1 card.»"""
+    players = list(event.get("players") or [])
+    listed = names_list(players, names, _)
+    if then is None:
+        return "⏰ " + _("Time's up for {names}.", names=listed)
+    return "⏰ " + _.plural("Time's up for {names}, so I moved for them: {move}",
+                            "Time's up for {names}, so I moved for them: {move}", len(players), names=listed, move=then)
 
 
 def cards_and_tricks(view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
     """"5 cards", "2 tricks": what everyone may know of a seat, from `hand_counts` and `tricks_won`."""
     parts = []
     count = (view.get("hand_counts") or {}).get(player)
-    if count is not None:
+    if count:  # a seat that played its last card shows none
         parts.append(_.plural("{count} card", "{count} cards", count))
     tricks = (view.get("tricks_won") or {}).get(player)
     if tricks:
@@ -187,7 +270,8 @@ def winners_line(winners: Sequence[str], _: Translator, names: Mapping[str, str]
 
 
 def name(names: Mapping[str, str], player: str) -> str:
-    return escape(names.get(player, player))
+    """A player's name for an HTML message: escaped, and cut so a long name cannot crowd a phone."""
+    return escape(shorten(names.get(player, player), NAME_LIMIT))
 
 
 def names_list(players: Sequence[str], names: Mapping[str, str], _: Translator) -> str:

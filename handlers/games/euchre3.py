@@ -7,13 +7,8 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import (
-    CONFIRM,
-    GameRenderer,
-    cards_and_tricks,
-    name,
-    winners_line,
-)
+from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
+from handlers.render.action_tree import Alone, Pick, Step
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
 KIND_ORDER = {"accept": 0, "name": 0, "pick_up": 0, "alone": 1, "with_dummy": 2, "keep": 3, "play": 4, "leave": 5, "pass": 6}
@@ -36,11 +31,14 @@ class Euchre3Renderer(GameRenderer):
     }
 
     def order_actions(self, actions, view):
-        hand_order = {card: index for index, card in enumerate([*(view.get("hand") or []), *(view.get("dummy") or [])])}
+        # Five to keep are shown as the hand and the dummy are: each sorted, the hand first.
+        shown = [*show.sort_hand(view.get("hand") or []), *show.sort_hand(view.get("dummy") or [])]
+        hand_order = {card: index for index, card in enumerate(shown)}
 
         def key(action):
             card = action.get("card") or action.get("discard")
-            return (KIND_ORDER.get(action["type"], 9), show.by_suit_then_rank(card) if card else (0, 0), action.get("suit", ""))
+            kept = tuple(sorted(hand_order.get(c, 99) for c in action.get("cards") or []))
+            return (KIND_ORDER.get(action["type"], 9), show.by_suit_then_rank(card) if card else (0, 0), action.get("suit", ""), kept)
 
         ordered = sorted(actions, key=key)
         return [
@@ -48,13 +46,13 @@ class Euchre3Renderer(GameRenderer):
             for action in ordered
         ]
 
-    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[Step]:
         kind = action["type"]
         if kind == "accept":
             label = (view.get("accept_labels") or {}).get(view.get("you"), "accept")
             return [_(ACCEPT_LABELS.get(label, ACCEPT_LABELS["accept"]))]
         if kind == "pass":
-            return [_("Pass")]
+            return [Alone(_("Pass"))]
         if kind == "pick_up":
             return [_("Pick up {card}", card=show.card(view.get("up_card") or "")), _("Discard {card}", card=show.card(action["discard"]))]
         if kind == "leave":
@@ -68,13 +66,15 @@ class Euchre3Renderer(GameRenderer):
         if kind == "with_dummy":
             return [_("Take the dummy")]
         if kind == "keep":
-            return [show.card(card) for card in action["cards"]] + [CONFIRM]
+            # Five of the ten in any order: every card is a button from the start, in hand then
+            # dummy order; each tap marks one, and ✔ keeps the five marked.
+            return [Pick(tuple(show.card(card) for card in action["cards"]))]
         return super().action_path(action, view, _)
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
         lines = super().hand_lines(view, _, active)
         if view.get("dummy"):
-            lines.append(_("Dummy: {cards}", cards=show.cards(view["dummy"])))
+            lines.append(_("Dummy: {cards}", cards=show.cards(show.sort_hand(view["dummy"]))))
         if active:
             lines.extend(self._centre(view, _, view.get("names", {}), for_player=True))
         return lines
@@ -82,22 +82,36 @@ class Euchre3Renderer(GameRenderer):
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
         if not your_turn:
             return _("Wait for your turn.")
+        kinds = {action["type"] for action in legal}
         phase = view.get("phase")
         if phase == "bid1":
             return _("Make {card}'s suit trumps, or pass.", card=show.card(view.get("up_card") or ""))
         if phase == "pickup":
-            return _("You are the dealer: pick up the up-card (and discard one), or leave it.")
+            if "leave" in kinds:
+                return _("You are the dealer: pick up the up-card (and discard one), or leave it.")
+            return _("You are the dealer: pick up the up-card and discard one.")
         if phase == "bid2":
-            return _("Name trumps, or pass.")
+            if "pass" in kinds:
+                return _("Name trumps, or pass.")
+            return _("Everyone passed: as the dealer you must name trumps.")
         if phase == "maker_choice":
             return _("You made trumps: play alone, or take the dummy and keep your best five.")
         if phase == "keep":
-            return _("Tap five cards to keep, one by one.")
+            return _("Tap the five cards you keep, then press ✔.")
         if phase == "defend":
             return _("Defend alone against the maker, or pass.")
         return _("Your turn: play a card.")
 
+    quiet_events = {
+        **GameRenderer.quiet_events,
+        "played": "each seat shows the card it played to the trick",
+    }
+
+    def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
+        return _("Target: {target}", target=view["target"]) if view.get("target") else None
+
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """The card this seat played to the trick first, then its role and counts."""
         parts = []
         if player == view.get("dealer"):
             parts.append(_("dealer"))
@@ -108,10 +122,12 @@ class Euchre3Renderer(GameRenderer):
         if player == view.get("sitting_out"):
             parts.append(_("sits out"))
         parts.extend(cards_and_tricks(view, player, _))
-        return ", ".join(parts)
+        played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
+        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
-        return self._centre(view, _, names, for_player=False)
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+        # The seats show the trick's cards.
+        return [" · ".join(self._centre(view, _, names, for_player=False))] if self._centre(view, _, names, False) else []
 
     def _centre(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], for_player: bool) -> list[str]:
         lines = []
@@ -121,7 +137,7 @@ class Euchre3Renderer(GameRenderer):
         if view.get("trump"):
             lines.append(_("Trumps: {suit}", suit=show.suit_label(view["trump"], _)))
         trick = view.get("trick") or []
-        if trick:
+        if trick and for_player:
             lines.append(_("On the table: {cards}", cards=" · ".join(
                 f"{name(names, play['player'])} {show.card(play['card'])}" for play in trick)))
         return lines
@@ -129,16 +145,28 @@ class Euchre3Renderer(GameRenderer):
     def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         kind = event["kind"]
         who = name(names, event.get("player", ""))
+        if kind == "passed":
+            return _("{name} passed.", name=who)
+        if kind == "up_card_turned_down":
+            return _("Nobody took {card}: it is turned down.", card=show.card(event["card"]))
         if kind == "trump_made":
             return _("{name} made {suit} trumps.", name=who, suit=show.suit_label(event["trump"], _))
+        if kind in ("took_up_card", "picked_up"):
+            return _("{name} picked up {card}.", name=who, card=show.card(event["card"]))
+        if kind == "left_up_card":
+            return _("{name} left {card} on the table.", name=who, card=show.card(event["card"]))
         if kind == "thrown_in":
             return _("Everyone passed: the cards are dealt again.")
         if kind == "maker_alone":
             return _("{name} plays alone.", name=who)
         if kind == "maker_with_dummy":
             return _("{name} takes the dummy.", name=who)
+        if kind == "kept":
+            return _("{name} kept five cards and put the rest aside.", name=who)
         if kind == "defender_alone":
             return _("{name} defends alone.", name=who)
+        if kind == "defender_passed":
+            return _("{name} does not defend alone.", name=who)
         if kind == "trick_won":
             return _("{name} took the trick ({cards}).", name=who, cards=show.cards(event["cards"]))
         if kind == "round_scored":
@@ -148,8 +176,18 @@ class Euchre3Renderer(GameRenderer):
             return _.plural("{name} took {count} trick.", "{name} took {count} tricks.", event["maker_tricks"], name=maker)
         if kind == "match_won":
             return winners_line(event["winners"], _, names)
-        if kind == "timed_out":
-            return _("Time's up for {name}.", name=who)
+        return None
+
+    def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
+        lines = super().round_summary(events, _, names)
+        scored = next((event for event in events if event["kind"] == "round_scored"), None)
+        if lines and scored is not None:
+            lines.insert(1, self.event_line(scored, _, names) or "")
+        return lines
+
+    def timeout_move_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        if event["kind"] == "played":
+            return _("{name} played {card}.", name=name(names, event.get("player", "")), card=show.card(event["card"]))
         return None
 
 

@@ -251,11 +251,11 @@ def rule_sentence(rule: Mapping[str, Any], _: Translator) -> str | None:
     return _.pgettext("rule sentence", "After {event}: {effects}.", event=phrase, effects=done)
 
 
-def shown_rule(structure: Mapping[str, Any] | None, text: str | None, _: Translator) -> str:
-    """A house rule as this reader sees it (HTML-escaped): a built rule from its structure in
-    the reader's language, a typed rule (or one the words cannot cover) as written."""
+def shown_rule(structure: Mapping[str, Any] | None, text: str | None, _: Translator, html: bool = True) -> str:
+    """A house rule as this reader sees it: a built rule from its structure in the reader's
+    language, a typed rule (or one the words cannot cover) as written. HTML-escaped for a
+    message; as it is (`html` False) for plain text, a poll or a button."""
+    shown = text or ""
     if structure and structure.get("event"):
-        sentence = rule_sentence(structure, _)
-        if sentence:
-            return escape(sentence)
-    return escape(text or "")
+        shown = rule_sentence(structure, _) or shown
+    return escape(shown) if html else shown

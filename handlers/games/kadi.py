@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from itertools import permutations
 from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import CONFIRM, SEVERAL, GameRenderer, name, names_list, winners_line
+from handlers.games.base import NAME_LIMIT, GameRenderer, name, names_list, shorten, winners_line
+from handlers.render.action_tree import Alone, Card, Step
 
 CALL = "📣"
 KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
@@ -61,64 +63,104 @@ class KadiRenderer(GameRenderer):
             return "⚡ " + _("Power card")
         return show.suit_label(command["suit"], _)
 
-    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+    def play_and_call_label(self, _: Translator) -> str:
+        # TRANSLATORS: Kadi: a button that opens the cards to play while calling “Kadi Moja!” at once.
+        return f"{CALL} " + _("Play + Kadi Moja!")
+
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[Step]:
         kind = action["type"]
         if kind == "play":
-            path = [show.card(card) for card in action["cards"]]
-            if len(path) > 1:
-                # Several of a rank: start from "7♥ ➕", then tap the rest in order.
-                path[0] = f"{path[0]} {SEVERAL}"
+            # Each card once: several of a rank are tapped one by one (the last is the new top),
+            # then ✔; a play that calls “Kadi Moja!” at once starts from its own button.
+            path: list[Step] = [Card(show.card(card)) for card in action["cards"]]
             if "command" in action:
-                label = self._command_label(action["command"], _)
-                path.append(f"{label} {CALL}" if action.get("call") else label)
-            elif action.get("call") and len(path) == 1:
-                path[0] = f"{path[0]} + {CALL}"
-            elif action.get("call"):
-                path.append(f"{CONFIRM} + {CALL}")
+                path.append(self._command_label(action["command"], _))
+            if action.get("call"):
+                path.insert(0, self.play_and_call_label(_))
             return path
         if kind == "draw":
             penalty = view.get("penalty")
             if penalty:
-                return [_("Draw {count}", count=penalty["amount"])]
-            return [_("Draw")]
+                return [Alone(_("Draw {count}", count=penalty["amount"]))]
+            return [Alone(_("Draw"))]
         if kind == "pass":
-            return [_("End turn")]
+            return [Alone(_("End turn"))]
         if kind == "call":
             return [f"{CALL} Kadi Moja!"]
         if kind == "hide":
-            return ["🙈 " + _("Hide a card"), show.card(action["card"])]
+            return ["🙈 " + _("Hide a card"), Card(show.card(action["card"]))]
         if kind == "unhide":
-            return [_("Unhide")]
+            return ["🙈 " + _("Unhide")]
         if kind == "accuse":
             return ["⚖️ " + _("Accuse"), view.get("names", {}).get(action["target"], action["target"])]
         if kind == "accept":
             return [_("Accept the win")]
         return super().action_path(action, view, _)
 
+    def action_paths(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
+        """A play of three or more cards may be tapped with its middle cards in any order: only
+        the first (it must fit) and the last (the new top) change the game."""
+        path = self.action_path(action, view, _)
+        cards = action.get("cards") or []
+        if action["type"] != "play" or len(cards) < 3:
+            return [path]
+        at = 1 if action.get("call") else 0
+        first, middle, rest = path[: at + 1], path[at + 1 : at + len(cards) - 1], path[at + len(cards) - 1 :]
+        return [[*first, *order, *rest] for order in dict.fromkeys(permutations(middle))]
+
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
         lines = super().hand_lines(view, _, active)
         if view.get("hidden"):
             lines.append("🙈 " + _("Hidden: {card}", card=show.card(view["hidden"])))
         if active:
-            lines.extend(self._centre(view, _))
+            # The penalty or command in force is in the prompt, below.
+            lines.extend(self._centre(view, _)[:1])
         return lines
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+        """What the keyboard offers, and the penalty or command in force, in whole sentences."""
         kinds = {action["type"] for action in legal}
-        if view.get("phase") == "challenge" and "accept" in kinds:
-            return _("{name} says they are out. Accept the win, or accuse them if you think they hide a card.",
-                     name=view.get("names", {}).get(view.get("provisional_winner"), ""))
-        if "call" in kinds and not your_turn:
-            return _("You hold one card: call \u201cKadi Moja!\u201d now!")
+        if view.get("phase") == "challenge":
+            if "accept" in kinds:
+                return _("{name} says they are out. Accept the win, or accuse them if you think they hide a card.",
+                         name=name(view.get("names", {}), view.get("provisional_winner") or ""))
+            return _("Waiting for the others to accept the win.")
         if not your_turn:
+            if "call" in kinds:
+                return _("You hold one card: call \u201cKadi Moja!\u201d now!")
             return _("Wait for your turn.")
+        lines = []
+        penalty, command = view.get("penalty"), view.get("command")
+        if penalty:
+            lines.append("⚠️ " + _("Penalty: draw {count}", count=penalty["amount"]))
+        if command:
+            lines.append("👑 " + _("Command: {command}", command=self._command_label(command, _)))
+        plays = "play" in kinds
         if view.get("drawn") and "pass" in kinds:
-            return _("You drew {card}: play it or end your turn.", card=show.card(view["drawn"]))
-        if view.get("penalty"):
-            return _("Answer the penalty or draw {count}.", count=view["penalty"]["amount"])
-        if "play" not in kinds:
-            return _("Nothing fits: draw a card.")
-        return _("Your turn: play a card or draw.")
+            if plays:
+                lines.append(_("You drew {card}: play it, or end your turn.", card=show.card(view["drawn"])))
+            else:
+                lines.append(_("You drew {card}: end your turn.", card=show.card(view["drawn"])))
+        elif penalty:
+            if plays:
+                lines.append(_("Your turn: play a card that answers it, or draw {count}.", count=penalty["amount"]))
+            else:
+                lines.append(_("Your turn: nothing answers it, so draw {count}.", count=penalty["amount"]))
+        elif plays and "draw" in kinds:
+            lines.append(_("Your turn: play a card, or draw."))
+        elif plays:
+            lines.append(_("Your turn: play a card."))
+        elif "draw" in kinds:
+            lines.append(_("Your turn: nothing fits, so draw a card."))
+        if any(action.get("call") for action in legal):
+            lines.append(_("{button} plays and calls \u201cKadi Moja!\u201d at once.", button=self.play_and_call_label(_)))
+        if "call" in kinds:
+            lines.append(_("You hold one card: call \u201cKadi Moja!\u201d now!"))
+        if "hide" in kinds:
+            lines.append("🙈 " + _("You may hide a card first."))
+        if "unhide" in kinds:
+            lines.append("🙈 " + _("You may take back your hidden card first."))
+        return "\n".join(lines)
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         if player in (view.get("eliminated") or []):
@@ -135,18 +177,27 @@ class KadiRenderer(GameRenderer):
             parts.append(_("dealer"))
         return ", ".join(parts)
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+    def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
+        return _("Points limit: {limit}", limit=view["points_limit"]) if view.get("points_limit") else None
+
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+        """The top card and the stock on one line, the penalty or command in force on the next."""
         lines = self._centre(view, _)
-        lines.append(_("Stock: {count}", count=view.get("stock_size", 0)) + " · " + (
-            "↻" if view.get("direction") == "clockwise" else "↺"))
-        if view.get("points_limit") and any(view.get("scores", {}).values()):
-            lines.append(_("Points limit: {limit}", limit=view["points_limit"]))
+        stock = _("Stock: {count}", count=view.get("stock_size", 0)) + " " + (
+            "↻" if view.get("direction") == "clockwise" else "↺")
+        if lines:
+            lines[0] += " · " + stock
+        else:
+            lines.append(stock)
+        if len(lines) > 2:
+            lines[1:] = [" · ".join(lines[1:])]
         if view.get("provisional_winner"):
             lines.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
                                    name=name(names, view["provisional_winner"])))
         return lines
 
     def _centre(self, view: Mapping[str, Any], _: Translator) -> list[str]:
+        """The top card (and the card a play must match, under jokers), the penalty, the command."""
         lines = []
         top = view.get("top")
         if top:
@@ -170,7 +221,8 @@ class KadiRenderer(GameRenderer):
         if (view.get("table_options") or {}).get("hiding"):
             for index, player in enumerate(view.get("players", [])):
                 if player in (view.get("seats") or []):
-                    buttons.append(("⚖️ " + names.get(player, player)[:16], f"accuse:{index}"))
+                    # A button is plain text: the name as typed, cut between words if long.
+                    buttons.append(("⚖️ " + shorten(names.get(player, player), NAME_LIMIT), f"accuse:{index}"))
         return buttons
 
     def group_text_action(self, view: Mapping[str, Any], text: str) -> dict[str, Any] | None:
@@ -204,6 +256,14 @@ class KadiRenderer(GameRenderer):
                 line += " " + _("Command: {command}", command=self._command_label(event["command"], _))
             if event.get("penalty"):
                 line += " " + _("Penalty now {count}.", count=event["penalty"])
+            skipped = event.get("skipped") or []
+            if skipped:
+                listed = names_list(skipped, names, _)
+                line += " " + _.plural("{names} is skipped.", "{names} are skipped.", len(skipped), names=listed)
+            if event.get("direction") == "clockwise":
+                line += " ↻ " + _("Play now goes clockwise.")
+            elif event.get("direction"):
+                line += " ↺ " + _("Play now goes anticlockwise.")
             return line
         if kind == "drew":
             return _.plural("{name} drew {count} card.", "{name} drew {count} cards.", event["count"], name=who)
@@ -233,8 +293,11 @@ class KadiRenderer(GameRenderer):
         if kind == "blocked":
             return _("Nobody could play or draw: the round ends.")
         if kind == "round_scored":
-            points = ", ".join(f"{name(names, p)} +{n}" for p, n in event.get("points", {}).items())
-            return _("Round {number} points: {points}", number=event["round"], points=points)
+            return "🏁 " + _("Round {number} is over: the results are below.", number=event["round"])
+        if kind == "accepted":
+            return _("{name} accepts the win.", name=who)
+        if kind == "win_voided":
+            return _("{name}'s win does not stand: the round goes on.", name=who)
         if kind == "eliminated":
             return eliminated_line(event["players"], _, names)
         if kind == "match_over":
@@ -243,7 +306,7 @@ class KadiRenderer(GameRenderer):
             return _("{name} kept the drawn card.", name=who)
         return None
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
         kind = event["kind"]
         if kind in ("drew", "penalty_drawn", "missed_call", "power_finish_draw") and event.get("cards"):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))

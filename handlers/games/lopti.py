@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from html import escape, unescape
 from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import SEVERAL, GameRenderer, name, shorten
+from handlers.games.base import GameRenderer, name, shorten
 from handlers.games.house_rules import shown_rule
+from handlers.render.action_tree import Alone, Card, Pick, Step
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
     "delete_rule": 6, "propose": 7,
 }
 MAX_BUTTON = 40  # a change on the Propose button; longer texts are cut between words
+MAX_CHANGE_ON_TABLE = 80  # a change under vote on the table (a restore can list many rules)
+MAX_RULE_IN_LOG = 100
+# House rules are shown on the table while they are at most this many, this short in all.
+MAX_RULES_SHOWN = 2
+MAX_RULE_TEXT_ON_TABLE = 110  # a new rule's text in the table's log (a typed rule may have 280 characters)
 SIGNS = {"rock": ("✊", N_("Rock")), "paper": ("✋", N_("Paper")), "scissors": ("✌️", N_("Scissors"))}
 # The base rules a Rule Vote may change (lopti.md section 6), as players read them.
 BASE_OPTIONS = {
@@ -30,6 +37,14 @@ BASE_OPTIONS = {
 class LoptiRenderer(GameRenderer):
     game = "lopti"
     title = N_("Lopti")
+    quiet_events = {
+        **GameRenderer.quiet_events,
+        "ready": "the seat shows ✅",
+        "swapped": "the seat's face-up cards show the swap",
+        "voted": "the poll shows each vote, and the Rule Vote line counts them",
+        "throw_made": "a throw is secret until both are in; the duel line marks who has thrown",
+        "rule_fired": "each effect of the rule has its own line with the rule's number",
+    }
     hand_sort_key = staticmethod(show.by_rank)
     refusal_texts = {
         "obligation_pending": N_("Play a 3, or take the pile."),
@@ -127,12 +142,13 @@ class LoptiRenderer(GameRenderer):
             return None
         return {"type": "propose", "change": {"restore": restore[:10]}, "starts": "now"}
 
-    def change_text(self, change: Mapping[str, Any], _: Translator) -> str:
+    def change_text(self, change: Mapping[str, Any], _: Translator, html: bool = True) -> str:
         """A proposed change as a noun phrase (an infinitive in Swahili: «kuondoa kanuni ya 2»), so
         that the host sentences (the poll, the vote line, proposed / changed / turned down) can
-        make their words agree with it."""
+        make their words agree with it. Rules' texts are HTML-escaped unless `html` is False (a
+        poll or a button is plain text)."""
         if "restore" in change:
-            texts = "; ".join(restored_rule(item["rule"], _) for item in change["restore"])
+            texts = "; ".join(restored_rule(item["rule"], _, html) for item in change["restore"])
             # TRANSLATORS: a proposed change inside a sentence (a noun or infinitive); {rules}: the rules' texts.
             return _.npgettext("rule change", "restore the last session's rule: {rules}",
                                "restore the last session's {count} rules: {rules}", len(change["restore"]), rules=texts)
@@ -151,28 +167,29 @@ class LoptiRenderer(GameRenderer):
 
     def change_button(self, change: Mapping[str, Any], _: Translator) -> str:
         """A proposed change on the Propose button (a command), cut between words if long."""
+        return shorten(self.change_button_text(change, _), MAX_BUTTON)
+
+    def change_button_text(self, change: Mapping[str, Any], _: Translator) -> str:
         if "remove" in change:
             # TRANSLATORS: a button: propose to remove this rule.
-            text = _.pgettext("rule change button", "remove rule {number}", number=change["remove"])
-        elif "option" in change:
+            return _.pgettext("rule change button", "remove rule {number}", number=change["remove"])
+        if "option" in change:
             label = option_label(change, _)
             if change.get("value"):
                 # TRANSLATORS: a button: propose to switch this base rule on; {rule}: its description.
-                text = _.pgettext("rule change button", "switch on: {rule}", rule=label)
-            else:
-                # TRANSLATORS: a button: propose to switch this base rule off; {rule}: its description.
-                text = _.pgettext("rule change button", "switch off: {rule}", rule=label)
-        else:
-            text = self.change_text(change, _)
-        return shorten(text, MAX_BUTTON)
+                return _.pgettext("rule change button", "switch on: {rule}", rule=label)
+            # TRANSLATORS: a button: propose to switch this base rule off; {rule}: its description.
+            return _.pgettext("rule change button", "switch off: {rule}", rule=label)
+        return self.change_text(change, _, html=False)
 
     def poll_for(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]):
         vote = view.get("vote")
         if not vote:
             return None
         when = _("now") if vote.get("starts") == "now" else _("from next round")
+        # A poll is plain text: names and rules as typed, never HTML-escaped.
         question = _("Rule Vote by {name}: {change} ({when})?", name=names.get(vote["proposer"], vote["proposer"]),
-                     change=self.change_text(vote["change"], _), when=when)
+                     change=self.change_text(vote["change"], _, html=False), when=when)
         return (f"vote:{vote['id']}", question, [_("Yes"), _("No")])
 
     def poll_action(self, key: str, option_ids, view: Mapping[str, Any]):
@@ -185,20 +202,20 @@ class LoptiRenderer(GameRenderer):
             return {"type": "author_rule", "rule": {"text": text}}
         return None
 
-    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[Step]:
         kind = action["type"]
         if kind == "ready":
             return ["✅ " + _("Ready")]
         if kind == "swap":
-            return ["🔄 " + _("Swap"), show.card(action["hand"]), "↔ " + show.card(action["face_up"])]
+            return ["🔄 " + _("Swap"), Card(show.card(action["hand"])), "↔ " + show.card(action["face_up"])]
         if kind == "play":
-            path = [show.card(card) for card in action["cards"]]
-            # One card is one tap; several of a rank start from "9♥ ➕", then the rest in order.
-            return path if len(path) == 1 else [f"{path[0]} {SEVERAL}", *path[1:]]
+            # Cards of one rank go together in any order: each card is one button, marked as it
+            # is tapped; a card no other may join plays at once.
+            return [Pick(tuple(show.card(card) for card in show.sort_hand(action["cards"], show.by_rank)))]
         if kind == "flip":
-            return ["🂠 " + _("Flip card {number}", number=action["position"] + 1)]
+            return [f"{show.FACE_DOWN} " + _("Flip card {number}", number=action["position"] + 1)]
         if kind == "take":
-            return ["🫳 " + _("Take the pile")]
+            return [Alone("🫳 " + _("Take the pile"))]
         if kind == "no_rule":
             return [_("No rule")]
         if kind == "throw":
@@ -219,33 +236,54 @@ class LoptiRenderer(GameRenderer):
         if seat.get("face_up"):
             lines.append(_("Face up: {cards}", cards=show.cards(seat["face_up"])))
         if seat.get("face_down"):
-            lines.append(_("Face down: {cards}", cards=" ".join("🂠" for _position in seat["face_down"])))
+            lines.append(_("Face down: {cards}", cards=" ".join(f"{show.FACE_DOWN}{position + 1}" for position in seat["face_down"])))
         if active:
             lines.extend(self._pile(view, _, view.get("names", {})))
         return lines
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
-        phase = view.get("phase")
-        if phase == "setup":
-            if any(action["type"] == "ready" for action in legal):
-                return _("Swap a hand card with a face-up card if you like, then press Ready.")
-            return _("Waiting for the others to be ready.")
-        if phase == "authoring" and view.get("awaiting_rule") == view.get("me"):
-            return _("You won the round! Send me your house rule as a message (up to 280 characters), or press No rule.")
-        if not your_turn:
-            return _("Wait for your turn.")
+        """What the keyboard offers now, in one sentence (proposing and deleting rules, always
+        there, are left to their buttons)."""
         kinds = {action["type"] for action in legal}
+        phase = view.get("phase")
+        if "throw" in kinds:
+            return _("The duel is on: throw rock, paper or scissors.")
+        if "champion" in kinds:
+            return _("The rule's author is away: you may defend the rule in a duel.")
+        if phase == "setup":
+            if "ready" in kinds and "swap" in kinds:
+                return _("Swap a hand card with a face-up card if you like, then press Ready.")
+            if "ready" in kinds:
+                return _("Press Ready when you are set.")
+            return _("Waiting for the others to be ready.")
+        if phase == "authoring" and view.get("awaiting_rule") == view.get("me") and "no_rule" in kinds:
+            mode = (view.get("table_options") or view.get("options") or {}).get("house_rules", "templates_and_text")
+            if mode == "templates":
+                return _("You won the round! Build your house rule with the button, or press No rule.")
+            if mode == "text":
+                return _("You won the round! Send me your house rule as a message (up to 280 characters), or press No rule.")
+            return _("You won the round! Build your house rule with the button or send it as a message (up to 280 "
+                     "characters), or press No rule.")
+        if not your_turn or not kinds & {"play", "flip", "take"}:
+            return _("Wait for your turn.")
         if view.get("obligation") == view.get("me"):
-            return _("A 3 was played: play a 3, or take the pile.")
+            if "play" in kinds:
+                return _("A 3 was played: play a 3, or take the pile.")
+            return _("A 3 was played and you hold none: take the pile.")
         if "flip" in kinds:
-            return _("Flip one of your face-down cards, or take the pile.")
+            if "take" in kinds:
+                return _("Flip one of your face-down cards, or take the pile.")
+            return _("Flip one of your face-down cards.")
         if "play" not in kinds:
             return _("Nothing beats the pile: take it.")
+        if "take" not in kinds:
+            return _("The pile is empty: play any card.")
         if view.get("low_condition"):
             return _("Play a 7 or lower, or take the pile.")
         return _("Your turn: play higher (or match with more), or take the pile.")
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """«3 cards, J♣ 6♣ 9♠, 🎴3»: the hand's count, the face-up cards, the face-down count."""
         seat = (view.get("seats") or {}).get(player, {})
         if seat.get("out"):
             return _("out")
@@ -253,10 +291,10 @@ class LoptiRenderer(GameRenderer):
         if seat.get("face_up"):
             parts.append(show.cards(seat["face_up"]))
         if seat.get("face_down"):
-            parts.append("🂠" * len(seat["face_down"]))
+            parts.append(f"{show.FACE_DOWN}{len(seat['face_down'])}")
         if view.get("phase") == "setup" and seat.get("ready"):
             parts.append("✅")
-        return " ".join(parts)
+        return ", ".join(parts)
 
     def rules_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
         rules = view.get("rules") or []
@@ -271,28 +309,54 @@ class LoptiRenderer(GameRenderer):
     def score_text(self, score: int, _: Translator) -> str:
         return _.plural("{count} win", "{count} wins", score)
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+        """The pile and the draw pile; what the pile asks for; how many house rules are in force
+        (their texts are long: /rules has them); a running Rule Vote or duel."""
         lines = self._pile(view, _, names)
-        lines.append(_("Draw pile: {count}", count=view.get("stock_count", 0)))
-        for rule in view.get("rules") or []:
-            lines.append(f"📜 {rule['id']}. {name(names, rule['author'])}: {rule_text(rule, _)}")
+        stock = _("Draw pile: {count}", count=view.get("stock_count", 0))
+        if lines and view.get("pile_top"):
+            lines[0] += " · " + stock
+        else:
+            lines.insert(0, stock)
+        if len(lines) > 2:
+            lines[1:] = [" · ".join(lines[1:])]
+        lines.extend(self.rules_on_table(view, _, names, compact))
         vote = view.get("vote")
         if vote:
+            change = escape(shorten(self.change_text(vote["change"], _, html=False), MAX_CHANGE_ON_TABLE))
             lines.append("🗳 " + _("Rule Vote: {change}. Yes {yes}, no {no}; {needed} yes votes pass.",
-                                   change=self.change_text(vote["change"], _), yes=vote.get("yes", 0), no=vote.get("no", 0),
-                                   needed=vote.get("needed", "")))
+                                   change=change, yes=vote.get("yes", 0), no=vote.get("no", 0), needed=vote.get("needed", "")))
         duel = view.get("duel")
         if duel:
             score = duel.get("score") or {}
-            defender = name(names, duel["defender"]) if duel.get("defender") else "?"
-            lines.append("⚔️ " + _("Duel: {a} {x} - {y} {b} (first to {target})", a=name(names, duel["proposer"]),
-                                   x=score.get("proposer", 0), y=score.get("defender", 0), b=defender,
-                                   target=duel.get("target", 16)))
+            thrown = duel.get("thrown") or []
+
+            def side(player: str | None) -> str:
+                return (name(names, player) + (" ✅" if player in thrown else "")) if player else "?"
+
+            line = "⚔️ " + _("Duel: {a} {x} - {y} {b} (first to {target})", a=side(duel["proposer"]),
+                             x=score.get("proposer", 0), y=score.get("defender", 0), b=side(duel.get("defender")),
+                             target=duel.get("target", 16))
             if duel.get("stage") == "champion":
-                lines.append(_("The author is away: a supporter of the rule may defend it."))
+                line += " · " + _("The author is away: a supporter of the rule may defend it.")
+            lines.append(line)
         return lines
 
+    def rules_on_table(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+        """The house rules in force: their texts while they are few and short and the table has
+        room, else how many there are (/rules has the texts), so that the table fits a phone."""
+        rules = view.get("rules") or []
+        texts = [f"📜 {rule['id']}. {name(names, rule['author'])}: {rule_text(rule, _)}" for rule in rules]
+        short = len(texts) <= MAX_RULES_SHOWN and sum(len(unescape(text)) for text in texts) <= MAX_RULE_TEXT_ON_TABLE
+        if texts and short and not compact:
+            return texts
+        if rules:
+            return ["📜 " + _.plural("{count} house rule in force: /rules shows it.",
+                                     "{count} house rules in force: /rules shows them.", len(rules))]
+        return []
+
     def _pile(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """The pile's top and size, then what it asks for (the 3s beside it, a 3 to answer, a 7)."""
         lines = []
         top = view.get("pile_top")
         if top:
@@ -308,7 +372,7 @@ class LoptiRenderer(GameRenderer):
             lines.append(_("3s beside the pile: {cards}", cards=show.cards(view["chain"])))
         if view.get("obligation"):
             lines.append("⚠️ " + _("{name} must play a 3 or take the pile.", name=name(names, view["obligation"])))
-        if view.get("low_condition"):
+        elif view.get("low_condition"):  # under a 3 to answer, the 7 below waits
             lines.append("⬇️ " + _("Under a 7: play 7 or lower."))
         return lines
 
@@ -319,6 +383,8 @@ class LoptiRenderer(GameRenderer):
             return _("{name} played {cards}.", name=who, cards=show.cards(event["cards"]))
         if kind == "flipped":
             return _("{name} flipped {card}.", name=who, card=show.card(event["card"]))
+        if kind == "burned" and event.get("cause") == "rule":
+            return "🔥 " + _("A house rule burned the pile: {name} plays again.", name=who)
         if kind == "burned":
             return "🔥 " + _("{name} burned the pile and plays again.", name=who)
         if kind == "took":
@@ -334,11 +400,12 @@ class LoptiRenderer(GameRenderer):
         if kind == "round_won":
             return "🏆 " + _("{name} wins the round and writes a house rule.", name=who)
         if kind == "rule_authored":
-            return "📜 " + _("New house rule by {name}: {text}", name=who, text=rule_text(event["rule"], _))
+            text = escape(shorten(rule_text(event["rule"], _, html=False), MAX_RULE_IN_LOG))
+            return "📜 " + _("New house rule by {name}: {text}", name=who, text=text)
+        if kind == "no_rule":
+            return _("{name} writes no house rule this time.", name=who)
         if kind == "rule_deleted":
             return _("{name} deleted rule {number}.", name=who, number=event["rule"])
-        if kind == "timed_out":
-            return _("Time's up.")
         if kind == "proposed":
             return "🗳 " + _("{name} proposes: {change}.", name=who, change=self.change_text(event["change"], _))
         if kind == "vote_closed":
@@ -359,7 +426,45 @@ class LoptiRenderer(GameRenderer):
             return "🛡 " + _("{name} defends the rule.", name=who)
         if kind == "no_champion":
             return _("Nobody defended the rule: the change passes.")
-        return None
+        if kind == "author_absent":
+            return "⚔️ " + _("{name}, the rule's author, is away: a player who voted no may defend it.", name=who)
+        if kind == "duel_started":
+            return "⚔️ " + _("Duel: {a} against {b}, first to {target}.", a=name(names, event.get("proposer", "")),
+                             b=name(names, event["defender"]) if event.get("defender") else "?", target=event.get("target", 16))
+        if kind == "duel_unopposed":
+            return "🗳 " + _("Nobody opposed {name}'s change: it passes.", name=name(names, event.get("proposer", "")))
+        if kind == "vote_void":
+            return "🗳 " + _("The Rule Vote is void: rule {number} was deleted.", number=event.get("rule"))
+        if kind == "skipped":
+            return _("{name} misses this turn.", name=who)
+        return self.house_effect_line(event, _, names)
+
+    def house_effect_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        """What a house rule did, each effect with the rule's number (the rule's text is in /rules)."""
+        kind, number = event["kind"], event.get("rule")
+        if number is None:
+            return None  # a draw up to three after a play: the seat's count shows it
+        who = name(names, event.get("player", ""))
+        if kind == "drew":
+            # TRANSLATORS: a house rule's effect on the table; Lopti draws with «vuta».
+            effect = _.npgettext("lopti", "{name} draws {count} card.", "{name} draws {count} cards.", event["count"], name=who)
+        elif kind == "gave":
+            effect = _.plural("{name} gives {count} card to {other}.", "{name} gives {count} cards to {other}.",
+                              event["count"], name=who, other=name(names, event.get("to", "")))
+        elif kind == "skip_set":
+            effect = _("{name} will miss a turn.", name=who)
+        elif kind == "reversed":
+            effect = "↻ " + _("Play now goes clockwise.") if event.get("direction") == "clockwise" \
+                else "↺ " + _("Play now goes anticlockwise.")
+        elif kind == "revealed":
+            effect = _("{name} shows their hand: {cards}.", name=who, cards=show.cards(event.get("cards") or []))
+        elif kind == "burned_returned":
+            effect = _("The burned cards go back into the draw pile.")
+        elif kind == "rule_fired":
+            return None  # its effects follow, each with its own line
+        else:
+            return None
+        return "📜 " + _("Rule {number}: {effect}", number=number, effect=effect)
 
     round_end_kinds = ("round_won",)
 
@@ -374,10 +479,14 @@ class LoptiRenderer(GameRenderer):
                 return lines
         return []
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
         if event["kind"] == "drew" and event.get("cards"):
             # TRANSLATORS: Lopti's own verb for drawing («vuta»); Kadi and Three Thirteen say «chota».
             return _.pgettext("lopti", "You drew {cards}.", cards=show.cards(event["cards"]))
+        if event["kind"] == "gave" and event.get("cards"):
+            if reader is not None and reader == event.get("to"):
+                return _("{name} gave you {cards}.", name=name(names, event.get("player", "")), cards=show.cards(event["cards"]))
+            return _("You gave {cards} to {name}.", name=name(names, event.get("to", "")), cards=show.cards(event["cards"]))
         return None
 
 
@@ -386,15 +495,15 @@ def option_label(change: Mapping[str, Any], _: Translator) -> str:
     return _(BASE_OPTIONS[option]) if option in BASE_OPTIONS else option
 
 
-def rule_text(rule: Mapping[str, Any], _: Translator) -> str:
+def rule_text(rule: Mapping[str, Any], _: Translator, html: bool = True) -> str:
     """A rule record of a view or event ({"text", "rule": structure or None}) in the reader's
     language: a built rule is rebuilt from its structure, a typed rule is shown as typed."""
-    return shown_rule(rule.get("rule"), rule.get("text"), _)
+    return shown_rule(rule.get("rule"), rule.get("text"), _, html)
 
 
-def restored_rule(body: Mapping[str, Any], _: Translator) -> str:
+def restored_rule(body: Mapping[str, Any], _: Translator, html: bool = True) -> str:
     """A rule offered back from the last session: its structure and text in one object."""
-    return shown_rule(body if body.get("event") else None, body.get("text"), _)
+    return shown_rule(body if body.get("event") else None, body.get("text"), _, html)
 
 
 def vote_result(event: Mapping[str, Any], _: Translator) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, winners_line
+from handlers.render.action_tree import Alone, Step
 
 
 class PitchRenderer(GameRenderer):
@@ -26,10 +27,10 @@ class PitchRenderer(GameRenderer):
         "unknown_player": N_("You are not playing at this table."),
     }
 
-    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[Step]:
         kind = action["type"]
         if kind == "pass":
-            return [_("Pass")]
+            return [Alone(_("Pass"))]
         if kind == "bid":
             value = action["value"]
             high = view.get("high_bid")
@@ -49,24 +50,37 @@ class PitchRenderer(GameRenderer):
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
         if not your_turn:
             return _("Wait for your turn.")
+        kinds = {action["type"] for action in legal}
         if view.get("awaiting") == "bid":
-            if view.get("dealer_forced"):
+            if "pass" not in kinds:
                 return _("Everyone passed: you are the dealer and must bid.")
-            return _("Your bid: pass or bid higher.")
+            if "bid" not in kinds:
+                return _("Nobody can go higher now: pass.")
+            return _("Your bid: bid higher, or pass.")
         if view.get("pitcher") == view.get("you") and view.get("trump") is None:
-            return _("You pitch: your first card sets trumps.")
+            return _("You pitch: play a card, and its suit is trumps.")
         return _("Your turn: play a card.")
 
+    quiet_events = {
+        **GameRenderer.quiet_events,
+        "played": "each seat shows the card it played to the trick",
+    }
+
+    def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
+        return _("Target: {target}", target=view["target"]) if view.get("target") else None
+
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """«3♦️ · pitcher (4), 1 card, 1 trick»: the card this seat played to the trick first."""
         parts = []
         if player == view.get("dealer"):
             parts.append(_("dealer"))
         if player == view.get("pitcher"):
             parts.append(_("pitcher ({bid})", bid=view.get("bid")))
         parts.extend(cards_and_tricks(view, player, _))
-        return ", ".join(parts)
+        played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
+        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         lines = []
         teams = view.get("teams")
         if teams:
@@ -87,19 +101,32 @@ class PitchRenderer(GameRenderer):
                 high = view.get("high_bid")
                 lines.append(_("High bid: {value}", value=high["value"]) if high else _("Nobody has bid yet."))
         elif view.get("phase") == "playing":
+            parts = []
             trump = view.get("trump")
             if trump:
-                lines.append(_("Trumps: {suit}", suit=show.suit_label(trump, _)))
+                parts.append(_("Trumps: {suit}", suit=show.suit_label(trump, _)))
             trick = view.get("trick") or []
-            if trick:
-                played = " · ".join(f"{name(names, play['player'])} {show.card(play['card'])}" for play in trick)
-                lines.append(_("Trick {number}: {cards}", number=view.get("trick_number"), cards=played) if not for_player
-                             else _("On the table: {cards}", cards=show.cards(play["card"] for play in trick)))
+            if for_player and trick:
+                parts.append(_("On the table: {cards}", cards=show.cards(play["card"] for play in trick)))
+            elif view.get("trick_number"):
+                # The seats show the cards of the trick.
+                parts.append(_("Trick {number} of 6", number=view["trick_number"]))
+            if parts:
+                lines.append(" · ".join(parts) if not for_player else parts[0])
+                lines.extend(parts[1:] if for_player else [])
         return lines
 
     def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         kind = event["kind"]
         who = name(names, event.get("player", ""))
+        if kind == "passed":
+            return _("{name} passed.", name=who)
+        if kind == "bid" and event.get("steal"):
+            return _("{name} (dealer) takes the bid at {value}.", name=who, value=event["value"])
+        if kind == "bid" and event.get("forced"):
+            return _("Everyone passed: {name} (dealer) bids {value}.", name=who, value=event["value"])
+        if kind == "bid":
+            return _("{name} bid {value}.", name=who, value=event["value"])
         if kind == "auction_won":
             return _("{name} won the auction with {bid}.", name=name(names, event["pitcher"]), bid=event["bid"])
         if kind == "trump_set":
@@ -107,15 +134,54 @@ class PitchRenderer(GameRenderer):
         if kind == "trick_won":
             plays = " ".join(show.card(play["card"]) for play in event["plays"])
             return _("{name} took the trick ({cards}).", name=who, cards=plays)
-        if kind == "timed_out":
-            return _("Time's up for {name}.", name=who)
         if kind == "hand_scored":
             return self._hand_summary(event, _, names)
         if kind == "match_won":
             return winners_line(event["winners"], _, names)
         return None
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+    def timeout_move_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        if event["kind"] == "played":
+            return _("{name} played {card}.", name=name(names, event.get("player", "")), card=show.card(event["card"]))
+        return None
+
+    def log_lines(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """A win is told with its reason, read from the hand that ended the match."""
+        lines = super().log_lines(events, _, names)
+        scored = next((event for event in events if event["kind"] == "hand_scored"), None)
+        won = next((event for event in events if event["kind"] == "match_won"), None)
+        if scored is not None and won is not None and lines:
+            lines[-1] += " " + self.win_reason(scored, won, _, names)
+        return lines
+
+    def win_reason(self, scored: Mapping[str, Any], won: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
+        winners = list(won.get("winners") or [])
+        listed = names_list(winners, names, _)
+        if scored.get("smudge") and scored.get("made"):
+            return _.plural("{names} made a smudge: all six tricks win at once.",
+                            "{names} made a smudge: all six tricks win at once.", len(winners), names=listed)
+        scores = won.get("scores") or {}
+        total = max((scores.get(player, 0) for player in winners), default=0)
+        if scored.get("pitcher") in winners:
+            return _.plural("{names} reached {total} points as the pitcher.", "{names} reached {total} points as the pitchers.",
+                            len(winners), names=listed, total=total)
+        return _.plural("{names} reached {total} points, the best score.", "{names} reached {total} points, the best score.",
+                        len(winners), names=listed, total=total)
+
+    def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """The hand's results: what the pitcher did and who won each point, then every score
+        with what this hand changed it by (a set-back pitcher loses the bid), and a win's reason."""
+        lines = super().round_summary(events, _, names)
+        scored = next((event for event in events if event["kind"] == "hand_scored"), None)
+        if not lines or scored is None:
+            return lines
+        lines.insert(1, self._hand_summary(scored, _, names))
+        won = next((event for event in events if event["kind"] == "match_won"), None)
+        if won is not None:
+            lines.append(winners_line(won["winners"], _, names) + " " + self.win_reason(scored, won, _, names))
+        return lines
+
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
         return None  # a new hand is already the hand shown
 
     def _hand_summary(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:

@@ -7,7 +7,8 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, signed, winners_line
+from handlers.render.action_tree import Alone, Card, Step
 
 KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 
@@ -36,16 +37,16 @@ class ThreeThirteenRenderer(GameRenderer):
 
         return sorted(actions, key=key)
 
-    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[str]:
+    def action_path(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[Step]:
         kind = action["type"]
         if kind == "draw":
             if action["from"] == "discard":
-                return [_("Take {card}", card=show.card(view.get("discard_top") or ""))]
-            return [_("Draw from the stock")]
+                return [Alone(_("Take {card}", card=show.card(view.get("discard_top") or "")))]
+            return [Alone(_("Draw from the stock"))]
         if kind == "discard":
-            return [show.card(action["card"])]
+            return [Card(show.card(action["card"]))]
         if kind == "go_out":
-            return ["🏁 " + _("Go out"), _("Discard {card}", card=show.card(action["discard"]))]
+            return [Alone("🏁 " + _("Go out")), _("Discard {card}", card=show.card(action["discard"]))]
         return super().action_path(action, view, _)
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
@@ -63,14 +64,24 @@ class ThreeThirteenRenderer(GameRenderer):
 
     def _round_line(self, view: Mapping[str, Any], _: Translator) -> str:
         wild = view.get("wild_rank")
+        if view.get("tiebreak"):
+            return _("Tie-break round: {wild}s are wild.", wild=wild)
         return _("Round {number} of {rounds}: {wild}s are wild.", number=view.get("round"), rounds=view.get("rounds", 11), wild=wild)
+
+    def round_text(self, view: Mapping[str, Any], number: int, _: Translator) -> str:
+        return self._round_line(view, _)
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
         if not your_turn:
             return _("Wait for your turn.")
         kinds = {action["type"] for action in legal}
-        if "draw" in kinds:
+        sources = {action["from"] for action in legal if action["type"] == "draw"}
+        if sources == {"stock", "discard"}:
             return _("Draw from the stock or take the discard.")
+        if sources == {"stock"}:
+            return _("Draw from the stock.")
+        if sources == {"discard"}:
+            return _("Take the top discard.")
         if "go_out" in kinds:
             return _("You can go out! Or discard a card.")
         return _("Discard a card.")
@@ -85,8 +96,8 @@ class ThreeThirteenRenderer(GameRenderer):
             parts.append(_("dealer"))
         return ", ".join(parts)
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
-        lines = [self._round_line(view, _)]
+    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+        lines = []  # the round and its wild rank are in the heading
         if view.get("discard_top"):
             lines.append(_("Discard pile: {card}", card=show.card(view["discard_top"])) + " · "
                          + _("Stock: {count}", count=view.get("stock_count", 0)))
@@ -113,27 +124,34 @@ class ThreeThirteenRenderer(GameRenderer):
         if kind == "went_out":
             return "🏁 " + _("{name} went out!", name=who)
         if kind == "round_scored":
-            points = ", ".join(f"{name(names, p)} +{n}" for p, n in event.get("points", {}).items())
-            return _("Round {number} points: {points}", number=event["round"], points=points)
+            return "🏁 " + _("Round {number} is over: the results are below.", number=event["round"])
+        if kind == "tie_break":
+            listed = names_list(event.get("players") or [], names, _)
+            return _("{names} are tied: they play a tie-break round.", names=listed)
         if kind == "stock_reshuffled":
             return _("The discard pile was shuffled into a new stock.")
         if kind == "match_over":
             return winners_line(event["winners"], _, names)
-        if kind == "timed_out":
-            return _("Time's up for {name}.", name=who)
         return None
 
-    def round_summary(self, events, _, names):
-        lines = super().round_summary(events, _, names)
-        for event in events:
-            if event["kind"] == "round_scored":
-                for player, hand in (event.get("hands") or {}).items():
-                    melds = " ".join("[" + show.cards(meld) + "]" for meld in hand.get("melds", []))
-                    left = show.cards(hand.get("deadwood_cards", []))
-                    lines.append(f"{name(names, player)}: {melds} {('· ' + left) if left else ''}".rstrip())
+    def round_score_lines(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """One line per player: the total and this round's points, then the melds and the cards
+        left over that the points come from."""
+        points = event.get("points") or {}
+        totals = event.get("totals") or {}
+        hands = event.get("hands") or {}
+        lines = []
+        for player in totals or points:
+            parts = [f"{name(names, player)}: {totals.get(player, points.get(player))}{signed(points.get(player))}"]
+            hand = hands.get(player) or {}
+            if hand.get("melds"):
+                parts.append(" ".join("[" + show.cards(meld) + "]" for meld in hand["melds"]))
+            if hand.get("deadwood_cards"):
+                parts.append(_("left over: {cards}", cards=show.cards(hand["deadwood_cards"])))
+            lines.append(" · ".join(parts))
         return lines
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
         if event["kind"] == "drew" and event.get("from") == "stock" and event.get("card"):
             return _("You drew {card}.", card=show.card(event["card"]))
         return None

@@ -1,28 +1,92 @@
 """The player's legal actions as a tree of buttons, so any game gets a phone keyboard for free.
 
-A game renderer gives each legal action a path of button labels: ("7♥",) for a one-card play,
-("J♥", "♥ kopa") for a Jack and its command, ("5♠", "5♥", "✔") for several cards tapped in
-order then confirmed. The tree merges common prefixes. Nodes are numbered breadth-first, so
-the same legal actions always give the same numbers: a button carries only its number and the
-server rebuilds the tree to find what it meant.
+A game renderer gives each legal action a path of steps, one per tap: (Card("7♥️"),) for a
+one-card play, (Card("J♥️"), "♥️ hearts") for a Jack and its command, (Alone("Draw"),) for a
+move that stands on its own row. Cards chosen together are either consecutive `Card` steps
+(their order counts: Kadi's last card is the new top) or one `Pick` (any order: Lopti's cards
+of a rank, Euchre's five to keep). The tree merges common prefixes; a `Pick` makes one node per
+set of marked cards, so every tap order reaches the same play.
+
+Each tap on a card marks it and shows the cards that may join it; a play of several cards, or
+of a card that others may still join, waits for a ✔ (a child of its own), while a card that
+nothing can join plays at once. Nodes are numbered breadth-first, so the same legal actions
+always give the same numbers: a button carries only its number and the server rebuilds the
+tree to find what it meant.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 Action = dict[str, Any]
 
+CONFIRM = "✔"
 
-@dataclass
+# Kinds of buttons, which decide where they stand on the keyboard.
+CARD = "card"  # packed several to a row
+ALONE = "alone"  # a row of its own (Draw, Take the pile, Go out, Pass)
+MOVE = "move"  # any other choice, packed by width
+DONE = "confirm"  # the ✔ that plays the marked cards
+
+
+class Card(str):
+    """A step that names one card."""
+
+
+class Alone(str):
+    """A step that stands on its own row, away from the cards a thumb is aiming at."""
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Cards chosen together in any order; their labels in the order they are shown."""
+
+    cards: tuple[str, ...]
+
+
+Step = str | Pick
+
+
+@dataclass(eq=False)
 class Node:
+    # The label of the button that leads here from `parent` (the first way found).
     label: str
+    kind: str = MOVE
     number: int = -1
     action: Action | None = None
-    children: list[Node] = field(default_factory=list)
+    # (label, child) for every button this node opens to.
+    links: list[tuple[str, Node]] = field(default_factory=list)
     parent: Node | None = None
+    # While cards are being chosen: the node before the first of them, the marked cards (label,
+    # the node that unmarks it), and the order the candidates are shown in.
+    start: Node | None = None
+    marks: list[tuple[str, Node]] = field(default_factory=list)
+    shown_order: tuple[str, ...] = ()
+
+    @property
+    def children(self) -> list[Node]:
+        return [child for _label, child in self.links]
+
+    def link(self, label: str, kind: str) -> Node:
+        """The child behind the button `label`, made if it is new."""
+        for existing, child in self.links:
+            if existing == label:
+                return child
+        child = Node(label=label, kind=kind, parent=self)
+        self.links.append((label, child))
+        return child
+
+    def path(self) -> list[str]:
+        """The labels tapped from the top to reach this node."""
+        labels = []
+        node: Node | None = self
+        while node is not None and node.parent is not None:
+            labels.append(node.label)
+            node = node.parent
+        return labels[::-1]
 
 
 @dataclass
@@ -34,23 +98,148 @@ class ActionTree:
         return self.nodes[number] if 0 <= number < len(self.nodes) else None
 
 
-def build_tree(actions: Sequence[Action], path_of: Callable[[Action], Sequence[str]]) -> ActionTree:
-    root = Node(label="")
-    for action in actions:
-        node = root
-        for label in path_of(action):
-            child = next((c for c in node.children if c.label == label), None)
-            if child is None:
-                child = Node(label=label, parent=node)
-                node.children.append(child)
-            node = child
+def step_kind(step: str) -> str:
+    if isinstance(step, Card):
+        return CARD
+    if isinstance(step, Alone):
+        return ALONE
+    return MOVE
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.root = Node(label="")
+        # (start node, marked set) -> the node of that choice, for `Pick` steps.
+        self.sets: dict[tuple[int, frozenset[str]], Node] = {}
+        self.set_of: dict[int, frozenset[str]] = {}
+        self.order: dict[int, list[str]] = {}
+        self.joined: set[tuple[int, str]] = set()
+
+    def add(self, action: Action, path: Sequence[Step]) -> None:
+        node = self.root
+        for step in path:
+            node = self._pick(node, step.cards) if isinstance(step, Pick) else node.link(step, step_kind(step))
         if node.action is None:
             node.action = action
-    nodes: list[Node] = []
-    queue = [root]
-    while queue:
-        current = queue.pop(0)
-        current.number = len(nodes)
-        nodes.append(current)
-        queue.extend(current.children)
-    return ActionTree(root, nodes)
+
+    def _pick(self, start: Node, cards: tuple[str, ...]) -> Node:
+        """The node of `cards` chosen together from `start`, and every smaller choice on the way:
+        each choice links to the choices one card wider."""
+        order = self.order.setdefault(id(start), [])
+        order.extend(card for card in cards if card not in order)
+        for card in cards:
+            self._join(start, card, self._set_node(start, frozenset([card])))
+        for size in range(1, len(cards)):
+            for chosen in combinations(cards, size):
+                node = self._set_node(start, frozenset(chosen))
+                for card in cards:
+                    if card not in chosen:
+                        self._join(node, card, self._set_node(start, frozenset(chosen) | {card}))
+        return self._set_node(start, frozenset(cards))
+
+    def _join(self, node: Node, label: str, child: Node) -> None:
+        if (id(node), label) not in self.joined:
+            self.joined.add((id(node), label))
+            node.links.append((label, child))
+
+    def _set_node(self, start: Node, chosen: frozenset[str]) -> Node:
+        key = (id(start), chosen)
+        node = self.sets.get(key)
+        if node is None:
+            node = self.sets[key] = Node(label="", kind=CARD, start=start)
+            self.set_of[id(node)] = chosen
+        return node
+
+    def finish(self) -> ActionTree:
+        self._confirms(self.root, set())
+        nodes = self._number()
+        for node in nodes:
+            self._mark(node)
+        return ActionTree(self.root, nodes)
+
+    def _confirms(self, node: Node, seen: set[int]) -> None:
+        """A card choice that could still grow, or that holds several cards, plays with ✔."""
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        for _label, child in list(node.links):
+            self._confirms(child, seen)
+        if node.action is None or node.kind != CARD:
+            if node.action is not None and node.links:
+                node.links.append((CONFIRM, Node(label=CONFIRM, kind=DONE, action=node.action)))
+                node.action = None
+            return
+        if node.links or self._chosen_count(node) > 1:
+            node.links.append((CONFIRM, Node(label=CONFIRM, kind=DONE, action=node.action)))
+            node.action = None
+
+    def _chosen_count(self, node: Node) -> int:
+        if id(node) in self.set_of:
+            return len(self.set_of[id(node)])
+        count = 0
+        current: Node | None = node
+        while current is not None and current.kind == CARD and id(current) not in self.set_of:
+            count += 1
+            current = current.parent
+        return count
+
+    def _number(self) -> list[Node]:
+        nodes: list[Node] = []
+        self.root.number = 0
+        queue = [self.root]
+        while queue:
+            current = queue.pop(0)
+            nodes.append(current)
+            for label, child in current.links:
+                if child.number < 0:
+                    child.number = len(nodes) + len(queue)
+                    child.parent = current
+                    child.label = label
+                    queue.append(child)
+        return nodes
+
+    def _mark(self, node: Node) -> None:
+        """The marked cards of a choice in progress, each with the node that unmarks it."""
+        chosen = self.set_of.get(id(node))
+        if chosen is not None:
+            start = node.start
+            assert start is not None
+            node.shown_order = tuple(self.order.get(id(start), ()))
+            node.marks = [
+                (card, self.sets.get((id(start), chosen - {card}), start))
+                for card in node.shown_order
+                if card in chosen
+            ]
+            return
+        if node.kind != CARD or node.parent is None:
+            return
+        chain = []
+        current: Node | None = node
+        while current is not None and current.kind == CARD and id(current) not in self.set_of:
+            chain.append(current)
+            current = current.parent
+        chain.reverse()
+        start = chain[0].parent
+        node.start = start
+        for index, marked in enumerate(chain):
+            rest = [other.label for other in chain[index + 1 :]]
+            target = _follow(marked.parent, rest) if marked.parent is not None else None
+            node.marks.append((marked.label, target or marked.parent or self.root))
+
+
+def _follow(node: Node, labels: Sequence[str]) -> Node | None:
+    """The node reached from `node` by tapping `labels` (cards only), or None."""
+    for label in labels:
+        node = next((child for existing, child in node.links if existing == label and child.kind == CARD), None)
+        if node is None:
+            return None
+    return node
+
+
+def build_tree(actions: Sequence[Action], paths_of: Callable[[Action], Sequence[Sequence[Step]]]) -> ActionTree:
+    """The tree of `actions`; `paths_of(action)` gives the ways to tap it (most actions have one)."""
+    builder = _Builder()
+    for action in actions:
+        for path in paths_of(action):
+            builder.add(action, path)
+    return builder.finish()

@@ -22,12 +22,13 @@ from engine.core.protocol import Action, Game, State
 from handlers.callback_data import RuleDraft, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
-from handlers.render.action_tree import ActionTree, Node, build_tree
-from handlers.render.common import game_title, rows
+from handlers.render.action_tree import CARD, DONE, ActionTree, Node, build_tree
+from handlers.render.common import game_title
+from handlers.render.keyboard import BOTTOM, Key, arrange
 from tables.models import TableRow
 
-CONFIRM = "✔"
 BACK = "↩"
+MARKED = "✅"
 
 
 def player_view(table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
@@ -57,7 +58,7 @@ def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translato
     legal = [] if finished else game.legal_actions(state, player)
     offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
     ordered = renderer.order_actions(offered, view)
-    tree = build_tree(ordered, lambda action: renderer.action_path(action, view, _))
+    tree = build_tree(ordered, lambda action: renderer.action_paths(action, view, _))
     return Seen(view, legal, tree, keyboard_digest(ordered))
 
 
@@ -81,7 +82,7 @@ def hand_text(
     lines.extend(renderer.hand_lines(view, _, active))
     note = table.notes.get(player)
     if note and note.get("round") == game.round_number(state):
-        private = [renderer.private_event_line(event, _, table.names) for event in note.get("events", [])]
+        private = [renderer.private_event_line(event, _, table.names, player) for event in note.get("events", [])]
         private = [line for line in private if line]
         if private:
             lines.append("")
@@ -96,30 +97,51 @@ def hand_text(
     else:
         lines.append("<b>" + renderer.prompt(view, legal, waiting, _) + "</b>")
     if node is not None and node.number > 0:
-        path = []
-        current: Node | None = node
-        while current is not None and current.number > 0:
-            path.append(current.label)
-            current = current.parent
-        lines.append(_("Chosen: {choice}", choice=escape(" ".join(reversed(path)))))
+        lines.append(chosen_line(node, _))
     return "\n".join(lines)
 
 
+def chosen_line(node: Node, _: Translator) -> str:
+    """What the player has tapped so far: the steps, then the cards marked (in the order tapped
+    for a sequence, as shown for a set)."""
+    if node.start is not None and node.marks:
+        steps = node.start.path() + [label for label, _target in node.marks]
+    else:
+        steps = node.path()
+    line = _("Chosen: {choice}", choice=escape(" ".join(steps)))
+    if any(child.kind == DONE for child in node.children):
+        line += " " + _("Press ✔ to confirm.")
+    return line
+
+
 def hand_markup(table: TableRow, seen: Seen, node: Node, builder: str | None = None) -> InlineKeyboardMarkup | None:
+    """The buttons of `node`: while cards are being chosen, each candidate card once (✅ on the
+    marked ones, which unmark), then the moves, then ✔ and ↩."""
+
     def button(label: str, number: int) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=TreeNode(table.table_id, seen.keyboard, number).encode())
 
-    keyboard = rows([button(child.label, child.number) for child in node.children])
-    extra = []
-    if node.number > 0 and node.action is not None:
-        extra.append(button(CONFIRM, -node.number))
-    if node.parent is not None:
-        extra.append(button(BACK, node.parent.number))
-    if extra:
-        keyboard.append(extra)
+    keys: list[Key[InlineKeyboardButton]] = []
+    links = list(node.links)
+    if node.marks:
+        offered = [(label, child) for label, child in links if child.kind == CARD]
+        marked = [(f"{MARKED} {label}", target) for label, target in node.marks]
+        if node.shown_order:  # a set: each card keeps its place, marked or not
+            place = {label: index for index, label in enumerate(node.shown_order)}
+            cards = sorted([*marked, *offered], key=lambda key: place.get(key[0].removeprefix(f"{MARKED} "), 99))
+        else:  # a sequence: the cards in the order tapped, then those that may follow
+            cards = [*marked, *offered]
+        keys.extend(Key(label, CARD, button(label, target.number)) for label, target in cards)
+        links = [(label, child) for label, child in links if child.kind != CARD]
+    keys.extend(Key(label, child.kind, button(label, child.number)) for label, child in links)
+    back = node.start if node.marks and node.start is not None else node.parent
+    if back is not None:
+        keys.append(Key(BACK, BOTTOM, button(BACK, back.number)))
+    top = []
     if builder and node.number == 0:
         draft = RuleDraft(table.table_id, table.version, "").encode()
-        keyboard.insert(0, [InlineKeyboardButton(builder, callback_data=draft)])
+        top.append(Key(builder, BOTTOM, InlineKeyboardButton(builder, callback_data=draft)))
+    keyboard = arrange(keys, top)
     return InlineKeyboardMarkup(keyboard) if keyboard else None
 
 

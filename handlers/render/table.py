@@ -5,8 +5,9 @@ Rendered from the spectator view only: what everyone at the table may know.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -16,7 +17,7 @@ from engine.core.options import parse_options
 from engine.core.protocol import Game, State
 from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
-from handlers.games.base import names_list
+from handlers.games.base import name, names_list, shorten
 from handlers.render.common import clock_text, game_title, rows
 from tables.models import CANCELLED, FINISHED, TableRow
 
@@ -77,50 +78,97 @@ def closed_text(table: TableRow, _: Translator) -> str:
 
 
 # ----- the running table -----------------------------------------------------------------------
+# The table must fit a phone without scrolling, with the most players a game seats.
+MAX_LINES = 15
+MAX_CHARACTERS = 500
+LOG_LINES = 3
+LOG_LINE_CHARACTERS = 140
+LOG_LINE_LEAST = 40  # a line cut shorter than this says too little: it is left out
+TAG = re.compile(r"<[^>]+>")
+
+
+def shown_length(text: str) -> int:
+    """Characters a phone shows of an HTML text: without tags, entities as one character."""
+    return len(unescape(TAG.sub("", text)))
+
+
+def clip(line: str, limit: int) -> str:
+    """An HTML line without tags cut between words to `limit` shown characters."""
+    if shown_length(line) <= limit:
+        return line
+    return escape(shorten(unescape(line), limit), quote=False)
+
+
 def table_text(table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], now: float) -> str:
+    """The group's table: heading (round and the score that ends the match), the seats, the
+    centre, the last events and whom the table waits for, in at most MAX_LINES lines and
+    MAX_CHARACTERS characters: the events get what room is left, newest first."""
     renderer = renderer_for(table.game)
     names = table.names
     scores = game.scores(state)
     if table.status == FINISHED and not game.is_finished(state):
         standings = renderer.result_lines(view, scores, game.winners(state), _, names)
         return "\n".join([heading(table, _), _("The session is over. Standings:"), *standings])
+    title = [heading(table, _), renderer.round_text(view, game.round_number(state), _)]
+    goal = renderer.goal_text(view, _)
+    if goal:
+        title.append(goal)
+    top = table_top(table, game, state, _, view, " · ".join(title), compact=False)
+    bottom = [status_line(table, game, state, _, names, now)]
+    if shown_length("\n".join(top + bottom)) > MAX_CHARACTERS - LOG_LINE_LEAST or len(top) + len(bottom) >= MAX_LINES - 1:
+        top = table_top(table, game, state, _, view, " · ".join(title), compact=True)
+    room_lines = MAX_LINES - len(top) - len(bottom) - 1
+    room_characters = MAX_CHARACTERS - shown_length("\n".join(top + bottom)) - 1
+    log = []
+    for line in reversed(renderer.log_lines(table.recent_events, _, names)):
+        if len(log) >= min(LOG_LINES, room_lines):
+            break
+        limit = min(LOG_LINE_CHARACTERS, room_characters - 1)
+        if limit < min(LOG_LINE_LEAST, shown_length(line)):
+            break
+        line = clip(line, limit)
+        room_characters -= shown_length(line) + 1
+        log.insert(0, f"<i>{line}</i>")
+    return "\n".join(top + ([""] + log if log else []) + bottom)
+
+
+def table_top(table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], title: str,
+              compact: bool) -> list[str]:
+    """The heading, the seats (or the final standings) and the centre of the table."""
+    renderer = renderer_for(table.game)
+    names = table.names
+    scores = game.scores(state)
+    top = [title]
+    if game.is_finished(state):
+        return top + renderer.result_lines(view, scores, game.winners(state), _, names)
     waiting = game.to_act(state)
-    lines = [heading(table, _) + " · " + _("Round {number}", number=game.round_number(state))]
     for seat in table.seats:
         marker = "▶️" if seat.player in waiting else "▫️"
         detail = renderer.seat_detail(view, seat.player, _)
-        score = renderer.score_text(scores.get(seat.player, 0), _)
-        parts = [f"{marker} <b>{escape(seat.name)}</b>", detail, score]
-        lines.append(" · ".join(part for part in parts if part))
-    centre = renderer.centre_lines(view, _, names)
-    if centre:
-        lines.append("")
-        lines.extend(centre)
-    events = [renderer.event_line(event, _, names) for event in table.recent_events]
-    events = [line for line in events if line]
-    if events:
-        lines.append("")
-        lines.extend(f"<i>{line}</i>" for line in events[-3:])
-    lines.append("")
-    who = names_list(waiting, names, _)
+        score = scores.get(seat.player, 0)
+        parts = [f"{marker} <b>{name(names, seat.player)}</b>", detail, renderer.score_text(score, _) if score else ""]
+        top.append(" · ".join(part for part in parts if part))
+    centre = renderer.centre_lines(view, _, names, compact)
+    return top + ([""] + centre if centre else [])
+
+
+def status_line(table: TableRow, game: Game, state: State, _: Translator, names: Mapping[str, str], now: float) -> str:
+    """Whom the table waits for and how long they have, or why it waits for nobody."""
+    who = names_list(game.to_act(state), names, _)
     if game.is_finished(state):
-        lines.append("<b>" + _("Match over.") + "</b>")
-        lines.extend(renderer.result_lines(view, scores, game.winners(state), _, names))
-    elif table.status == CANCELLED:
-        lines.append("<b>" + _("The table was cancelled.") + "</b>")
-    elif table.paused_until is not None and now < table.paused_until:
-        lines.append("⏸ " + _("Next round in a moment..."))
-    elif table.deadline is not None:
+        return "<b>" + _("Match over.") + "</b>"
+    if table.status == CANCELLED:
+        return "<b>" + _("The table was cancelled.") + "</b>"
+    if table.paused_until is not None and now < table.paused_until:
+        return "⏸ " + _("Next round in a moment...")
+    if table.deadline is not None:
         # The time a fresh turn has: a table is rendered when the turn begins, and its text
         # must not change every second (each edit costs a call of the group's budget).
         left = clock_text(table.deadline - now)
         if table.warned:
-            lines.append("⏰ " + _("Hurry, {who}: {left} left!", who=who, left=left))
-        else:
-            lines.append("⏳ " + _("Waiting for {who} ({left})", who=who, left=left))
-    else:
-        lines.append("⏳ " + _("Waiting for {who}", who=who))
-    return "\n".join(lines)
+            return "⏰ " + _("Hurry, {who}: {left} left!", who=who, left=left)
+        return "⏳ " + _("Waiting for {who} ({left})", who=who, left=left)
+    return "⏳ " + _("Waiting for {who}", who=who)
 
 
 def table_markup(

@@ -33,7 +33,7 @@ async def test_a_crash_between_commit_and_publish_is_mended_at_the_restart(api, 
         await application.bot_data["karata"].publisher.settle()
         hand = sim.hand_message(amina)
         crash(application)
-        press = next(data for row in hand.buttons for label, data in row if label == "7♥")
+        press = next(data for row in hand.buttons for label, data in row if label == "7♥️")
         answer = await api.wait_for_answer(await api.press(amina, amina.id, hand.message_id, press))
         assert not answer.get("text"), "the move was taken"
     assert not any(buttons(sim.hand_message(user)) for user in sim.users[1:]), "nothing was shown before the crash"
@@ -57,7 +57,7 @@ async def test_a_press_delivered_again_after_a_crash_is_answered_as_what_it_did(
         table = await open_kadi(api, application, sim, hands=[["7H", "KS"]], start="6H")
         await application.bot_data["karata"].publisher.settle()
         hand = sim.hand_message(amina)
-        press = next(data for row in hand.buttons for label, data in row if label == "7♥")
+        press = next(data for row in hand.buttons for label, data in row if label == "7♥️")
         query = await api.press(amina, amina.id, hand.message_id, press)
         await api.wait_for_answer(query)
         version = (await table_state(application, table.table_id)).table.version

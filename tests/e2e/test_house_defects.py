@@ -43,7 +43,7 @@ async def test_the_table_message_posted_again_is_the_one_the_bot_keeps_editing(a
         old = sim.table_message()
         await api.send_text(amina, sim.group_id, "/table")
         hand = sim.hand_message(amina)
-        press = next(data for row in hand.buttons for label, data in row if label == "7♥")
+        press = next(data for row in hand.buttons for label, data in row if label == "7♥️")
         await api.wait_for_answer(await api.press(amina, amina.id, hand.message_id, press))
         await karata.publisher.settle()
         await api.settle(quiet=0.05)

@@ -11,7 +11,7 @@ from tests.kadi.test_kadi_helpers import build_deck
 pytestmark = pytest.mark.asyncio
 
 FIVES = ["5H", "5S", "5D", "5C", "9C"]
-PLAY_FOUR_FIVES = ["5♥ ➕", "5♠", "5♦", "5♣"]
+PLAY_FOUR_FIVES = ["5♥️", "5♠", "5♦️", "5♣"]
 
 
 async def open_kadi(api, application, sim, options="hand_size=5", hands=(), start="6H", stock=()):
@@ -70,7 +70,7 @@ async def test_a_call_in_time_is_not_penalised(api, start_bot, way):
     async with start_bot() as application:
         table = await open_kadi(api, application, sim, hands=[FIVES])
         if way == "play and call":
-            await press(api, sim, amina, *PLAY_FOUR_FIVES, "✔ + 📣")
+            await press(api, sim, amina, "📣 Play + Kadi Moja!", *PLAY_FOUR_FIVES, "✔")
         else:
             await press(api, sim, amina, *PLAY_FOUR_FIVES, "✔")
             if way == "private button":
@@ -109,12 +109,12 @@ async def test_a_jack_command_is_chosen_in_the_private_chat_and_obeyed(api, star
     amina, baraka, _ = sim.users
     async with start_bot() as application:
         await open_kadi(api, application, sim, hands=[["JH"], ["7S", "KH", "QH"]])
-        await press(api, sim, amina, "J♥")
-        assert {"♠ spades", "♥ hearts", "♦ diamonds", "♣ clubs", "⚡ Power card"} <= set(labels(sim, amina))
+        await press(api, sim, amina, "J♥️")
+        assert {"♠ spades", "♥️ hearts", "♦️ diamonds", "♣ clubs", "⚡ Power card"} <= set(labels(sim, amina))
         await press(api, sim, amina, "♠ spades")
         assert "Command: ♠ spades" in await table_text(application, sim)
         offered = labels(sim, baraka)
-        assert "7♠" in offered and "K♥" not in offered and "Q♥" not in offered
+        assert "7♠" in offered and "K♥️" not in offered and "Q♥️" not in offered
 
 
 async def test_a_two_stack_is_answered_then_taken(api, start_bot):
@@ -122,7 +122,7 @@ async def test_a_two_stack_is_answered_then_taken(api, start_bot):
     amina, baraka, chausiku = sim.users
     async with start_bot() as application:
         table = await open_kadi(api, application, sim, hands=[["2H"], ["2S"]])
-        await press(api, sim, amina, "2♥")
+        await press(api, sim, amina, "2♥️")
         assert set(labels(sim, baraka)) == {"2♠", "Draw 2"}
         await press(api, sim, baraka, "2♠")
         assert "Penalty: draw 4" in await table_text(application, sim)
