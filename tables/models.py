@@ -68,7 +68,8 @@ class TableRow:
     windows: dict[str, list[float]] = field(default_factory=dict)
     # Each player's private lines of their latest move ("You drew 7♥"), until they act again.
     notes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    # The spectator events of the move that closed the last round: {"round", "version", "events"}.
+    # The spectator events of the latest move: {"round", "version", "events"}; the round's results
+    # are posted from them when the move closed a round.
     round_events: dict[str, Any] | None = None
     # Players who were sent a "your turn" nudge that still stands.
     nudged: list[str] = field(default_factory=list)

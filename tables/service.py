@@ -382,10 +382,11 @@ class TableService:
         table.recent_events = (table.recent_events + spectator)[-RECENT_EVENTS:]
         finished = game.is_finished(state)
         round_now = game.round_number(state)
-        if round_now != round_before or finished:
-            table.round_events = {"round": round_before, "version": table.version, "events": spectator}
-            if not finished and self.timing.round_pause_seconds > 0:
-                table.paused_until = self.clock() + self.timing.round_pause_seconds
+        # The move's events, from which its round's results are posted when it closed one (a
+        # round may close before the next begins: Lopti's winner writes a rule in between).
+        table.round_events = {"round": round_before, "version": table.version, "events": spectator}
+        if round_now != round_before and not finished and self.timing.round_pause_seconds > 0:
+            table.paused_until = self.clock() + self.timing.round_pause_seconds
         self._keep_notes(table, events, player, round_now)
         waiting = set(game.to_act(state))
         table.nudged = [nudged for nudged in table.nudged if nudged in waiting and nudged != player]

@@ -33,6 +33,9 @@ async def test_the_winner_writes_a_text_rule_that_everyone_sees(api, start_bot):
         loaded, winner = await play_until_authoring(api, application, sim)
         author = next(user for user in sim.users if str(user.id) == winner)
         assert "house rule" in api.bot_messages(author.id)[-1].plain
+        # The round's results are posted when the round is won, before its winner writes a rule.
+        await application.bot_data["karata"].publisher.flush()
+        assert any("Round 1 results" in (message.plain or "") for message in api.bot_messages(sim.group_id))
         await api.send_text(author, author.id, "x" * 281)
         too_long = await api.wait_until(lambda: "280" in (api.last_message(author.id).plain or ""), what="refusal")
         assert too_long
