@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -51,7 +52,24 @@ def keyboard_digest(actions: Sequence[Mapping[str, Any]]) -> int:
     return zlib.crc32(json.dumps(list(actions), sort_keys=True, separators=(",", ":")).encode()) % 1_000_000_000
 
 
+# What a player sees depends only on the table's version (the state), the player and the
+# language: the publisher renders it once per move, and the press that follows looks it up.
+# (The table's creation time tells apart tables of different databases with the same id.)
+_SEEN: OrderedDict[tuple[int, float, int, str, str], Seen] = OrderedDict()
+SEEN_KEPT = 4096
+
+
 def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
+    key = (table.table_id, table.created_at, table.version, player, _.language)
+    seen = _SEEN.get(key)
+    if seen is None or not table.table_id:
+        seen = _SEEN[key] = _seen_now(table, game, state, player, _)
+        if len(_SEEN) > SEEN_KEPT:
+            _SEEN.popitem(last=False)
+    return seen
+
+
+def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
     renderer = renderer_for(table.game)
     view = player_view(table, game, state, player)
     finished = game.is_finished(state)
