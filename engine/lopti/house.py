@@ -23,6 +23,7 @@ from engine.core.rng import shuffled
 from engine.core.fast import event
 from engine.lopti.rules import SORT_KEY
 from engine.lopti.state import LoptiState
+from engine.lopti.table import burn_pile
 
 Problem = tuple[str, str] | None
 
@@ -130,15 +131,6 @@ def normalize(rule: dict[str, Any]) -> dict[str, Any]:
         "if": dict(rule.get("if", {})),
         "do": [dict(effect) for effect in rule["do"]],
     }
-
-
-def build_hooks(rules: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """event -> the active structured rule records on it, in the order they were made."""
-    hooks: dict[str, list[dict[str, Any]]] = {}
-    for record in rules:
-        if record["active"] and record["rule"] is not None:
-            hooks.setdefault(record["rule"]["event"], []).append(record)
-    return hooks
 
 
 # ----- resolution -----------------------------------------------------------------------------
@@ -276,8 +268,6 @@ def _effect(state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int,
             events.append(event("burned_returned", {"cards": cards, "stock_count": len(state.stock),
                                                     "rule": rule_id}))
     elif name == "burn":
-        from engine.lopti.turns import burn_pile
-
         burn_pile(state, actor, "rule", [], events)
         return True
     return False

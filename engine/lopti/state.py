@@ -74,8 +74,6 @@ class LoptiState:
         self.follow = FOLLOW[options["ten_on_seven"], options["sevens_stack_singly"]]
 
     def rebuild_hooks(self) -> None:
-        from engine.lopti.house import build_hooks
-
         self.hooks = build_hooks(self.rules) if self.rules else {}
 
     def unshare(self) -> None:
@@ -158,6 +156,15 @@ class LoptiState:
 
     def __repr__(self) -> str:
         return f"LoptiState(round={self.round}, phase={self.phase!r}, turn={self.turn})"
+
+
+def build_hooks(rules: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """event -> the active structured rule records on it, in the order they were made."""
+    hooks: dict[str, list[dict[str, Any]]] = {}
+    for record in rules:
+        if record["active"] and record["rule"] is not None:
+            hooks.setdefault(record["rule"]["event"], []).append(record)
+    return hooks
 
 
 def _fresh(value: Any) -> Any:
