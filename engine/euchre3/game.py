@@ -40,6 +40,7 @@ from engine.euchre3.state import (
     PLAY,
     State,
 )
+from engine.euchre3.views import table_view
 
 # phase -> action type -> move
 MOVES = {
@@ -298,8 +299,6 @@ class Euchre3(Game):
 
     # ----- what may be seen ---------------------------------------------------------------
     def view(self, state: State, player: str | None) -> dict[str, Any]:
-        from engine.euchre3.views import table_view
-
         return table_view(state, player)
 
     def replay_hands(self, state: State) -> dict[str, Any]:
