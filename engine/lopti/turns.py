@@ -3,8 +3,8 @@ extra plays after burns, going out and the end of a round.
 
 Every function changes the state it is given in place (the state `advance` owns, or the copy
 `apply` made) and appends the events it causes. What may be changed in place is fixed by
-`LoptiState.clone`: the acting seat's rows, `pile` and `chain`; every other list is replaced,
-never changed, because a copy shares it with the state it was made from.
+`LoptiState.copy`: the seats' rows, `pile` and `chain`; every other list is replaced, never
+changed, because a copy shares it with the state it was made from.
 """
 
 from __future__ import annotations
