@@ -131,8 +131,8 @@ class PitchGame(Game):
         return _CLOCK_ACTIONS if player == CLOCK else []
 
     def apply(self, state: PitchState, player: str, action: Action) -> Result:
-        # `clone` copies what `advance` changes in place and shares the rest.
-        return self.advance(state.clone(), player, action)
+        """`advance` on a copy: the same rules, and `state` is never changed."""
+        return self.advance(state.copy(), player, action)
 
     def advance(self, state: PitchState, player: str, action: Action) -> Result:
         """`apply` in place: every check is made before the first change, so a refusal leaves `state` as it was."""
@@ -289,7 +289,7 @@ def _plays(state: PitchState, leader: int, cards: Sequence[str]) -> list[dict[st
 
 
 def _start_hand(state: PitchState, number: int, dealer: int, events: list[Event]) -> None:
-    """Deal hand `number` into `state` (a clone being built) and open the auction at the dealer's left."""
+    """Deal hand `number` into `state` (changed in place) and open the auction at the dealer's left."""
     players = state.players
     seats = len(players)
     hands, stock = deal(deck_for_deal(state.seed, state.decks, number), seats, dealer)
