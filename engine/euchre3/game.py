@@ -25,7 +25,6 @@ from engine.euchre3.options import Euchre3Options
 from engine.euchre3.ranking import (
     ALL_CARDS,
     DECKS,
-    FOLLOWING,
     legal_plays,
     strongest_first,
     weakest,
@@ -78,20 +77,7 @@ _NAME = {suit: {"type": "name", "suit": suit} for suit in SUITS}
 _BID1_ACTIONS = [_ACCEPT, _PASS]
 _DEFEND_ACTIONS = [_ALONE, _PASS]
 _FIVE_CARD_MAKER_ACTIONS = [_ALONE, _WITH_DUMMY]
-
-
-def _follow_actions(trump: str) -> dict[str, dict[str, Action]]:
-    """Card led -> {card that follows it: its play action}; one shared table per effective suit."""
-    by_suit: dict[frozenset[str], dict[str, Action]] = {}
-    return {
-        led: by_suit.setdefault(cards, {card: _PLAY[card] for card in cards}) for led, cards in FOLLOWING[trump].items()
-    }
-
-
-# trump -> card led -> card -> its play action, for the cards that follow the card led
-_FOLLOW_ACTIONS = {trump: _follow_actions(trump) for trump in SUITS}
 CANONICAL_CARDS = frozenset(ALL_CARDS)
-play_card = rules.play_card
 
 
 class Euchre3(Game):
@@ -163,14 +149,8 @@ class Euchre3(Game):
         phase = state.phase
         # Phases in order of how often a match meets them.
         if phase == PLAY:
-            hand = state.hands[seat]
             trick = state.trick
-            if trick:  # E24/EU3-A10, as ranking.legal_plays: follow the suit led if possible
-                follows = _FOLLOW_ACTIONS[state.trump][trick[0][1]]
-                following = [follows[card] for card in hand if card in follows]
-                if following:
-                    return following
-            return [_PLAY[card] for card in hand]
+            return list(map(_PLAY.__getitem__, legal_plays(state.hands[seat], trick[0][1] if trick else None, state.trump)))
         if phase == BID1:
             return _BID1_ACTIONS
         if phase == DEFEND:
@@ -201,34 +181,11 @@ class Euchre3(Game):
         return self.advance(state.copy(), player, action)
 
     def advance(self, state: Euchre3State, player: str, action: Action) -> Result:
-        """The in-place fast path: `state` becomes the new state (after a refusal it is unchanged,
-        because every move checks everything before it changes anything)."""
-        seat = state.turn
-        # The usual case first: the player to act sends an action of this phase as legal_actions
-        # gives it; every check `_step` makes before the move holds then, so the move is called
-        # directly. Anything else takes `_step`, which refuses or canonicalizes.
-        if seat is not None and action.__class__ is dict and player == state.players[seat] and player != CLOCK:
-            kind = action.get("type")
-            phase = state.phase
-            if kind == "play" and phase == PLAY:
-                # play_card checks the card is held (hands hold only canonical codes) and follows
-                # suit; a card not held (perhaps in lower case) goes on to `_step`.
-                events = play_card(state, seat, action.get("card"))
-            elif kind.__class__ is str and (len(action) == 1 or _is_canonical(action)):
-                move = MOVES[phase].get(kind)
-                events = None if move is None else move(state, seat, action)
-            else:
-                events = None
-            if events.__class__ is list:
-                return applied(state, events)
-            if events is not None:
-                return events if isinstance(events, Refused) else applied(state, events)
-        return self._step(state, player, action)
-
-    def _step(self, state: Euchre3State, player: str, action: Action) -> Result:
         """Every action, checked in order: the match, the action's shape, the clock, the player,
-        the turn, the phase, then the move's own checks. Changes `state` only when accepted."""
-        if state.turn is None:
+        the turn, the phase, then the move's own checks; `state` changes (in place) only when the
+        action is accepted, because every move checks everything before it changes anything."""
+        seat = state.turn
+        if seat is None:
             return Refused("match_over", "The match is over; start a new one.")
         if not (action.__class__ is dict or isinstance(action, Mapping)) or not isinstance(action.get("type"), str):
             return Refused("bad_action", "Send an action with a type.")
@@ -236,18 +193,20 @@ class Euchre3(Game):
             if action["type"] != "timeout":
                 return Refused("bad_action", "The clock can only time out.")
             return self._timeout(state)
-        if player not in state.players:
-            return Refused("not_a_player", f"{player} is not at this table.")
-        seat = state.turn
-        if state.players[seat] != player:
-            return Refused("not_your_turn", f"Wait: it is {state.players[seat]}'s turn.")
+        players = state.players
+        if players[seat] != player:
+            if player not in players:
+                return Refused("not_a_player", f"{player} is not at this table.")
+            return Refused("not_your_turn", f"Wait: it is {players[seat]}'s turn.")
         move = MOVES[state.phase].get(action["type"])
         if move is None:
             return Refused("not_now", f"Not now: {PHASE_HINTS[state.phase]}.")
-        events = move(state, seat, action if _is_canonical(action) else _canonical_cards(action))
-        if isinstance(events, Refused):
-            return events
-        return applied(state, events)
+        if len(action) != 1 and not _is_canonical(action):
+            action = _canonical_cards(action)
+        events = move(state, seat, action)
+        if events.__class__ is list:
+            return applied(state, events)
+        return events  # a refusal
 
     def _timeout(self, new: Euchre3State) -> Result:
         """Section 7's defaults for whoever the game waits for, applied to `new` (owned by the
@@ -326,7 +285,7 @@ class Euchre3(Game):
 
 
 def _is_canonical(action: Mapping[str, Any]) -> bool:
-    """True for the usual shapes legal_actions produces (the fast path of apply)."""
+    """True for the usual shapes legal_actions produces (which `advance` takes as they are)."""
     size = len(action)
     if size == 1:
         return True
@@ -338,7 +297,7 @@ def _is_canonical(action: Mapping[str, Any]) -> bool:
         if cards.__class__ is list:
             try:
                 return CANONICAL_CARDS.issuperset(cards)
-            except TypeError:  # an unhashable item: not a card; _step refuses it
+            except TypeError:  # an unhashable item: not a card; the move refuses it
                 return False
     return False
 

@@ -124,9 +124,6 @@ def legal_plays(hand: tuple[Card, ...], led: Card | None, trump: str) -> tuple[C
     """E24/EU3-A10: follow the effective suit led if possible (the left bower is a trump)."""
     if led is None:
         return hand
-    effective = EFFECTIVE_SUIT[trump]
-    led_suit = effective[led]
-    following = tuple(card for card in hand if effective[card] == led_suit)
-    return following or hand
+    return tuple(filter(FOLLOWING[trump][led].__contains__, hand)) or hand
 
 

@@ -3,9 +3,7 @@
 Each `do_*` function gets the state to change (the game's `advance` passes the caller's own
 state; `apply` passes a copy), the acting seat and the canonical action; it returns the events,
 or a `Refused`. Checks come first, changes after, so a refusal never leaves anything half-done
-and the state is then exactly as it was. `play_card` is the hot path of random playouts: it
-returns None (changing nothing) for a card the seat does not hold, so `advance` can call it
-without the general checks.
+and the state is then exactly as it was.
 """
 
 from __future__ import annotations
@@ -259,14 +257,9 @@ def do_with_dummy(state: Euchre3State, seat: int, action: dict) -> list[Event]:
 def do_keep(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     cards = action.get("cards")
     pool = state.hands[seat] + state.dummy
-    # The usual keep, five different cards of the pool in a list, passes one cheap test; anything
-    # else goes through every check, in the order that decides which refusal is given.
-    if not (
-        cards.__class__ is list and len(cards) == 5 and all(map(pool.__contains__, cards)) and len(set(cards)) == 5
-    ):
-        problem = _keep_problem(state, cards, pool)
-        if problem is not None:
-            return problem
+    problem = _keep_problem(state, cards, pool)
+    if problem is not None:
+        return problem
     chosen = set(cards)
     kept = tuple(filter(chosen.__contains__, pool))
     dropped = tuple(filterfalse(chosen.__contains__, pool))
@@ -377,25 +370,17 @@ def start_play(state: Euchre3State) -> list[Event]:
     ]
 
 
-def do_play(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
-    card = action.get("card")
-    events = play_card(state, seat, card)
-    if events is None:
-        return card_problem(state, card, state.hands[seat])
-    return events
-
-
 # seat -> the next seat clockwise
 _NEXT_SEAT = (1, 2, 0)
 
 
-def play_card(state: Euchre3State, seat: int, card: object) -> list[Event] | Refused | None:
-    """E24-E26: `seat`, whose turn it is in phase `play`, plays `card`. None, changing nothing,
-    when `seat` does not hold `card` (the caller says why: do_play's card_problem)."""
+def do_play(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
+    """E24-E26: `seat`, whose turn it is in phase `play`, plays the action's card."""
+    card = action.get("card")
     hands = state.hands
     hand = hands[seat]
     if card not in hand:
-        return None
+        return card_problem(state, card, hand)
     trick = state.trick
     trump = state.trump
     if trick:
