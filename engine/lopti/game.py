@@ -23,13 +23,14 @@ from engine.lopti.actions import (
     FLIPS,
     MATCH_SIZES,
     PLAYS,
+    RANK_MASK,
     TAKE,
     THREES,
 )
 from engine.lopti.dealing import deal_round
 from engine.core.fast import applied, event
 from engine.lopti.options import LoptiOptions
-from engine.lopti.rules import DECK, THREE, VALUE, lowest_card, play_problem, sort_cards
+from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_cards
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
@@ -45,7 +46,19 @@ _BIT_OF = BIT.__getitem__
 
 
 def _problem_now(state: LoptiState, rank: int, count: int) -> tuple[str, str] | None:
-    """`rules.play_problem` for `count` cards of `rank` on this state's pile, with its options."""
+    """Why `count` cards of `rank` may not go on this state's pile now (None: they may).
+
+    The usual answer, "they may", comes from the state's situation table (`state.follow`, built
+    from `rules.rank_mode` for its options) and `MATCH_SIZES` (from `rules.matches_enough`);
+    `rules.play_problem` judges the rest and says why."""
+    if not state.obligation:
+        pile = state.pile
+        if not pile:
+            return None
+        any_number, match, _ = state.follow[pile[-1]]
+        mask = RANK_MASK[rank]
+        if mask & any_number or mask & match and MATCH_SIZES[state.last_play][state.run] >> count & 1:
+            return None
     options = state.options
     return play_problem(
         rank, count, state.pile, state.last_play, state.run, state.obligation,
@@ -377,55 +390,39 @@ class Lopti(Game):
         return None
 
     def _play(self, state: LoptiState, seat: int, action: Action) -> Result:
+        """A play: the checks in the order of the refusals (the turn, the play's shape, the cards
+        held, one rank, then section 5.2), and the play if it passes them. A play of the shape
+        `legal_actions` lists (one rank, distinct cards, suit order: `COMBO`) needs no shape check."""
         if state.phase != PLAY or seat != state.turn:
             return self._turn_problem(state, seat)  # type: ignore[return-value]
         cards = action["cards"]
-        # A play as `legal_actions` lists it (one rank, distinct, suit order) that the tables of
-        # `engine.lopti.actions` allow is played at once; anything else goes through the full
-        # checks of `_checked_play`, which also give every refusal (the tests hold the tables
-        # to `rules.play_problem`).
         known = COMBO.get(tuple(cards)) if type(cards) is list else None
         if known is None:
-            return self._checked_play(state, seat, cards)
-        hand = state.hands[seat]
-        for card in cards:
-            if card not in hand:
-                return self._checked_play(state, seat, cards)
-        value, count, mask = known
-        if state.obligation:
-            if value != THREE:
-                return self._checked_play(state, seat, cards)
-        elif state.pile:
-            any_number, match, _ = state.follow[state.pile[-1]]
-            if not mask & any_number and not (mask & match and MATCH_SIZES[state.last_play][state.run] >> count & 1):
-                return self._checked_play(state, seat, cards)
-        events: list[Event] = []
-        self._play_cards(state, seat, cards[:], events)
-        return applied(state, events)
-
-    def _checked_play(self, state: LoptiState, seat: int, cards: Any) -> Result:
-        """Any play: the checks in the order of the refusals (the play's shape, the cards held,
-        one rank, then section 5.2), and the play if it passes them."""
-        if not cards:
-            return _refuse("empty_play", "Play at least one card.")
-        if len(set(cards)) != len(cards):
-            return _refuse("duplicate_cards", "A card is named twice.")
+            if not cards:
+                return _refuse("empty_play", "Play at least one card.")
+            if len(set(cards)) != len(cards):
+                return _refuse("duplicate_cards", "A card is named twice.")
         hand = state.hands[seat]
         for card in cards:
             if card not in hand:
                 if not hand:
                     return _refuse("not_in_hand", "Your hand is empty: flip a face-down card (or take the pile).")
                 return _refuse("not_in_hand", f"{card} is not in your hand.")
-        rank = VALUE[cards[0]]
-        for card in cards:
-            if VALUE[card] != rank:
-                return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
+        if known is None:
+            rank = VALUE[cards[0]]
+            for card in cards:
+                if VALUE[card] != rank:
+                    return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
+            cards = sort_cards(cards)
+        else:
+            rank = known[0]
+            cards = cards[:]
         if state.obligation or state.pile:
             problem = _problem_now(state, rank, len(cards))
             if problem:
                 return _refuse(*problem)
         events: list[Event] = []
-        self._play_cards(state, seat, sort_cards(cards), events)
+        self._play_cards(state, seat, cards, events)
         return applied(state, events)
 
     @staticmethod

@@ -23,7 +23,7 @@ from engine.core.rng import shuffled
 from engine.core.fast import event
 from engine.lopti.rules import SORT_KEY
 from engine.lopti.state import LoptiState
-from engine.lopti.table import burn_pile
+from engine.lopti.table import burn_pile, is_out, next_active
 
 Problem = tuple[str, str] | None
 
@@ -136,23 +136,11 @@ def normalize(rule: dict[str, Any]) -> dict[str, Any]:
 # ----- resolution -----------------------------------------------------------------------------
 
 def _gone(state: LoptiState, seat: int) -> bool:
-    if seat in state.out:
-        return True
-    return not state.hands[seat] and not state.face_up[seat] and all(card is None for card in state.face_down[seat])
+    return seat in state.out or is_out(state, seat)
 
 
 def _card_count(state: LoptiState, seat: int) -> int:
     return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
-
-
-def _step(state: LoptiState, seat: int, step: int) -> int:
-    """The next seat in direction `step` (1: with the direction of play, -1: against) not out."""
-    seats = len(state.players)
-    direction = state.direction * step
-    candidate = (seat + direction) % seats
-    while candidate in state.out and candidate != seat:
-        candidate = (candidate + direction) % seats
-    return candidate
 
 
 def targets(state: LoptiState, role: str, actor: int) -> list[int]:
@@ -161,9 +149,9 @@ def targets(state: LoptiState, role: str, actor: int) -> list[int]:
     if role == "actor":
         return [actor]
     if role == "next":
-        return [_step(state, actor, 1)]
+        return [next_active(state, actor)]
     if role == "previous":
-        return [_step(state, actor, -1)]
+        return [next_active(state, actor, -1)]
     if role == "others":
         return [(actor + offset) % seats for offset in range(1, seats)]
     # most_cards / fewest_cards: among players still in; ties: first clockwise from the actor.

@@ -11,29 +11,21 @@ from engine.core.protocol import Event
 from engine.lopti.state import LoptiState
 
 
-def next_active(state: LoptiState, seat: int) -> int:
-    """The next seat in the direction of play (clockwise unless a house rule reversed it) that
-    is not out (LOP-A10); pending house-rule skips are not counted here (see `next_turn`)."""
+def next_active(state: LoptiState, seat: int, step: int = 1) -> int:
+    """The next seat in the direction of play (clockwise unless a house rule reversed it; with
+    `step` -1, against it) that is not out (LOP-A10); `seat` itself when everyone else is out.
+    Pending house-rule skips are not counted here (see `turns.next_turn`)."""
     out = state.out
     seats = len(state.players)
-    if state.direction == 1:
-        candidate = seat + 1
-        if candidate == seats:
-            candidate = 0
-        if out:
-            while candidate in out:
-                candidate += 1
-                if candidate == seats:
-                    candidate = 0
-        return candidate
-    candidate = (seat - 1) % seats
-    while candidate in out:
-        candidate = (candidate - 1) % seats
+    direction = state.direction * step
+    candidate = (seat + direction) % seats
+    while candidate in out and candidate != seat:
+        candidate = (candidate + direction) % seats
     return candidate
 
 
 def is_out(state: LoptiState, seat: int) -> bool:
-    """Whether `seat` has no card left in hand, face up or face down (L5: out of the round)."""
+    """Whether `seat` has no card left in hand, face up or face down (L17.1: out of the round)."""
     if state.hands[seat] or state.face_up[seat]:
         return False
     for card in state.face_down[seat]:

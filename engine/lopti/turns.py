@@ -36,8 +36,10 @@ def next_turn(state: LoptiState, seat: int, events: list[Event] | None = None) -
 
 
 def pass_turn(state: LoptiState, seat: int, events: list[Event]) -> None:
-    """The turn passes from `seat` (slow path: skips, direction, `turn_start` house rules)."""
-    state.turn = turn = next_turn(state, seat, events)
+    """The turn passes from `seat` to `next_turn`'s player (using up house-rule skips), whose
+    turn starts (`turn_start` house rules)."""
+    # Without pending skips `next_turn` is `next_active`, called directly: nearly every turn ends here.
+    state.turn = turn = next_turn(state, seat, events) if state.skips else next_active(state, seat)
     state.extra = False
     if state.hooks:
         turn_started(state, turn, events)
@@ -136,46 +138,44 @@ def take_pile(state: LoptiState, seat: int, forced: bool, events: list[Event]) -
     events.append(event("took", {"player": state.players[seat], "cards": taken, "forced": forced}))
     if hooked:
         fire(state, "after", "take", seat, context, events)
-    if state.hooks or state.skips:
-        pass_turn(state, seat, events)
-        return
-    state.turn = next_active(state, seat)
-    state.extra = False
+    pass_turn(state, seat, events)
 
 
 def after_play(state: LoptiState, seat: int, burned: bool, events: list[Event]) -> None:
-    """Steps 3-6 of LOP-A11 after a legal play has landed."""
-    if state.hooks:
-        _after_play_with_rules(state, seat, burned, events)
-        return
+    """Steps 3-6 of LOP-A11 after a legal play has landed, with the house rules on `out` and
+    `face_up_taken` around their base events."""
     players = state.players
-    hand = state.hands[seat]
-    if not hand and is_out(state, seat):
+    hooks = state.hooks
+    if not state.hands[seat] and is_out(state, seat):
+        if hooks:
+            fire(state, "before", "out", seat, {}, events)
         out = state.out = state.out + [seat]
         events.append(event("out", {"player": players[seat], "place": len(out)}))
+        if hooks:
+            fire(state, "after", "out", seat, {}, events)
         if _round_over(state, seat, events):
             return
         pass_turn(state, seat, events)
         return
+    hand = state.hands[seat]
     if len(hand) < 3 and not state.extra and state.stock:
         _draw_step(state, seat, hand, events)
-    if not hand and state.face_up[seat]:
+    if not state.hands[seat] and state.face_up[seat]:
+        hooked = "face_up_taken" in hooks
+        if hooked:
+            fire(state, "before", "face_up_taken", seat, {}, events)
         picked = state.face_up[seat]
         state.face_up[seat] = []
-        hand.extend(picked)
+        state.hands[seat].extend(picked)  # a house rule may have given the seat a new hand list
         events.append(event("face_up_taken", {"player": players[seat], "cards": picked}))
+        if hooked:
+            fire(state, "after", "face_up_taken", seat, {}, events)
     if burned:
         state.turn = seat
         state.extra = True
         events.append(event("extra_play", {"player": players[seat]}))
-    elif state.skips or state.direction != 1:
-        pass_turn(state, seat, events)
     else:
-        if state.out:
-            state.turn = next_active(state, seat)
-        else:
-            state.turn = seat + 1 if seat + 1 < len(players) else 0
-        state.extra = False
+        pass_turn(state, seat, events)
 
 
 def _draw_step(state: LoptiState, seat: int, hand: list[str], events: list[Event]) -> None:
@@ -197,40 +197,6 @@ def _round_over(state: LoptiState, seat: int, events: list[Event]) -> bool:
         end_round(state, events)
         return True
     return False
-
-
-def _after_play_with_rules(state: LoptiState, seat: int, burned: bool, events: list[Event]) -> None:
-    """`after_play` when house rules are in force: the same steps, with the `out` and
-    `face_up_taken` rules around their base events and skips / direction / `turn_start`."""
-    players = state.players
-    hooks = state.hooks
-    if not state.hands[seat] and is_out(state, seat):
-        fire(state, "before", "out", seat, {}, events)
-        out = state.out = state.out + [seat]
-        events.append(event("out", {"player": players[seat], "place": len(out)}))
-        fire(state, "after", "out", seat, {}, events)
-        if _round_over(state, seat, events):
-            return
-        pass_turn(state, seat, events)
-        return
-    hand = state.hands[seat] = list(state.hands[seat])
-    if len(hand) < 3 and not state.extra and state.stock:
-        _draw_step(state, seat, hand, events)
-    if not state.hands[seat] and state.face_up[seat]:
-        if "face_up_taken" in hooks:
-            fire(state, "before", "face_up_taken", seat, {}, events)
-        picked = state.face_up[seat]
-        state.face_up[seat] = []
-        state.hands[seat] = state.hands[seat] + picked
-        events.append(event("face_up_taken", {"player": players[seat], "cards": picked}))
-        if "face_up_taken" in hooks:
-            fire(state, "after", "face_up_taken", seat, {}, events)
-    if burned:
-        state.turn = seat
-        state.extra = True
-        events.append(event("extra_play", {"player": players[seat]}))
-    else:
-        pass_turn(state, seat, events)
 
 
 def end_round(state: LoptiState, events: list[Event]) -> None:
