@@ -17,8 +17,8 @@ from engine.core.fast import event
 from engine.euchre3.ranking import (
     DECK_SETS,
     EFFECTIVE_SUIT,
-    FOLLOWING,
     TRICK_VALUE,
+    legal_plays,
     suit_of,
 )
 from engine.euchre3.scoring import hand_points, match_winners
@@ -383,14 +383,9 @@ def do_play(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refus
         return card_problem(state, card, hand)
     trick = state.trick
     trump = state.trump
-    if trick:
-        following = FOLLOWING[trump][trick[0][1]]
-        if card not in following and not following.isdisjoint(hand):
-            led_suit = EFFECTIVE_SUIT[trump][trick[0][1]]
-            return Refused(
-                "must_follow_suit",
-                f"Follow the suit led ({led_suit}); the left bower counts as trump.",
-            )
+    if trick and card not in legal_plays(hand, trick[0][1], trump):
+        led_suit = EFFECTIVE_SUIT[trump][trick[0][1]]
+        return Refused("must_follow_suit", f"Follow the suit led ({led_suit}); the left bower counts as trump.")
     index = hand.index(card)
     hand = hand[:index] + hand[index + 1 :]
     if seat == 0:
