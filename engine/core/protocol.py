@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine.core.cards import Card
-
-# The pseudo-player whose only action is {"type": "timeout"}: the turn timer ran out.
-CLOCK = "@clock"
+# The clock pseudo-player and MalformedAction belong to the action vocabulary (engine.core.shapes);
+# they are part of the protocol, so callers import them from here.
+from engine.core.shapes import CLOCK, MalformedAction, check_action  # noqa: F401
 
 Action = dict[str, Any]
 State = Any
@@ -72,10 +72,6 @@ class Refused:
 Result = Applied | Refused
 
 
-class MalformedAction(ValueError):
-    """An action that is not of the game's vocabulary (unknown type, bad card code, wrong field)."""
-
-
 class Game(ABC):
     """What a game module provides. One instance per game (`GAME`), holding no table data."""
 
@@ -124,8 +120,6 @@ class Game(ABC):
 
         Games with nested fields (a Jack's command, a house rule) extend this.
         """
-        from engine.core.shapes import check_action
-
         return check_action(self.action_fields, player, action, players)
 
     # ----- play ---------------------------------------------------------------------------

@@ -12,7 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.cards import is_card_code, parse_card
-from engine.core.protocol import CLOCK, MalformedAction
+
+# The pseudo-player whose only action is {"type": "timeout"}: the turn timer ran out.
+CLOCK = "@clock"
+
+
+class MalformedAction(ValueError):
+    """An action that is not of the game's vocabulary (unknown type, bad card code, wrong field)."""
 
 
 def _kind_ok(kind: str, value: Any, players: Sequence[str]) -> bool:

@@ -73,5 +73,6 @@ no_discard (five-card lone maker), wrong_keep_size, duplicate_card.
 
 from engine.euchre3.game import GAME, Euchre3
 from engine.euchre3.options import Euchre3Options
+from engine.euchre3.state import Euchre3State
 
-__all__ = ["GAME", "Euchre3", "Euchre3Options"]
+__all__ = ["GAME", "Euchre3", "Euchre3Options", "Euchre3State"]

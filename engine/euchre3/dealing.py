@@ -14,12 +14,12 @@ from engine.core.protocol import Event
 from engine.core.rng import shuffled
 from engine.core.fast import event
 from engine.euchre3.ranking import DECKS
-from engine.euchre3.state import BID1, FACE_UP, State
+from engine.euchre3.state import BID1, FACE_UP, Euchre3State
 
 HAND_SIZE = 5
 
 
-def deck_order(state: State, round_number: int) -> tuple[str, ...] | list[str]:
+def deck_order(state: Euchre3State, round_number: int) -> tuple[str, ...] | list[str]:
     """The deck of deal `round_number`: the explicit one if given, else shuffled from the seed."""
     if round_number <= len(state.decks):
         return state.decks[round_number - 1]
@@ -42,39 +42,32 @@ def split_deal(deck, dealer: int) -> tuple[tuple[tuple[str, ...], ...], tuple[st
 _PART_OF_SEAT = ((2, 0, 1), (1, 2, 0), (0, 1, 2))
 
 
-# The fields every deal resets to the same values.
-_FRESH = {
-    "phase": BID1,
-    "up_status": FACE_UP,
-    "trump": None,
-    "maker": None,
-    "maker_alone": None,
-    "lone_defender": None,
-    "sitting_out": None,
-    "defence_queue": (),
-    "discards": ((), (), ()),
-    "dead": (),
-    "trick": (),
-    "leader": None,
-    "tricks_won": (0, 0, 0),
-    "played": (),
-    "last_trick": None,
-    "last_trick_winner": None,
-}
-
-
-def deal(state: State, round_number: int, dealer: int) -> Event:
+def deal(state: Euchre3State, round_number: int, dealer: int) -> Event:
     """Deal hand `round_number` into `state` (owned by the caller); the `dealt` event."""
     hands, dummy, kitty = split_deal(deck_order(state, round_number), dealer)
-    fields = state.__dict__
-    fields.update(_FRESH)
-    fields["round"] = round_number
-    fields["dealer"] = dealer
-    fields["turn"] = (dealer + 1) % 3
-    fields["hands"] = hands
-    fields["dummy"] = dummy
-    fields["kitty"] = kitty
-    fields["up_card"] = kitty[0]
+    state.phase = BID1
+    state.up_status = FACE_UP
+    state.trump = None
+    state.maker = None
+    state.maker_alone = None
+    state.lone_defender = None
+    state.sitting_out = None
+    state.defence_queue = ()
+    state.discards = ((), (), ())
+    state.dead = ()
+    state.trick = ()
+    state.leader = None
+    state.tricks_won = (0, 0, 0)
+    state.played = ()
+    state.last_trick = None
+    state.last_trick_winner = None
+    state.round = round_number
+    state.dealer = dealer
+    state.turn = (dealer + 1) % 3
+    state.hands = hands
+    state.dummy = dummy
+    state.kitty = kitty
+    state.up_card = kitty[0]
     players = state.players
     return event(
         "dealt",

@@ -25,7 +25,6 @@ from engine.euchre3.options import Euchre3Options
 from engine.euchre3.ranking import (
     ALL_CARDS,
     DECKS,
-    FOLLOWING,
     legal_plays,
     strongest_first,
     weakest,
@@ -38,8 +37,9 @@ from engine.euchre3.state import (
     MAKER_CHOICE,
     PICKUP,
     PLAY,
-    State,
+    Euchre3State,
 )
+from engine.euchre3.views import table_view
 
 # phase -> action type -> move
 MOVES = {
@@ -77,20 +77,7 @@ _NAME = {suit: {"type": "name", "suit": suit} for suit in SUITS}
 _BID1_ACTIONS = [_ACCEPT, _PASS]
 _DEFEND_ACTIONS = [_ALONE, _PASS]
 _FIVE_CARD_MAKER_ACTIONS = [_ALONE, _WITH_DUMMY]
-
-
-def _follow_actions(trump: str) -> dict[str, dict[str, Action]]:
-    """Card led -> {card that follows it: its play action}; one shared table per effective suit."""
-    by_suit: dict[frozenset[str], dict[str, Action]] = {}
-    return {
-        led: by_suit.setdefault(cards, {card: _PLAY[card] for card in cards}) for led, cards in FOLLOWING[trump].items()
-    }
-
-
-# trump -> card led -> card -> its play action, for the cards that follow the card led
-_FOLLOW_ACTIONS = {trump: _follow_actions(trump) for trump in SUITS}
 CANONICAL_CARDS = frozenset(ALL_CARDS)
-play_card = rules.play_card
 
 
 class Euchre3(Game):
@@ -121,14 +108,14 @@ class Euchre3(Game):
         seed: int | str,
         dealer: str | None = None,
         decks: Sequence[Sequence[str]] = (),
-    ) -> State:
+    ) -> Euchre3State:
         players = tuple(players)
         problem = self.player_count_problem(players, options)
         if problem:
             raise ValueError(problem)
         if dealer is None:
             dealer = pick(players, seed, "dealer")  # E6, EU3-A13
-        state = State()
+        state = Euchre3State()
         state.seed = seed
         state.options = options
         state.players = players
@@ -149,45 +136,38 @@ class Euchre3(Game):
         return canonical
 
     # ----- play ---------------------------------------------------------------------------
-    def to_act(self, state: State) -> list[str]:
+    def to_act(self, state: Euchre3State) -> list[str]:
         turn = state.turn
         return [] if turn is None else [state.players[turn]]
 
-    def legal_actions(self, state: State, player: str) -> list[Action]:
-        fields = state.__dict__
-        seat = fields["turn"]
+    def legal_actions(self, state: Euchre3State, player: str) -> list[Action]:
+        seat = state.turn
         if seat is None:
             return []
-        if player != fields["players"][seat] or player == CLOCK:
+        if player != state.players[seat] or player == CLOCK:
             return [{"type": "timeout"}] if player == CLOCK else []
-        phase = fields["phase"]
+        phase = state.phase
         # Phases in order of how often a match meets them.
         if phase == PLAY:
-            hand = fields["hands"][seat]
-            trick = fields["trick"]
-            if trick:  # E24/EU3-A10, as ranking.legal_plays: follow the suit led if possible
-                follows = _FOLLOW_ACTIONS[fields["trump"]][trick[0][1]]
-                following = [follows[card] for card in hand if card in follows]
-                if following:
-                    return following
-            return [_PLAY[card] for card in hand]
+            trick = state.trick
+            return list(map(_PLAY.__getitem__, legal_plays(state.hands[seat], trick[0][1] if trick else None, state.trump)))
         if phase == BID1:
             return _BID1_ACTIONS
         if phase == DEFEND:
             return _DEFEND_ACTIONS
         if phase == MAKER_CHOICE:
-            hand = fields["hands"][seat]
+            hand = state.hands[seat]
             if len(hand) == 6:
                 return [_ALONE_DISCARDING[card] for card in hand] + [_WITH_DUMMY]
             return _FIVE_CARD_MAKER_ACTIONS
         if phase == PICKUP:
-            actions = [_PICK_UP[card] for card in fields["hands"][seat]]
-            actions.append(_PICK_UP[fields["up_card"]])
-            if not fields["options"].dealer_must_pick_up:
+            actions = [_PICK_UP[card] for card in state.hands[seat]]
+            actions.append(_PICK_UP[state.up_card])
+            if not state.options.dealer_must_pick_up:
                 actions.append(_LEAVE)
             return actions
         if phase == KEEP:
-            pool = fields["hands"][seat] + fields["dummy"]
+            pool = state.hands[seat] + state.dummy
             return [{"type": "keep", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(pool, 5)]
         if phase == BID2:
             actions = [_NAME[suit] for suit in rules.allowed_suits(state)]
@@ -196,41 +176,16 @@ class Euchre3(Game):
             return actions
         return []
 
-    def apply(self, state: State, player: str, action: Action) -> Result:
-        """Apply an action to a copy of `state`; `state` itself never changes. The copy is cheap
-        (every field holds an immutable value) and then goes the way of `advance`."""
+    def apply(self, state: Euchre3State, player: str, action: Action) -> Result:
+        """`advance` on a copy: the same rules, and `state` is never changed."""
         return self.advance(state.copy(), player, action)
 
-    def advance(self, state: State, player: str, action: Action) -> Result:
-        """The in-place fast path: `state` becomes the new state (after a refusal it is unchanged,
-        because every move checks everything before it changes anything)."""
-        fields = state.__dict__
-        seat = fields["turn"]
-        # The usual case first: the player to act sends an action of this phase as legal_actions
-        # gives it; every check `_step` makes before the move holds then, so the move is called
-        # directly. Anything else takes `_step`, which refuses or canonicalizes.
-        if seat is not None and action.__class__ is dict and player == fields["players"][seat] and player != CLOCK:
-            kind = action.get("type")
-            phase = fields["phase"]
-            if kind == "play" and phase == PLAY:
-                # play_card checks the card is held (hands hold only canonical codes) and follows
-                # suit; a card not held (perhaps in lower case) goes on to `_step`.
-                events = play_card(state, seat, action.get("card"))
-            elif kind.__class__ is str and (len(action) == 1 or _is_canonical(action)):
-                move = MOVES[phase].get(kind)
-                events = None if move is None else move(state, seat, action)
-            else:
-                events = None
-            if events.__class__ is list:
-                return applied(state, events)
-            if events is not None:
-                return events if isinstance(events, Refused) else applied(state, events)
-        return self._step(state, player, action)
-
-    def _step(self, state: State, player: str, action: Action) -> Result:
+    def advance(self, state: Euchre3State, player: str, action: Action) -> Result:
         """Every action, checked in order: the match, the action's shape, the clock, the player,
-        the turn, the phase, then the move's own checks. Changes `state` only when accepted."""
-        if state.turn is None:
+        the turn, the phase, then the move's own checks; `state` changes (in place) only when the
+        action is accepted, because every move checks everything before it changes anything."""
+        seat = state.turn
+        if seat is None:
             return Refused("match_over", "The match is over; start a new one.")
         if not (action.__class__ is dict or isinstance(action, Mapping)) or not isinstance(action.get("type"), str):
             return Refused("bad_action", "Send an action with a type.")
@@ -238,20 +193,22 @@ class Euchre3(Game):
             if action["type"] != "timeout":
                 return Refused("bad_action", "The clock can only time out.")
             return self._timeout(state)
-        if player not in state.players:
-            return Refused("not_a_player", f"{player} is not at this table.")
-        seat = state.turn
-        if state.players[seat] != player:
-            return Refused("not_your_turn", f"Wait: it is {state.players[seat]}'s turn.")
+        players = state.players
+        if players[seat] != player:
+            if player not in players:
+                return Refused("not_a_player", f"{player} is not at this table.")
+            return Refused("not_your_turn", f"Wait: it is {players[seat]}'s turn.")
         move = MOVES[state.phase].get(action["type"])
         if move is None:
             return Refused("not_now", f"Not now: {PHASE_HINTS[state.phase]}.")
-        events = move(state, seat, action if _is_canonical(action) else _canonical_cards(action))
-        if isinstance(events, Refused):
-            return events
-        return applied(state, events)
+        if len(action) != 1 and not _is_canonical(action):
+            action = _canonical_cards(action)
+        events = move(state, seat, action)
+        if events.__class__ is list:
+            return applied(state, events)
+        return events  # a refusal
 
-    def _timeout(self, new: State) -> Result:
+    def _timeout(self, new: Euchre3State) -> Result:
         """Section 7's defaults for whoever the game waits for, applied to `new` (owned by the
         caller); the first event says who timed out."""
         seat = new.turn
@@ -262,7 +219,7 @@ class Euchre3(Game):
             events.extend(result)
         return applied(new, events)
 
-    def timeout_actions(self, state: State) -> list[Action]:
+    def timeout_actions(self, state: Euchre3State) -> list[Action]:
         """The default action(s) for the seat to act (section 7 and 8)."""
         seat = state.turn
         phase = state.phase
@@ -297,40 +254,38 @@ class Euchre3(Game):
         ]
 
     # ----- what may be seen ---------------------------------------------------------------
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        from engine.euchre3.views import table_view
-
+    def view(self, state: Euchre3State, player: str | None) -> dict[str, Any]:
         return table_view(state, player)
 
-    def replay_hands(self, state: State) -> dict[str, Any]:
+    def replay_hands(self, state: Euchre3State) -> dict[str, Any]:
         hands: dict[str, Any] = {name: list(state.hands[seat]) for seat, name in enumerate(state.players)}
         if state.dummy is not None:
             hands["dummy"] = list(state.dummy)
         return hands
 
     # ----- outcome ------------------------------------------------------------------------
-    def scores(self, state: State) -> dict[str, int]:
+    def scores(self, state: Euchre3State) -> dict[str, int]:
         return {name: state.scores[seat] for seat, name in enumerate(state.players)}
 
-    def is_finished(self, state: State) -> bool:
+    def is_finished(self, state: Euchre3State) -> bool:
         return state.turn is None
 
-    def winners(self, state: State) -> list[str]:
+    def winners(self, state: Euchre3State) -> list[str]:
         return [state.players[seat] for seat in state.winners]
 
-    def round_number(self, state: State) -> int:
+    def round_number(self, state: Euchre3State) -> int:
         return state.round
 
     # ----- persistence --------------------------------------------------------------------
-    def dump(self, state: State) -> dict[str, Any]:
-        return state.dump()
+    def dump(self, state: Euchre3State) -> dict[str, Any]:
+        return state.to_dict()
 
-    def load(self, data: Mapping[str, Any]) -> State:
-        return State.load(data)
+    def load(self, data: Mapping[str, Any]) -> Euchre3State:
+        return Euchre3State.from_dict(data)
 
 
 def _is_canonical(action: Mapping[str, Any]) -> bool:
-    """True for the usual shapes legal_actions produces (the fast path of apply)."""
+    """True for the usual shapes legal_actions produces (which `advance` takes as they are)."""
     size = len(action)
     if size == 1:
         return True
@@ -342,7 +297,7 @@ def _is_canonical(action: Mapping[str, Any]) -> bool:
         if cards.__class__ is list:
             try:
                 return CANONICAL_CARDS.issuperset(cards)
-            except TypeError:  # an unhashable item: not a card; _step refuses it
+            except TypeError:  # an unhashable item: not a card; the move refuses it
                 return False
     return False
 

@@ -95,8 +95,8 @@ def _following(trump: str) -> dict[Card, frozenset[Card]]:
     return {card: suits[effective[card]] for card in ALL_CARDS}
 
 
-# trump -> card led -> the cards of its effective suit: legal plays and the follow-suit check
-# (E24/EU3-A10) in one look-up, without going through the suit led on every play.
+# trump -> card led -> the cards of its effective suit: `legal_plays` (E24/EU3-A10) in one
+# look-up per card, without going through the suit led on every play.
 FOLLOWING: dict[str, dict[Card, frozenset[Card]]] = {trump: _following(trump) for trump in SUITS}
 
 
@@ -124,9 +124,6 @@ def legal_plays(hand: tuple[Card, ...], led: Card | None, trump: str) -> tuple[C
     """E24/EU3-A10: follow the effective suit led if possible (the left bower is a trump)."""
     if led is None:
         return hand
-    effective = EFFECTIVE_SUIT[trump]
-    led_suit = effective[led]
-    following = tuple(card for card in hand if effective[card] == led_suit)
-    return following or hand
+    return tuple(filter(FOLLOWING[trump][led].__contains__, hand)) or hand
 
 

@@ -1,11 +1,9 @@
 """The moves of Euchre-3: one function per action, each changing the state it is given.
 
 Each `do_*` function gets the state to change (the game's `advance` passes the caller's own
-state; `apply` passes a `State.copy()`), the acting seat and the canonical action; it returns the
-events, or a `Refused`. Checks come first, changes after, so a refusal never leaves anything
-half-done and the state is then exactly as it was. `play_card` is the hot path of random
-playouts: it works on the state's attribute dict and returns None (changing nothing) for a card
-the seat does not hold, so `advance` can call it without the general checks.
+state; `apply` passes a copy), the acting seat and the canonical action; it returns the events,
+or a `Refused`. Checks come first, changes after, so a refusal never leaves anything half-done
+and the state is then exactly as it was.
 """
 
 from __future__ import annotations
@@ -19,8 +17,8 @@ from engine.core.fast import event
 from engine.euchre3.ranking import (
     DECK_SETS,
     EFFECTIVE_SUIT,
-    FOLLOWING,
     TRICK_VALUE,
+    legal_plays,
     suit_of,
 )
 from engine.euchre3.scoring import hand_points, match_winners
@@ -36,21 +34,21 @@ from engine.euchre3.state import (
     PLAY,
     TAKEN,
     TURNED_DOWN,
-    State,
+    Euchre3State,
 )
 
 ACCEPT_LABELS = ("order_up", "assist", "accept")  # EU3-A2: left, opposite, dealer
 
 
-def accept_label(state: State, seat: int) -> str:
+def accept_label(state: Euchre3State, seat: int) -> str:
     return ACCEPT_LABELS[(seat - state.dealer - 1) % 3]
 
 
-def _name(state: State, seat: int) -> str:
+def _name(state: Euchre3State, seat: int) -> str:
     return state.players[seat]
 
 
-def _replace_hand(state: State, seat: int, hand: tuple[str, ...]) -> None:
+def _replace_hand(state: Euchre3State, seat: int, hand: tuple[str, ...]) -> None:
     hands = list(state.hands)
     hands[seat] = hand
     state.hands = tuple(hands)
@@ -62,13 +60,13 @@ def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
     return cards[:index] + cards[index + 1 :]
 
 
-def _add_discards(state: State, seat: int, cards: tuple[str, ...]) -> None:
+def _add_discards(state: Euchre3State, seat: int, cards: tuple[str, ...]) -> None:
     discards = list(state.discards)
     discards[seat] = discards[seat] + cards
     state.discards = tuple(discards)
 
 
-def card_problem(state: State, card: object, holding: tuple[str, ...]) -> Refused | None:
+def card_problem(state: Euchre3State, card: object, holding: tuple[str, ...]) -> Refused | None:
     """Refusal for a card that is not in this game's deck or not held; None if it is held."""
     if not isinstance(card, str):
         return Refused("not_a_card", "Give a card code such as JH.")
@@ -82,7 +80,7 @@ def card_problem(state: State, card: object, holding: tuple[str, ...]) -> Refuse
     return Refused("not_in_hand", f"You do not hold {card}; choose one of your own cards.")
 
 
-def allowed_suits(state: State) -> tuple[str, ...]:
+def allowed_suits(state: Euchre3State) -> tuple[str, ...]:
     """Suits that may be named in round two (EU3-A5)."""
     if state.options.turned_down_suit:
         return SUITS
@@ -90,17 +88,17 @@ def allowed_suits(state: State) -> tuple[str, ...]:
     return tuple(suit for suit in SUITS if suit != turned)
 
 
-def dealer_is_stuck(state: State, seat: int) -> bool:
+def dealer_is_stuck(state: Euchre3State, seat: int) -> bool:
     return state.options.stick_the_dealer and seat == state.dealer
 
 
-def lone_defence_possible(state: State) -> bool:
+def lone_defence_possible(state: Euchre3State) -> bool:
     mode = state.options.lone_defenders
     return mode == "allowed" or (mode == "vs_lone_maker" and bool(state.maker_alone))
 
 
 # ----- bidding ------------------------------------------------------------------------------
-def do_bid1_pass(state: State, seat: int, action: dict) -> list[Event]:
+def do_bid1_pass(state: Euchre3State, seat: int, action: dict) -> list[Event]:
     events = [event("passed", {"player": _name(state, seat), "bidding_round": 1})]
     if seat == state.dealer:  # E13/E14: everyone passed, the up-card is turned down
         state.phase = BID2
@@ -112,7 +110,7 @@ def do_bid1_pass(state: State, seat: int, action: dict) -> list[Event]:
     return events
 
 
-def do_accept(state: State, seat: int, action: dict) -> list[Event]:
+def do_accept(state: Euchre3State, seat: int, action: dict) -> list[Event]:
     trump = suit_of(state.up_card)
     state.trump = trump
     state.maker = seat
@@ -140,7 +138,7 @@ def do_accept(state: State, seat: int, action: dict) -> list[Event]:
     return events
 
 
-def do_pick_up(state: State, seat: int, action: dict) -> list[Event] | Refused:
+def do_pick_up(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     discard = action.get("discard")
     six = state.hands[seat] + (state.up_card,)
     problem = card_problem(state, discard, six)
@@ -160,7 +158,7 @@ def do_pick_up(state: State, seat: int, action: dict) -> list[Event] | Refused:
     return events + _to_maker(state)
 
 
-def do_leave(state: State, seat: int, action: dict) -> list[Event] | Refused:
+def do_leave(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     if state.options.dealer_must_pick_up:
         return Refused(
             "must_pick_up",
@@ -170,13 +168,13 @@ def do_leave(state: State, seat: int, action: dict) -> list[Event] | Refused:
     return [event("left_up_card", {"player": _name(state, seat), "card": state.up_card})] + _to_maker(state)
 
 
-def _to_maker(state: State) -> list[Event]:
+def _to_maker(state: Euchre3State) -> list[Event]:
     state.phase = MAKER_CHOICE
     state.turn = state.maker
     return []
 
 
-def do_name(state: State, seat: int, action: dict) -> list[Event] | Refused:
+def do_name(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     suit = action.get("suit")
     if suit not in SUITS:
         return Refused("unknown_suit", "Name a suit: S, H, D or C.")
@@ -199,7 +197,7 @@ def do_name(state: State, seat: int, action: dict) -> list[Event] | Refused:
     ]
 
 
-def do_bid2_pass(state: State, seat: int, action: dict) -> list[Event] | Refused:
+def do_bid2_pass(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     if dealer_is_stuck(state, seat):
         return Refused("dealer_must_name", "Stick the dealer: you must name a suit.")
     events = [event("passed", {"player": _name(state, seat), "bidding_round": 2})]
@@ -219,7 +217,7 @@ def do_bid2_pass(state: State, seat: int, action: dict) -> list[Event] | Refused
 
 
 # ----- the maker and the dummy --------------------------------------------------------------
-def do_maker_alone(state: State, seat: int, action: dict) -> list[Event] | Refused:
+def do_maker_alone(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     hand = state.hands[seat]
     discard = action.get("discard")
     private = {}
@@ -244,7 +242,7 @@ def do_maker_alone(state: State, seat: int, action: dict) -> list[Event] | Refus
     return events + start_defence(state)
 
 
-def do_with_dummy(state: State, seat: int, action: dict) -> list[Event]:
+def do_with_dummy(state: Euchre3State, seat: int, action: dict) -> list[Event]:
     state.maker_alone = False
     state.phase = KEEP
     return [
@@ -256,17 +254,12 @@ def do_with_dummy(state: State, seat: int, action: dict) -> list[Event]:
     ]
 
 
-def do_keep(state: State, seat: int, action: dict) -> list[Event] | Refused:
+def do_keep(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     cards = action.get("cards")
     pool = state.hands[seat] + state.dummy
-    # The usual keep, five different cards of the pool in a list, passes one cheap test; anything
-    # else goes through every check, in the order that decides which refusal is given.
-    if not (
-        cards.__class__ is list and len(cards) == 5 and all(map(pool.__contains__, cards)) and len(set(cards)) == 5
-    ):
-        problem = _keep_problem(state, cards, pool)
-        if problem is not None:
-            return problem
+    problem = _keep_problem(state, cards, pool)
+    if problem is not None:
+        return problem
     chosen = set(cards)
     kept = tuple(filter(chosen.__contains__, pool))
     dropped = tuple(filterfalse(chosen.__contains__, pool))
@@ -284,7 +277,7 @@ def do_keep(state: State, seat: int, action: dict) -> list[Event] | Refused:
     return events + start_defence(state)
 
 
-def _keep_problem(state: State, cards: object, pool: tuple[str, ...]) -> Refused | None:
+def _keep_problem(state: Euchre3State, cards: object, pool: tuple[str, ...]) -> Refused | None:
     if not isinstance(cards, (list, tuple)) or len(cards) != 5:
         return Refused("wrong_keep_size", "Keep exactly five cards from your hand and the dummy.")
     if not all(isinstance(card, str) for card in cards):
@@ -300,7 +293,7 @@ def _keep_problem(state: State, cards: object, pool: tuple[str, ...]) -> Refused
     return None
 
 
-def start_defence(state: State) -> list[Event]:
+def start_defence(state: Euchre3State) -> list[Event]:
     """EU3-A8: defenders speak in turn from the maker's left, when a lone defender is possible."""
     if not lone_defence_possible(state):
         return start_play(state)
@@ -311,7 +304,7 @@ def start_defence(state: State) -> list[Event]:
     return []
 
 
-def do_defender_alone(state: State, seat: int, action: dict) -> list[Event] | Refused:
+def do_defender_alone(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     if action.get("discard") is not None:
         return Refused("no_discard", "A defender goes alone without a discard.")
     partner = 3 - state.maker - seat
@@ -327,7 +320,7 @@ def do_defender_alone(state: State, seat: int, action: dict) -> list[Event] | Re
     return events + start_play(state)
 
 
-def do_defender_pass(state: State, seat: int, action: dict) -> list[Event]:
+def do_defender_pass(state: Euchre3State, seat: int, action: dict) -> list[Event]:
     events = [event("defender_passed", {"player": _name(state, seat)})]
     queue = state.defence_queue[1:]
     state.defence_queue = queue
@@ -338,7 +331,7 @@ def do_defender_pass(state: State, seat: int, action: dict) -> list[Event]:
 
 
 # ----- play ---------------------------------------------------------------------------------
-def next_active(state: State, seat: int) -> int:
+def next_active(state: Euchre3State, seat: int) -> int:
     """The next seat clockwise that plays this hand (skipping a sitting-out defender)."""
     seat = (seat + 1) % 3
     if seat == state.sitting_out:
@@ -346,7 +339,7 @@ def next_active(state: State, seat: int) -> int:
     return seat
 
 
-def first_leader(state: State) -> int:
+def first_leader(state: Euchre3State) -> int:
     """EU3-A9."""
     if state.lone_defender is not None:
         if state.maker_alone:
@@ -357,7 +350,7 @@ def first_leader(state: State) -> int:
     return (state.dealer + 1) % 3
 
 
-def start_play(state: State) -> list[Event]:
+def start_play(state: Euchre3State) -> list[Event]:
     leader = first_leader(state)
     state.phase = PLAY
     state.leader = leader
@@ -377,53 +370,38 @@ def start_play(state: State) -> list[Event]:
     ]
 
 
-def do_play(state: State, seat: int, action: dict) -> list[Event] | Refused:
-    card = action.get("card")
-    events = play_card(state, seat, card)
-    if events is None:
-        return card_problem(state, card, state.hands[seat])
-    return events
-
-
 # seat -> the next seat clockwise
 _NEXT_SEAT = (1, 2, 0)
 
 
-def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | None:
-    """E24-E26: `seat`, whose turn it is in phase `play`, plays `card`. None, changing nothing,
-    when `seat` does not hold `card` (the caller says why: do_play's card_problem). The hot
-    path: it reads and writes the state's attribute dict directly."""
-    fields = state.__dict__
-    hands = fields["hands"]
+def do_play(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
+    """E24-E26: `seat`, whose turn it is in phase `play`, plays the action's card."""
+    card = action.get("card")
+    hands = state.hands
     hand = hands[seat]
     if card not in hand:
-        return None
-    trick = fields["trick"]
-    trump = fields["trump"]
-    if trick:
-        following = FOLLOWING[trump][trick[0][1]]
-        if card not in following and not following.isdisjoint(hand):
-            led_suit = EFFECTIVE_SUIT[trump][trick[0][1]]
-            return Refused(
-                "must_follow_suit",
-                f"Follow the suit led ({led_suit}); the left bower counts as trump.",
-            )
+        return card_problem(state, card, hand)
+    trick = state.trick
+    trump = state.trump
+    if trick and card not in legal_plays(hand, trick[0][1], trump):
+        led_suit = EFFECTIVE_SUIT[trump][trick[0][1]]
+        return Refused("must_follow_suit", f"Follow the suit led ({led_suit}); the left bower counts as trump.")
     index = hand.index(card)
     hand = hand[:index] + hand[index + 1 :]
     if seat == 0:
-        fields["hands"] = (hand, hands[1], hands[2])
+        state.hands = (hand, hands[1], hands[2])
     elif seat == 1:
-        fields["hands"] = (hands[0], hand, hands[2])
+        state.hands = (hands[0], hand, hands[2])
     else:
-        fields["hands"] = (hands[0], hands[1], hand)
+        state.hands = (hands[0], hands[1], hand)
     trick += ((seat, card),)
-    players = fields["players"]
+    players = state.players
     events = [event("played", {"player": players[seat], "card": card})]
-    sitting_out = fields["sitting_out"]
+    sitting_out = state.sitting_out
     if len(trick) < (3 if sitting_out is None else 2):
-        fields["trick"] = trick
+        state.trick = trick
         following = _NEXT_SEAT[seat]
-        fields["turn"] = _NEXT_SEAT[following] if following == sitting_out else following
+        state.turn = _NEXT_SEAT[following] if following == sitting_out else following
         return events
     # E25: the highest trump, else the highest card of the suit led: the highest TRICK_VALUE.
     values = TRICK_VALUE[trump][EFFECTIVE_SUIT[trump][trick[0][1]]]
@@ -442,20 +420,20 @@ def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | 
         (first, card0), (second, card1) = trick
         cards = (card0, card1)
         winner = second if values[card1] > values[card0] else first
-    won = fields["tricks_won"]
+    won = state.tricks_won
     if winner == 0:
-        fields["tricks_won"] = (won[0] + 1, won[1], won[2])
+        state.tricks_won = (won[0] + 1, won[1], won[2])
     elif winner == 1:
-        fields["tricks_won"] = (won[0], won[1] + 1, won[2])
+        state.tricks_won = (won[0], won[1] + 1, won[2])
     else:
-        fields["tricks_won"] = (won[0], won[1], won[2] + 1)
-    played = fields["played"] + cards
-    fields["played"] = played
-    fields["trick"] = ()
-    fields["last_trick"] = trick
-    fields["last_trick_winner"] = winner
-    fields["leader"] = winner
-    fields["turn"] = winner
+        state.tricks_won = (won[0], won[1], won[2] + 1)
+    played = state.played + cards
+    state.played = played
+    state.trick = ()
+    state.last_trick = trick
+    state.last_trick_winner = winner
+    state.leader = winner
+    state.turn = winner
     number = len(played) // len(cards)
     events.append(
         event(
@@ -468,7 +446,7 @@ def play_card(state: State, seat: int, card: object) -> list[Event] | Refused | 
     return events
 
 
-def end_hand(state: State) -> list[Event]:
+def end_hand(state: Euchre3State) -> list[Event]:
     maker = state.maker
     maker_tricks = state.tricks_won[maker]
     options = state.options

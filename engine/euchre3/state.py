@@ -1,8 +1,6 @@
-"""The state of a Euchre-3 match: one flat object of immutable values, cheap to copy.
+"""The state of a Euchre-3 match: the engines' slotted record (engine.core.state) of immutable values.
 
-Every field holds an int, a str, None or a tuple, so `copy()` (a shallow copy of the attribute
-dict) gives an independent state: `apply` copies, then replaces the fields it changes. Seats are
-indices into `players` (clockwise); the dummy is not a seat, it sits at the dealer's right.
+Seats are indices into `players` (clockwise); the dummy is not a seat, it sits at the dealer's right.
 """
 
 from __future__ import annotations
@@ -10,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core.state import GameState
 from engine.euchre3.options import Euchre3Options
 
 # Phases, in the order a hand goes through them.
@@ -29,7 +28,16 @@ PICKED_UP = "picked_up"  # by the dealer after another seat accepted (may then b
 TAKEN = "taken"  # by the dealer who accepted it
 LEFT = "left"  # the dealer declined it; it stays face up on the kitty
 
-class State:
+# In the order a new match sets them (and `dump` lists them): the match, then the hand.
+FIELDS = (
+    "seed", "options", "players", "decks", "scores", "winners",
+    "phase", "up_status", "trump", "maker", "maker_alone", "lone_defender", "sitting_out",
+    "defence_queue", "discards", "dead", "trick", "leader", "tricks_won", "played", "last_trick",
+    "last_trick_winner", "round", "dealer", "turn", "hands", "dummy", "kitty", "up_card",
+)  # fmt: skip
+
+
+class Euchre3State(GameState):
     """A match in progress. Field meanings:
 
     seed, options, players, decks (explicit deal orders, deal i+1 = decks[i]), round (1-based deal
@@ -41,40 +49,96 @@ class State:
     maker's unused dummy); trick (((seat, card), ...)), leader, tricks_won (per seat), played
     (cards of finished tricks this hand), last_trick (((seat, card), ...) or None),
     last_trick_winner; winners (seats, filled when the match ends).
+
+    Every field holds an int, a str, None, a tuple or the (frozen) options, and `advance`
+    replaces a field rather than change it, so `copy` copies no container at all.
     """
 
-    __slots__ = ("__dict__",)
+    __slots__ = FIELDS
 
-    def copy(self) -> State:
-        new = State.__new__(State)
-        new.__dict__ = self.__dict__.copy()
+    seed: int | str
+    options: Euchre3Options
+    players: tuple[str, ...]
+    decks: tuple[tuple[str, ...], ...]
+    scores: tuple[int, int, int]
+    winners: tuple[int, ...]
+    phase: str
+    up_status: str
+    trump: str | None
+    maker: int | None
+    maker_alone: bool | None
+    lone_defender: int | None
+    sitting_out: int | None
+    defence_queue: tuple[int, ...]
+    discards: tuple[tuple[str, ...], ...]
+    dead: tuple[str, ...] | None
+    trick: tuple[tuple[int, str], ...]
+    leader: int | None
+    tricks_won: tuple[int, int, int]
+    played: tuple[str, ...]
+    last_trick: tuple[tuple[int, str], ...] | None
+    last_trick_winner: int | None
+    round: int
+    dealer: int
+    turn: int | None
+    hands: tuple[tuple[str, ...], ...]
+    dummy: tuple[str, ...] | None
+    kitty: tuple[str, ...]
+    up_card: str
+
+    def copy(self) -> Euchre3State:
+        """A copy that `advance` may change in place without touching this state (see the class)."""
+        new = _new(Euchre3State)
+        new.seed = self.seed
+        new.options = self.options
+        new.players = self.players
+        new.decks = self.decks
+        new.scores = self.scores
+        new.winners = self.winners
+        new.phase = self.phase
+        new.up_status = self.up_status
+        new.trump = self.trump
+        new.maker = self.maker
+        new.maker_alone = self.maker_alone
+        new.lone_defender = self.lone_defender
+        new.sitting_out = self.sitting_out
+        new.defence_queue = self.defence_queue
+        new.discards = self.discards
+        new.dead = self.dead
+        new.trick = self.trick
+        new.leader = self.leader
+        new.tricks_won = self.tricks_won
+        new.played = self.played
+        new.last_trick = self.last_trick
+        new.last_trick_winner = self.last_trick_winner
+        new.round = self.round
+        new.dealer = self.dealer
+        new.turn = self.turn
+        new.hands = self.hands
+        new.dummy = self.dummy
+        new.kitty = self.kitty
+        new.up_card = self.up_card
         return new
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self.__dict__ == other.__dict__
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __repr__(self) -> str:
-        return f"State(round={self.round}, phase={self.phase!r}, turn={self.turn})"
+        return f"Euchre3State(round={self.round}, phase={self.phase!r}, turn={self.turn})"
 
     # ----- persistence ----------------------------------------------------------------------
-    def dump(self) -> dict[str, Any]:
-        data = {}
-        for name, value in self.__dict__.items():
-            data[name] = _to_json(value)
+    def to_dict(self) -> dict[str, Any]:
+        data = {name: _to_json(getattr(self, name)) for name in FIELDS}
         data["options"] = self.options.model_dump(mode="json")
         return data
 
     @classmethod
-    def load(cls, data: Mapping[str, Any]) -> State:
-        state = cls.__new__(cls)
-        values = {}
-        for name, value in data.items():
-            values[name] = _from_json(value)
-        values["options"] = Euchre3Options.model_validate(dict(data["options"]))
-        state.__dict__ = values
+    def from_dict(cls, data: Mapping[str, Any]) -> Euchre3State:
+        state = _new(cls)
+        for name in FIELDS:
+            setattr(state, name, _from_json(data[name]))
+        state.options = Euchre3Options.model_validate(dict(data["options"]))
         return state
+
+
+_new = object.__new__
 
 
 def _to_json(value: Any) -> Any:

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.euchre3.rules import accept_label
-from engine.euchre3.state import BID1, BID2, KEEP, State
+from engine.euchre3.state import BID1, BID2, KEEP, Euchre3State
 
 
-def _seat_name(state: State, seat: int | None) -> str | None:
+def _seat_name(state: Euchre3State, seat: int | None) -> str | None:
     return None if seat is None else state.players[seat]
 
 
-def table_view(state: State, player: str | None) -> dict[str, Any]:
+def table_view(state: Euchre3State, player: str | None) -> dict[str, Any]:
     players = state.players
     seat = players.index(player) if player in players else None
     view: dict[str, Any] = {

@@ -21,11 +21,11 @@ from engine.core.options import parse_options
 from engine.core.protocol import CLOCK, Action, Event, Game, MalformedAction, Refused, Result
 from engine.core.rng import pick
 from engine.core.shapes import check_action
-from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK
 from engine.core.fast import applied, event
+from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK
 from engine.kadi.options import KadiOptions, TableRules
 from engine.kadi.piles import deal_round, draw_cards
-from engine.kadi.rules import drawn_playable, has_play, may_call, offered_actions, openers, play_problem
+from engine.kadi.rules import legal_plays, may_call, offered_actions, play_problem
 from engine.kadi.scoring import hand_points, lowest, match_outcome
 from engine.kadi.state import KadiState
 from engine.kadi.views import player_view
@@ -184,18 +184,9 @@ class KadiGame(Game):
         if player != state.turn or state.phase == "challenge":
             return _refuse_turn(state, player)
         cards = list(action.get("cards", []))
-        hand = state.hands[player]
-        if len(cards) == 1 and len(hand) > 1:
-            # The usual single card, judged as play_problem would judge it (no finish, no mix).
-            card = cards[0]
-            if card not in hand or card not in openers(state) or (state.drawn is not None and state.drawn != card):
-                refusal = play_problem(state, player, cards)
-                if refusal:
-                    return refusal
-        else:
-            refusal = play_problem(state, player, cards)
-            if refusal:
-                return refusal
+        refusal = play_problem(state, player, cards)
+        if refusal:
+            return refusal
         command = action.get("command")
         if RANK[cards[0]] == "J":
             if command is None:
@@ -211,7 +202,7 @@ class KadiGame(Game):
             return _refuse_turn(state, player)
         if state.drawn is not None:
             return Refused("already_drew", "You have drawn already: play the drawn card or pass.")
-        if not state.pen_amount and not state.rules.voluntary_draw and has_play(state, player):
+        if not state.pen_amount and not state.rules.voluntary_draw and legal_plays(state, player):
             return Refused("must_play", "You have a card that fits: play it (draw only when nothing fits).")
         return None
 
@@ -300,14 +291,7 @@ class KadiGame(Game):
                 return self._end_round(state, player, events)
             got = draw_cards(state, player, 1, events)  # KAD-A18: the journey is not over
             events.append(event("power_finish_draw", {"player": player, "count": len(got)}, {player: {"cards": got}}))
-        # `_end_turn`, inlined in the most common move; the command it might lift is never the
-        # player's own here (a command just played binds the next player).
-        state.window = player
-        state.drawn = None
-        state.hide_used = False
-        if player in state.announced:
-            state.announced = [p for p in state.announced if p != player]
-        state.turn = following
+        self._end_turn(state, player, following)
         state.call_due = len(hand) == 1
         if action.get("call"):
             self._record_call(state, player, events)
@@ -508,19 +492,19 @@ class KadiGame(Game):
         return self._finish_turn(new, player, events, moved=bool(got))
 
     def _draw_one(self, new: KadiState, player: str, events: list[Event], keep: bool) -> Result:
-        stock = new.stock
-        if stock:  # the usual draw, without `draw_cards`' reshuffle
-            got = [stock.pop()]
-            new.hands[player].append(got[0])
-        else:
-            got = draw_cards(new, player, 1, events)
+        got = draw_cards(new, player, 1, events)
         public = {"player": player, "count": len(got)}
         if keep:
             public["timeout"] = True
         events.append(event("drew", public, {player: {"cards": got}}))
         if got and not keep:
             new.drawn = got[0]
-            if drawn_playable(new, player):
+            # What the player may do now says whether the drawn card can be played; it is what
+            # `legal_actions` offers this very state, so it is cached for it.
+            legal = offered_actions(new, player)
+            if legal[0]["type"] == "play":  # plays are offered first
+                new.legal = legal
+                new.legal_for = player
                 new.idle = 0
                 return applied(new, events)
             new.drawn = None

@@ -88,15 +88,6 @@ def draw_cards(state: KadiState, player: str, count: int, events: list[Event]) -
     """
     stock = state.stock
     hand = state.hands[player]
-    if 0 < count <= len(stock):  # the usual case: no reshuffle
-        if count == 1:
-            card = stock.pop()
-            hand.append(card)
-            return [card]
-        drawn = stock[: -count - 1 : -1]  # top first, as popped one by one
-        del stock[-count:]
-        hand.extend(drawn)
-        return drawn
     drawn: list[str] = []
     while len(drawn) < count:
         if not stock:

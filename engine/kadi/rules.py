@@ -131,31 +131,6 @@ def _plays_opening_with(
         _group_plays(state, player, hand, first, rank, plays)
 
 
-def has_play(state: KadiState, player: str) -> bool:
-    """Whether `legal_plays(state, player)` is not empty, for a state with no drawn card."""
-    hand = state.hands[player]
-    ok = openers(state)
-    for card in hand:
-        if card in ok:
-            # That card alone is a play, unless it is the whole hand and going out is refused.
-            return len(hand) > 1 or finish_refusal(state, player, RANK[card]) is None
-    return False
-
-
-def drawn_playable(state: KadiState, player: str) -> bool:
-    """Whether `legal_plays(state, player)` is not empty; `state.drawn` was just drawn."""
-    drawn = state.drawn
-    hand = state.hands[player]
-    ok = openers(state)
-    if drawn in ok and len(hand) > 1:
-        return True  # the drawn card alone is a play (not a finish)
-    rank = RANK[drawn]  # type: ignore[index]
-    for card in hand:
-        if card in ok and RANK[card] == rank:
-            return bool(legal_plays(state, player))
-    return False  # no card of the drawn card's rank fits, so no play can include it
-
-
 def _group_plays(state: KadiState, player: str, hand: list[str], first: str, rank: str, plays: list[list[str]]) -> None:
     """Append every play that opens with `first` and adds other cards of its rank."""
     group = [card for card in hand if RANK[card] == rank]

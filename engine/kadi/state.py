@@ -1,4 +1,4 @@
-"""Kadi's match state: a plain slotted record, copied field by field and dumped to JSON-ready data.
+"""Kadi's match state: the engines' slotted record (engine.core.state), copied field by field.
 
 Piles are lists whose *end* is the top: `stock[-1]` is the next card drawn, `discard[-1]` is
 the card in play. `hands[p]` is the visible hand; a card hidden in hiding mode is in `hidden[p]`.
@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.protocol import Action
+from engine.core.state import GameState
 from engine.kadi.options import KadiOptions, TableRules
 
 FIELDS = (
@@ -22,16 +23,20 @@ FIELDS = (
 )  # fmt: skip
 
 
-class KadiState:
+class KadiState(GameState):
     """Everything needed to continue a match: seed, options, seating, piles, hands and obligations.
 
     phase: "play" (someone's turn), "challenge" (a provisional win awaits acceptances,
     KAD-A25) or "over". window: the player whose turn just ended, until the next action
     that is not a call or an accusation; call_due: that player owes "Kadi Moja!".
 
+    `copy` copies what `advance` changes in place: the stock, the discard pile, the hands dict
+    and every hand. Everything else is immutable or is replaced, never changed in place.
+
     Not dumped: `rules` (the options as plain flags) and the legal-action cache: `legal` is
     what `legal_actions` offered `legal_for` (None: no cache). `advance` clears `legal_for`
-    before it changes anything, so a cached list always belongs to the state as it is.
+    before it changes anything, so a cached list always belongs to the state as it is; a
+    copy shares it (a cached list is never changed).
     """
 
     __slots__ = (*FIELDS, "rules", "legal", "legal_for")
@@ -71,13 +76,7 @@ class KadiState:
     legal_for: str | None
 
     def copy(self) -> KadiState:
-        """A copy that `advance` may change in place without touching this state.
-
-        The piles, the hands dict and every hand list are copied (`advance` changes them in
-        place); everything else is immutable or is replaced, never changed in place. The cached
-        legal actions are shared: a cached list is never changed, and the copy's own `advance`
-        drops it before changing the copy.
-        """
+        """A copy that `advance` may change in place without touching this state (see the class)."""
         new = object.__new__(KadiState)
         new.seed = self.seed
         new.options = self.options
@@ -112,8 +111,6 @@ class KadiState:
         new.rules = self.rules
         new.legal = self.legal
         new.legal_for = self.legal_for
-        # players, seats, decks, scores, hidden, announced, accepted, winners are replaced,
-        # never changed in place.
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -153,8 +150,3 @@ class KadiState:
         new.legal = []
         new.legal_for = None
         return new
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, KadiState) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]

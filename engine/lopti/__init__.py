@@ -145,7 +145,8 @@ Refusal codes
 
 from engine.lopti.game import Lopti
 from engine.lopti.options import LoptiOptions
+from engine.lopti.state import LoptiState
 
 GAME = Lopti()
 
-__all__ = ["GAME", "Lopti", "LoptiOptions"]
+__all__ = ["GAME", "Lopti", "LoptiOptions", "LoptiState"]

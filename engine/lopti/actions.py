@@ -3,8 +3,9 @@
 A hand is summarised as a 52-bit mask: card `rank + suit` is bit 4 * (value - 2) + suit index
 (suit order S, H, D, C), so the four bits of one rank form a "nibble" and ascending bits are
 ascending natural rank. Which ranks may be played on the current pile is a pair of masks per
-pile top and options (`situation`), derived card-for-card from the rules of section 5.2 as
-`rules.play_problem` states them (the property tests check that the two agree).
+pile top and options (`situation`), built from `rules.rank_mode`, and the sizes that may match
+the top rank are built from `rules.matches_enough`: the tables cache the rules of section 5.2,
+they do not restate them.
 
 The play actions themselves are built once: one dict per rank and set of suits, shared by
 every list `legal_actions` returns. They are the canonical form (cards of one rank in suit
@@ -17,7 +18,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.core.cards import SUITS
-from engine.lopti.rules import DECK, SEVEN, TEN, THREE, TWO, VALUE
+from engine.lopti.rules import ALL, DECK, MATCH, THREE, VALUE, matches_enough, rank_mode
 
 Action = dict[str, Any]
 
@@ -54,31 +55,6 @@ for _value in range(2, 15):
             for size in range(1, len(_suits) + 1)
         ]
 
-ALL, MATCH = "all", "match"
-
-
-def rank_mode(value: int, top: int, ten_on_seven: bool, sevens_stack_singly: bool) -> str | None:
-    """How cards of `value` may go on a pile whose top is `top` with no 3 obligation pending:
-    ALL (any number of them), MATCH (more than the previous play, or completing four), or None."""
-    if top == SEVEN:
-        if value == TEN:
-            return ALL if ten_on_seven else None
-        if value < SEVEN:
-            return ALL
-        if value == SEVEN:
-            return ALL if sevens_stack_singly else MATCH
-        return None
-    if value == THREE or value == SEVEN or value == TEN:
-        return ALL
-    if value == TWO:
-        return MATCH if top == TWO else ALL
-    if value > top:
-        return ALL
-    if value == top:
-        return MATCH
-    return None
-
-
 def _situation(top: int, ten_on_seven: bool, sevens_stack_singly: bool) -> tuple[int, int, int]:
     """(mask of ranks playable in any number, mask of the rank that must match, its tag)."""
     any_number = match = tag = 0
@@ -100,7 +76,7 @@ SITUATION: list[list[list[tuple[int, int, int]]]] = [
 # MATCH_SIZES[last_play][run]: bit `size` is set when a play of `size` cards (1-4) may match
 # the top rank: more cards than the previous play, or completing all four (section 5.2).
 MATCH_SIZES: list[list[int]] = [
-    [sum(1 << size for size in range(1, 5) if size > last_play or run + size == 4) for run in range(53)]
+    [sum(1 << size for size in range(1, 5) if matches_enough(size, last_play, run)) for run in range(53)]
     for last_play in range(53)
 ]
 # COUNT_TAG[last_play][run]: the same sizes (bit size - 1) placed at bit 56, for a `plays` key.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.core.protocol import Event
 from engine.core.fast import event
 from engine.core.rng import shuffled
+from engine.lopti.meta import apply_pending
 from engine.lopti.rules import DECK
 from engine.lopti.state import SETUP, LoptiState
 
@@ -21,8 +22,6 @@ def deal_round(state: LoptiState, round_number: int, events: list[Event]) -> Non
     Changes voted for "next_round" apply first; house-rule skips and a reversed direction end
     with the round; the new round gets its Rule Vote (L20.1)."""
     if state.pending:
-        from engine.lopti.meta import apply_pending
-
         apply_pending(state, events)
     state.direction = 1
     if state.skips:

@@ -23,13 +23,14 @@ from engine.lopti.actions import (
     FLIPS,
     MATCH_SIZES,
     PLAYS,
+    RANK_MASK,
     TAKE,
     THREES,
 )
 from engine.lopti.dealing import deal_round
 from engine.core.fast import applied, event
 from engine.lopti.options import LoptiOptions
-from engine.lopti.rules import DECK, THREE, VALUE, lowest_card, play_problem, sort_cards
+from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_cards
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
@@ -45,7 +46,19 @@ _BIT_OF = BIT.__getitem__
 
 
 def _problem_now(state: LoptiState, rank: int, count: int) -> tuple[str, str] | None:
-    """`rules.play_problem` for `count` cards of `rank` on this state's pile, with its options."""
+    """Why `count` cards of `rank` may not go on this state's pile now (None: they may).
+
+    The usual answer, "they may", comes from the state's situation table (`state.follow`, built
+    from `rules.rank_mode` for its options) and `MATCH_SIZES` (from `rules.matches_enough`);
+    `rules.play_problem` judges the rest and says why."""
+    if not state.obligation:
+        pile = state.pile
+        if not pile:
+            return None
+        any_number, match, _ = state.follow[pile[-1]]
+        mask = RANK_MASK[rank]
+        if mask & any_number or mask & match and MATCH_SIZES[state.last_play][state.run] >> count & 1:
+            return None
     options = state.options
     return play_problem(
         rank, count, state.pile, state.last_play, state.run, state.obligation,
@@ -286,30 +299,31 @@ class Lopti(Game):
                 actions.append(CHAMPION)
         return actions
 
-    def _act(self, state: LoptiState, player: str, action: Action, copy: bool = False) -> Result:
-        """The one implementation of `apply` (copy: the handler copies the state once the
-        action is known to be allowed) and `advance` (changes `state` itself)."""
-        if not copy and state.shared_rows:  # rows shared with a state `apply` made from it, or
-            state.unshare()  # it from: own them (same value) before changing any in place
+    def apply(self, state: LoptiState, player: str, action: Action) -> Result:
+        """`advance` on a copy: the same rules, and `state` is never changed."""
+        return self.advance(state.copy(), player, action)
+
+    def advance(self, state: LoptiState, player: str, action: Action) -> Result:
+        """Apply an action in canonical form (from `check_action` or `legal_actions`), changing
+        `state` in place; every check is made before anything changes, so after a refusal
+        `state` is as it was."""
         kind = action.get("type")
         if player == CLOCK:
             if kind == "timeout":
-                return self._timeout(state, copy)
+                return self._timeout(state)
             if kind == "close_vote":
                 if state.vote is None:
                     return _refuse("no_vote", "No Rule Vote is open.")
-                new = state.clone() if copy else state
                 events: list[Event] = []
-                meta.close_vote(new, events)
-                return applied(new, events)
+                meta.close_vote(state, events)
+                return applied(state, events)
             if kind == "close_champion":
                 problem = meta.close_champion_problem(state)
                 if problem:
                     return _refuse(*problem)
-                new = state.clone() if copy else state
                 events = []
-                meta.close_champion(new, events)
-                return applied(new, events)
+                meta.close_champion(state, events)
+                return applied(state, events)
             raise MalformedAction("@clock can only time out")
         try:
             seat = state.players.index(player)
@@ -319,22 +333,14 @@ class Lopti(Game):
         if handler is None:
             raise MalformedAction(f"unknown action type {kind!r}")
         try:
-            return handler(self, state, seat, action, copy)
+            return handler(self, state, seat, action)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             # Only reachable when `apply` is called without `check_action` on a bad shape, and
             # always while checking, before the state is changed.
             raise MalformedAction(f"action {kind!r} is not well formed: {error!r}") from None
 
-    def apply(self, state: LoptiState, player: str, action: Action) -> Result:
-        """Apply an action in canonical form (from `check_action` or `legal_actions`) to a copy."""
-        return self._act(state, player, action, True)
-
-    # `advance(state, player, action)`: `apply` changing `state` in place and returning it. Every
-    # check is made before anything changes, so after a refusal `state` is as it was.
-    advance = _act
-
     # ----- setup --------------------------------------------------------------------------
-    def _swap(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _swap(self, state: LoptiState, seat: int, action: Action) -> Result:
         if state.phase != SETUP:
             return _refuse("wrong_phase", "Swaps are only allowed before the first play of the round.")
         if state.ready[seat]:
@@ -346,25 +352,23 @@ class Lopti(Game):
             return _refuse("not_in_hand", f"{hand_card} is not in your hand.")
         if up_card not in state.face_up[seat]:
             return _refuse("not_face_up", f"{up_card} is not one of your face-up cards.")
-        new = state.clone(seat) if copy else state
-        hand, row = new.hands[seat], new.face_up[seat]
+        hand, row = state.hands[seat], state.face_up[seat]
         hand[hand.index(hand_card)] = up_card
         row[row.index(up_card)] = hand_card
-        swaps = list(new.swaps)
+        swaps = list(state.swaps)
         swaps[seat] += 1
-        new.swaps = swaps
+        state.swaps = swaps
         swapped = event("swapped", {"player": state.players[seat], "to_face_up": hand_card, "to_hand": up_card})
-        return applied(new, [swapped])
+        return applied(state, [swapped])
 
-    def _ready(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _ready(self, state: LoptiState, seat: int, action: Action) -> Result:
         if state.phase != SETUP:
             return _refuse("wrong_phase", "The round has already started.")
         if state.ready[seat]:
             return _refuse("already_ready", "You are already ready; waiting for the others.")
-        new = state.clone() if copy else state
         events = [event("ready", {"player": state.players[seat]})]
-        self._make_ready(new, [seat], events)
-        return applied(new, events)
+        self._make_ready(state, [seat], events)
+        return applied(state, events)
 
     @staticmethod
     def _make_ready(state: LoptiState, seats: list[int], events: list[Event]) -> None:
@@ -385,59 +389,41 @@ class Lopti(Game):
             return _refuse("not_your_turn", f"It is {state.players[state.turn]}'s turn.")
         return None
 
-    def _play(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _play(self, state: LoptiState, seat: int, action: Action) -> Result:
+        """A play: the checks in the order of the refusals (the turn, the play's shape, the cards
+        held, one rank, then section 5.2), and the play if it passes them. A play of the shape
+        `legal_actions` lists (one rank, distinct cards, suit order: `COMBO`) needs no shape check."""
         if state.phase != PLAY or seat != state.turn:
             return self._turn_problem(state, seat)  # type: ignore[return-value]
         cards = action["cards"]
-        # A play as `legal_actions` lists it (one rank, distinct, suit order) that the tables of
-        # `engine.lopti.actions` allow is played at once; anything else goes through the full
-        # checks of `_checked_play`, which also give every refusal (the tests hold the tables
-        # to `rules.play_problem`).
         known = COMBO.get(tuple(cards)) if type(cards) is list else None
         if known is None:
-            return self._checked_play(state, seat, cards, copy)
-        hand = state.hands[seat]
-        for card in cards:
-            if card not in hand:
-                return self._checked_play(state, seat, cards, copy)
-        value, count, mask = known
-        if state.obligation:
-            if value != THREE:
-                return self._checked_play(state, seat, cards, copy)
-        elif state.pile:
-            any_number, match, _ = state.follow[state.pile[-1]]
-            if not mask & any_number and not (mask & match and MATCH_SIZES[state.last_play][state.run] >> count & 1):
-                return self._checked_play(state, seat, cards, copy)
-        new = state.clone(seat) if copy else state
-        events: list[Event] = []
-        self._play_cards(new, seat, cards[:], events)
-        return applied(new, events)
-
-    def _checked_play(self, state: LoptiState, seat: int, cards: Any, copy: bool) -> Result:
-        """Any play: the checks in the order of the refusals (the play's shape, the cards held,
-        one rank, then section 5.2), and the play if it passes them."""
-        if not cards:
-            return _refuse("empty_play", "Play at least one card.")
-        if len(set(cards)) != len(cards):
-            return _refuse("duplicate_cards", "A card is named twice.")
+            if not cards:
+                return _refuse("empty_play", "Play at least one card.")
+            if len(set(cards)) != len(cards):
+                return _refuse("duplicate_cards", "A card is named twice.")
         hand = state.hands[seat]
         for card in cards:
             if card not in hand:
                 if not hand:
                     return _refuse("not_in_hand", "Your hand is empty: flip a face-down card (or take the pile).")
                 return _refuse("not_in_hand", f"{card} is not in your hand.")
-        rank = VALUE[cards[0]]
-        for card in cards:
-            if VALUE[card] != rank:
-                return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
+        if known is None:
+            rank = VALUE[cards[0]]
+            for card in cards:
+                if VALUE[card] != rank:
+                    return _refuse("mixed_ranks", "All the cards of a play must have the same rank.")
+            cards = sort_cards(cards)
+        else:
+            rank = known[0]
+            cards = cards[:]
         if state.obligation or state.pile:
             problem = _problem_now(state, rank, len(cards))
             if problem:
                 return _refuse(*problem)
-        new = state.clone(seat) if copy else state
         events: list[Event] = []
-        self._play_cards(new, seat, sort_cards(cards), events)
-        return applied(new, events)
+        self._play_cards(state, seat, cards, events)
+        return applied(state, events)
 
     @staticmethod
     def _play_cards(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> None:
@@ -452,7 +438,7 @@ class Lopti(Game):
             burned = turns.land_play(state, seat, cards, events)
         turns.after_play(state, seat, burned, events)
 
-    def _flip(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _flip(self, state: LoptiState, seat: int, action: Action) -> Result:
         refusal = self._turn_problem(state, seat)
         if refusal:
             return refusal
@@ -467,10 +453,9 @@ class Lopti(Game):
         if row[position] is None:
             unused = [index for index, card in enumerate(row) if card is not None]
             return _refuse("position_used", f"That card is already played; choose position {unused}.")
-        new = state.clone(seat) if copy else state
         events: list[Event] = []
-        self._flip_card(new, seat, position, events)
-        return applied(new, events)
+        self._flip_card(state, seat, position, events)
+        return applied(state, events)
 
     @staticmethod
     def _flip_card(state: LoptiState, seat: int, position: int, events: list[Event]) -> None:
@@ -500,17 +485,16 @@ class Lopti(Game):
             state.pile.append(card)
             turns.take_pile(state, seat, True, events)
 
-    def _take(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _take(self, state: LoptiState, seat: int, action: Action) -> Result:
         if state.phase != PLAY or seat != state.turn:
             return self._turn_problem(state, seat)  # type: ignore[return-value]
         if not state.pile:
             return _refuse("empty_pile", "The table is empty: open with any one rank.")
         if not state.options["face_down_may_take"] and turns.in_face_down_phase(state, seat):
             return _refuse("must_flip", "At this table a face-down player must flip a card.")
-        new = state.clone(seat) if copy else state
         events: list[Event] = []
-        turns.take_pile(new, seat, False, events)
-        return applied(new, events)
+        turns.take_pile(state, seat, False, events)
+        return applied(state, events)
 
     # ----- between rounds -----------------------------------------------------------------
     def _winner_problem(self, state: LoptiState, seat: int) -> Refused | None:
@@ -520,7 +504,7 @@ class Lopti(Game):
             return _refuse("not_round_winner", f"Only {state.players[state.round_winner]} may give this round's rule.")
         return None
 
-    def _author_rule(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _author_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
         refusal = self._winner_problem(state, seat)
         if refusal:
             return refusal
@@ -528,65 +512,59 @@ class Lopti(Game):
         problem = session.rule_problem(rule, state.options["house_rules"]) or session.removed_problem(state, rule)
         if problem:
             return _refuse(*problem)
-        new = state.clone() if copy else state
         events: list[Event] = []
-        session.add_rule(new, seat, rule, events)
-        deal_round(new, new.round + 1, events)
-        return applied(new, events)
+        session.add_rule(state, seat, rule, events)
+        deal_round(state, state.round + 1, events)
+        return applied(state, events)
 
-    def _no_rule(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _no_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
         refusal = self._winner_problem(state, seat)
         if refusal:
             return refusal
-        new = state.clone() if copy else state
         events = [event("no_rule", {"player": state.players[seat]})]
-        deal_round(new, new.round + 1, events)
-        return applied(new, events)
+        deal_round(state, state.round + 1, events)
+        return applied(state, events)
 
-    def _delete_rule(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _delete_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
         player = state.players[seat]
         problem = session.delete_problem(state, player, action["rule"])
         if problem:
             return _refuse(*problem)
-        new = state.clone() if copy else state
         events: list[Event] = []
-        session.delete_rule(new, player, action["rule"], events)
-        meta.rule_deleted(new, action["rule"], events)
-        return applied(new, events)
+        session.delete_rule(state, player, action["rule"], events)
+        meta.rule_deleted(state, action["rule"], events)
+        return applied(state, events)
 
     # ----- the Rule Vote and the duel (out of turn: never in `to_act`) ---------------------
-    def _propose(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _propose(self, state: LoptiState, seat: int, action: Action) -> Result:
         change = action["change"]
         problem = meta.proposal_problem(state, change)
         if problem:
             return _refuse(*problem)
-        new = state.clone() if copy else state
         events: list[Event] = []
-        meta.propose(new, seat, change, action["starts"], events)
-        return applied(new, events)
+        meta.propose(state, seat, change, action["starts"], events)
+        return applied(state, events)
 
-    def _vote(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _vote(self, state: LoptiState, seat: int, action: Action) -> Result:
         if state.vote is None:
             return _refuse("no_vote", "No Rule Vote is open.")
         yes = action["yes"]
         if type(yes) is not bool:
             raise TypeError("'yes' must be a boolean")
-        new = state.clone() if copy else state
         events: list[Event] = []
-        meta.cast(new, seat, yes, events)
-        return applied(new, events)
+        meta.cast(state, seat, yes, events)
+        return applied(state, events)
 
-    def _champion(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _champion(self, state: LoptiState, seat: int, action: Action) -> Result:
         player = state.players[seat]
         problem = meta.champion_problem(state, player)
         if problem:
             return _refuse(*problem)
-        new = state.clone() if copy else state
         events: list[Event] = []
-        meta.champion(new, player, events)
-        return applied(new, events)
+        meta.champion(state, player, events)
+        return applied(state, events)
 
-    def _throw(self, state: LoptiState, seat: int, action: Action, copy: bool) -> Result:
+    def _throw(self, state: LoptiState, seat: int, action: Action) -> Result:
         player = state.players[seat]
         sign = action["sign"]
         if sign not in SIGNS:
@@ -594,14 +572,12 @@ class Lopti(Game):
         problem = meta.throw_problem(state, player)
         if problem:
             return _refuse(*problem)
-        new = state.clone() if copy else state
         events: list[Event] = []
-        meta.throw(new, player, sign, events)
-        return applied(new, events)
+        meta.throw(state, player, sign, events)
+        return applied(state, events)
 
     # ----- the turn timer -----------------------------------------------------------------
-    def _timeout(self, state: LoptiState, copy: bool) -> Result:
-        new = state.clone(state.turn if state.phase == PLAY else None) if copy else state
+    def _timeout(self, state: LoptiState) -> Result:
         events: list[Event] = []
         players = state.players
         if state.phase == SETUP:
@@ -609,24 +585,24 @@ class Lopti(Game):
             events.append(event("timed_out", {"players": [players[seat] for seat in waiting], "phase": SETUP}))
             for seat in waiting:
                 events.append(event("ready", {"player": players[seat]}))
-            self._make_ready(new, waiting, events)
+            self._make_ready(state, waiting, events)
         elif state.phase == AUTHORING:
             seat = state.round_winner
             events.append(event("timed_out", {"players": [players[seat]], "phase": AUTHORING}))
             events.append(event("no_rule", {"player": players[seat]}))
-            deal_round(new, new.round + 1, events)
+            deal_round(state, state.round + 1, events)
         else:
             seat = state.turn
             events.append(event("timed_out", {"players": [players[seat]], "phase": PLAY}))
-            face_down = turns.in_face_down_phase(new, seat)
-            if new.pile and not (face_down and not new.options["face_down_may_take"]):
-                turns.take_pile(new, seat, False, events)
-            elif new.hands[seat]:
-                self._play_cards(new, seat, [lowest_card(new.hands[seat])], events)
+            face_down = turns.in_face_down_phase(state, seat)
+            if state.pile and not (face_down and not state.options["face_down_may_take"]):
+                turns.take_pile(state, seat, False, events)
+            elif state.hands[seat]:
+                self._play_cards(state, seat, [lowest_card(state.hands[seat])], events)
             else:
-                position = next(index for index, card in enumerate(new.face_down[seat]) if card is not None)
-                self._flip_card(new, seat, position, events)
-        return applied(new, events)
+                position = next(index for index, card in enumerate(state.face_down[seat]) if card is not None)
+                self._flip_card(state, seat, position, events)
+        return applied(state, events)
 
     _handlers = {
         "swap": _swap,

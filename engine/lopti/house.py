@@ -23,6 +23,7 @@ from engine.core.rng import shuffled
 from engine.core.fast import event
 from engine.lopti.rules import SORT_KEY
 from engine.lopti.state import LoptiState
+from engine.lopti.table import burn_pile, is_out, next_active
 
 Problem = tuple[str, str] | None
 
@@ -132,35 +133,14 @@ def normalize(rule: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def build_hooks(rules: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """event -> the active structured rule records on it, in the order they were made."""
-    hooks: dict[str, list[dict[str, Any]]] = {}
-    for record in rules:
-        if record["active"] and record["rule"] is not None:
-            hooks.setdefault(record["rule"]["event"], []).append(record)
-    return hooks
-
-
 # ----- resolution -----------------------------------------------------------------------------
 
 def _gone(state: LoptiState, seat: int) -> bool:
-    if seat in state.out:
-        return True
-    return not state.hands[seat] and not state.face_up[seat] and all(card is None for card in state.face_down[seat])
+    return seat in state.out or is_out(state, seat)
 
 
 def _card_count(state: LoptiState, seat: int) -> int:
     return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
-
-
-def _step(state: LoptiState, seat: int, step: int) -> int:
-    """The next seat in direction `step` (1: with the direction of play, -1: against) not out."""
-    seats = len(state.players)
-    direction = state.direction * step
-    candidate = (seat + direction) % seats
-    while candidate in state.out and candidate != seat:
-        candidate = (candidate + direction) % seats
-    return candidate
 
 
 def targets(state: LoptiState, role: str, actor: int) -> list[int]:
@@ -169,9 +149,9 @@ def targets(state: LoptiState, role: str, actor: int) -> list[int]:
     if role == "actor":
         return [actor]
     if role == "next":
-        return [_step(state, actor, 1)]
+        return [next_active(state, actor)]
     if role == "previous":
-        return [_step(state, actor, -1)]
+        return [next_active(state, actor, -1)]
     if role == "others":
         return [(actor + offset) % seats for offset in range(1, seats)]
     # most_cards / fewest_cards: among players still in; ties: first clockwise from the actor.
@@ -276,8 +256,6 @@ def _effect(state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int,
             events.append(event("burned_returned", {"cards": cards, "stock_count": len(state.stock),
                                                     "rule": rule_id}))
     elif name == "burn":
-        from engine.lopti.turns import burn_pile
-
         burn_pile(state, actor, "rule", [], events)
         return True
     return False

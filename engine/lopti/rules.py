@@ -27,6 +27,38 @@ def lowest_card(cards: list[str]) -> str:
     return min(cards, key=SORT_KEY.__getitem__)
 
 
+# How cards of one rank may go on the pile (`rank_mode`): in any number, or only matching.
+ALL, MATCH = "all", "match"
+
+
+def rank_mode(value: int, top: int, ten_on_seven: bool, sevens_stack_singly: bool) -> str | None:
+    """How cards of `value` may go on a pile whose top is `top` with no 3 obligation pending:
+    ALL (any number of them), MATCH (more than the previous play, or completing four), or None."""
+    if top == SEVEN:
+        if value == TEN:
+            return ALL if ten_on_seven else None
+        if value < SEVEN:
+            return ALL
+        if value == SEVEN:
+            return ALL if sevens_stack_singly else MATCH
+        return None
+    if value == THREE or value == SEVEN or value == TEN:
+        return ALL
+    if value == TWO:
+        return MATCH if top == TWO else ALL
+    if value > top:
+        return ALL
+    if value == top:
+        return MATCH
+    return None
+
+
+def matches_enough(count: int, last_play: int, run: int) -> bool:
+    """Whether `count` cards of the top card's rank may go on it: more than the previous play
+    (m = `last_play`), or completing all four (k = `run`, the run of that rank on top)."""
+    return count > last_play or run + count == 4
+
+
 def play_problem(
     rank: int,
     count: int,
@@ -40,8 +72,8 @@ def play_problem(
     """Why `count` cards of natural rank `rank` may not be played now (None: legal).
 
     `last_play` is m (the size of the previous play on the pile), `run` is k (the length of the
-    run of the top card's rank on top of the pile), as in section 5.2.
-    """
+    run of the top card's rank on top of the pile), as in section 5.2. Which ranks may go on the
+    pile is `rank_mode`'s to say; what is left here is the 3 obligation and the reason."""
     if obligation:
         if rank != THREE:
             return ("obligation_pending", "A 3 obligation is on you: play one or more 3s, or take the pile.")
@@ -49,28 +81,15 @@ def play_problem(
     if not pile:
         return None
     top = VALUE[pile[-1]]
+    mode = rank_mode(rank, top, ten_on_seven, sevens_stack_singly)
+    if mode is ALL:
+        return None
+    if mode is MATCH:
+        return None if matches_enough(count, last_play, run) else _match_problem(last_play, run)
     if top == SEVEN:
         if rank == TEN:
-            if ten_on_seven:
-                return None
             return ("ten_on_seven", "A 10 cannot follow a 7: play a 7 or lower, or take the pile.")
-        if rank > SEVEN:
-            return ("must_play_low", "After a 7 the next play must be 7 or lower; or take the pile.")
-        if rank == SEVEN and not sevens_stack_singly and not (count > last_play or run + count == 4):
-            return _match_problem(last_play, run)
-        return None
-    if rank == THREE or rank == SEVEN or rank == TEN:
-        return None
-    if rank == TWO:
-        if top == TWO and not (count > last_play or run + count == 4):
-            return _match_problem(last_play, run)
-        return None
-    if rank > top:
-        return None
-    if rank == top:
-        if count > last_play or run + count == 4:
-            return None
-        return _match_problem(last_play, run)
+        return ("must_play_low", "After a 7 the next play must be 7 or lower; or take the pile.")
     return ("illegal_card", "Play a higher rank, match with more cards, a special card (2, 3, 7, 10), or take the pile.")
 
 

@@ -1,4 +1,4 @@
-"""Lopti's table state: a plain object with slots, cheap to copy, dumped to JSON-ready data.
+"""Lopti's table state: the engines' slotted record (engine.core.state), dumped to JSON-ready data.
 
 Seats are indices into `players`. Every card of the deck is in exactly one zone: a hand, a
 face-up row, a face-down row (a used position holds None), the stock, the pile, the 3-chain
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core.state import GameState
 from engine.lopti.actions import FOLLOW
 
 SETUP = "setup"
@@ -17,7 +18,7 @@ PLAY = "play"
 AUTHORING = "authoring"
 
 _SHARED = ("seed", "options", "players", "decks", "first_dealer", "ready", "swaps", "wins", "rules")
-# Per-seat lists of lists, and flat card lists (see `LoptiState.clone` for what is copied).
+# Per-seat lists of lists, and flat card lists (see `LoptiState` for what `copy` copies).
 _PER_SEAT = ("hands", "face_up", "face_down")
 _CARD_LISTS = ("stock", "pile", "chain", "burned", "out")
 _SCALARS = (
@@ -50,21 +51,25 @@ META_DEFAULTS = {
 FIELDS = _SHARED + _PER_SEAT + _CARD_LISTS + _SCALARS + _META
 
 
-class LoptiState:
-    """One table: the session (rules, wins) and the round being played."""
+class LoptiState(GameState):
+    """One table: the session (rules, wins) and the round being played.
 
-    # `shared_rows` (not part of the value): some seat's rows may be shared with another
-    # state, as `clone` leaves them; `unshare` copies them before anything changes one in place.
-    # `hooks` (derived from `rules`, not part of the value): event -> active structured rules.
-    # `follow` (derived from `options`, not part of the value): `actions.FOLLOW` of its options.
-    __slots__ = FIELDS + ("shared_rows", "hooks", "follow")
+    `copy` copies what `advance` changes in place: the per-seat lists (`hands`, `face_up`,
+    `face_down`) with every seat's row, the `pile` and the 3-`chain`. Every other list or dict
+    (stock, burned, out, ready, swaps, wins, rules, skips, pending, options, the vote and the
+    duel) is replaced whenever it changes, never changed in place, so copies share it.
+
+    Derived, not dumped: `hooks` (from `rules`): event -> the active structured rules on it;
+    `follow` (from `options`): `actions.FOLLOW` of the play options.
+    """
+
+    __slots__ = FIELDS + ("hooks", "follow")
 
     def __init__(self, **values: Any):
         for name in FIELDS:
             setattr(
                 self, name, values[name] if name in values or name not in META_DEFAULTS else _fresh(META_DEFAULTS[name])
             )
-        self.shared_rows = False
         self.rebuild_hooks()
         self.set_options(self.options)
 
@@ -74,28 +79,11 @@ class LoptiState:
         self.follow = FOLLOW[options["ten_on_seven"], options["sevens_stack_singly"]]
 
     def rebuild_hooks(self) -> None:
-        from engine.lopti.house import build_hooks
-
         self.hooks = build_hooks(self.rules) if self.rules else {}
 
-    def unshare(self) -> None:
-        """Own every seat's rows again (for `advance` on a state that `clone` was used on)."""
-        self.hands = [row[:] for row in self.hands]
-        self.face_up = [row[:] for row in self.face_up]
-        self.face_down = [row[:] for row in self.face_down]
-        self.shared_rows = False
-
-    def clone(self, seat: int | None = None) -> LoptiState:
-        """A copy for `apply` to change (through the same code as `advance`); this state's
-        value is never changed (only its `shared_rows` mark is set).
-
-        Copy-on-write: the copy shares every list with this state, except the outer per-seat
-        lists, the rows of `seat` (the acting player), `pile` and `chain`, which are copied and
-        so may be changed in place. Code that changes any other list (stock, burned, out,
-        ready, swaps, wins, rules, another seat's rows) replaces it instead of changing it.
-        """
+    def copy(self) -> LoptiState:
+        """A copy that `advance` may change in place without touching this state (see the class)."""
         copy = object.__new__(LoptiState)
-        copy.shared_rows = self.shared_rows = True
         copy.seed = self.seed
         copy.options = self.options
         copy.players = self.players
@@ -105,13 +93,9 @@ class LoptiState:
         copy.swaps = self.swaps
         copy.wins = self.wins
         copy.rules = self.rules
-        copy.hands = hands = self.hands[:]
-        copy.face_up = face_up = self.face_up[:]
-        copy.face_down = face_down = self.face_down[:]
-        if seat is not None:
-            hands[seat] = hands[seat][:]
-            face_up[seat] = face_up[seat][:]
-            face_down[seat] = face_down[seat][:]
+        copy.hands = [row[:] for row in self.hands]
+        copy.face_up = [row[:] for row in self.face_up]
+        copy.face_down = [row[:] for row in self.face_down]
         copy.stock = self.stock
         copy.pile = self.pile[:]
         copy.chain = self.chain[:]
@@ -151,13 +135,17 @@ class LoptiState:
             values[name] = _fresh_field(name, data[name])
         return cls(**values)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, LoptiState):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in FIELDS)
-
     def __repr__(self) -> str:
         return f"LoptiState(round={self.round}, phase={self.phase!r}, turn={self.turn})"
+
+
+def build_hooks(rules: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """event -> the active structured rule records on it, in the order they were made."""
+    hooks: dict[str, list[dict[str, Any]]] = {}
+    for record in rules:
+        if record["active"] and record["rule"] is not None:
+            hooks.setdefault(record["rule"]["event"], []).append(record)
+    return hooks
 
 
 def _fresh(value: Any) -> Any:

@@ -3,37 +3,19 @@ extra plays after burns, going out and the end of a round.
 
 Every function changes the state it is given in place (the state `advance` owns, or the copy
 `apply` made) and appends the events it causes. What may be changed in place is fixed by
-`LoptiState.clone`: the acting seat's rows, `pile` and `chain`; every other list is replaced,
-never changed, because a copy shares it with the state it was made from.
+`LoptiState.copy`: the seats' rows, `pile` and `chain`; every other list is replaced, never
+changed, because a copy shares it with the state it was made from.
 """
 
 from __future__ import annotations
 
-from engine.core.protocol import Event
 from engine.core.fast import event
+from engine.core.protocol import Event
+from engine.lopti.dealing import deal_round
+from engine.lopti.house import fire
 from engine.lopti.rules import SEVEN, TEN, THREE, VALUE
 from engine.lopti.state import AUTHORING, PLAY, LoptiState
-
-
-def next_active(state: LoptiState, seat: int) -> int:
-    """The next seat in the direction of play (clockwise unless a house rule reversed it) that
-    is not out (LOP-A10); pending house-rule skips are not counted here (see `next_turn`)."""
-    out = state.out
-    seats = len(state.players)
-    if state.direction == 1:
-        candidate = seat + 1
-        if candidate == seats:
-            candidate = 0
-        if out:
-            while candidate in out:
-                candidate += 1
-                if candidate == seats:
-                    candidate = 0
-        return candidate
-    candidate = (seat - 1) % seats
-    while candidate in out:
-        candidate = (candidate - 1) % seats
-    return candidate
+from engine.lopti.table import burn_pile, is_out, next_active
 
 
 def next_turn(state: LoptiState, seat: int, events: list[Event] | None = None) -> int:
@@ -54,29 +36,20 @@ def next_turn(state: LoptiState, seat: int, events: list[Event] | None = None) -
 
 
 def pass_turn(state: LoptiState, seat: int, events: list[Event]) -> None:
-    """The turn passes from `seat` (slow path: skips, direction, `turn_start` house rules)."""
-    state.turn = turn = next_turn(state, seat, events)
+    """The turn passes from `seat` to `next_turn`'s player (using up house-rule skips), whose
+    turn starts (`turn_start` house rules)."""
+    # Without pending skips `next_turn` is `next_active`, called directly: nearly every turn ends here.
+    state.turn = turn = next_turn(state, seat, events) if state.skips else next_active(state, seat)
     state.extra = False
     if state.hooks:
         turn_started(state, turn, events)
 
 
 def turn_started(state: LoptiState, seat: int, events: list[Event]) -> None:
-    from engine.lopti.house import fire
-
     if "turn_start" in state.hooks:
         context = {"pile": len(state.pile)}
         fire(state, "before", "turn_start", seat, context, events)
         fire(state, "after", "turn_start", seat, context, events)
-
-
-def is_out(state: LoptiState, seat: int) -> bool:
-    if state.hands[seat] or state.face_up[seat]:
-        return False
-    for card in state.face_down[seat]:
-        if card is not None:
-            return False
-    return True
 
 
 def in_face_down_phase(state: LoptiState, seat: int) -> bool:
@@ -94,8 +67,6 @@ def _burn(state: LoptiState, seat: int, cause: str, extra_cards: list[str], even
     """LOP-A21: the pile (and the 10s / 3s involved) leaves the round; pending effects end.
     House rules on `burn` resolve before / after it (`played`: the play that caused it)."""
     if state.hooks and "burn" in state.hooks:
-        from engine.lopti.house import fire
-
         cards = played or extra_cards
         context = {"cause": cause, "pile": len(state.pile), "count": len(cards),
                    "rank": cards[0][:-1] if cards else None}
@@ -104,19 +75,6 @@ def _burn(state: LoptiState, seat: int, cause: str, extra_cards: list[str], even
         fire(state, "after", "burn", seat, context, events)
         return
     burn_pile(state, seat, cause, extra_cards, events)
-
-
-def burn_pile(state: LoptiState, seat: int, cause: str, extra_cards: list[str], events: list[Event]) -> list[str]:
-    """The burn itself (also a house rule's custom burn, which triggers no house rule)."""
-    removed = state.pile + state.chain + extra_cards
-    state.burned = state.burned + removed
-    state.pile = []
-    state.chain = []
-    state.obligation = False
-    state.last_play = 0
-    state.run = 0
-    events.append(event("burned", {"player": state.players[seat], "cause": cause, "cards": removed}))
-    return removed
 
 
 def land_play(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> bool:
@@ -133,8 +91,6 @@ def land_play(state: LoptiState, seat: int, cards: list[str], events: list[Event
             players = state.players
             hooked = state.hooks and "obligation_passed" in state.hooks
             if hooked:
-                from engine.lopti.house import fire
-
                 context = {"count": len(cards), "pile": len(state.pile)}
                 fire(state, "before", "obligation_passed", seat, context, events)
             receiver = next_turn(state, seat)
@@ -169,8 +125,6 @@ def take_pile(state: LoptiState, seat: int, forced: bool, events: list[Event]) -
     """L4.1-L4.2, L14.5: the pile goes into the hand and the turn ends; the next player opens."""
     hooked = state.hooks and "take" in state.hooks
     if hooked:
-        from engine.lopti.house import fire
-
         context = {"pile": len(state.pile)}
         fire(state, "before", "take", seat, context, events)
     taken = state.pile
@@ -184,46 +138,44 @@ def take_pile(state: LoptiState, seat: int, forced: bool, events: list[Event]) -
     events.append(event("took", {"player": state.players[seat], "cards": taken, "forced": forced}))
     if hooked:
         fire(state, "after", "take", seat, context, events)
-    if state.hooks or state.skips:
-        pass_turn(state, seat, events)
-        return
-    state.turn = next_active(state, seat)
-    state.extra = False
+    pass_turn(state, seat, events)
 
 
 def after_play(state: LoptiState, seat: int, burned: bool, events: list[Event]) -> None:
-    """Steps 3-6 of LOP-A11 after a legal play has landed."""
-    if state.hooks:
-        _after_play_with_rules(state, seat, burned, events)
-        return
+    """Steps 3-6 of LOP-A11 after a legal play has landed, with the house rules on `out` and
+    `face_up_taken` around their base events."""
     players = state.players
-    hand = state.hands[seat]
-    if not hand and is_out(state, seat):
+    hooks = state.hooks
+    if not state.hands[seat] and is_out(state, seat):
+        if hooks:
+            fire(state, "before", "out", seat, {}, events)
         out = state.out = state.out + [seat]
         events.append(event("out", {"player": players[seat], "place": len(out)}))
+        if hooks:
+            fire(state, "after", "out", seat, {}, events)
         if _round_over(state, seat, events):
             return
         pass_turn(state, seat, events)
         return
+    hand = state.hands[seat]
     if len(hand) < 3 and not state.extra and state.stock:
         _draw_step(state, seat, hand, events)
-    if not hand and state.face_up[seat]:
+    if not state.hands[seat] and state.face_up[seat]:
+        hooked = "face_up_taken" in hooks
+        if hooked:
+            fire(state, "before", "face_up_taken", seat, {}, events)
         picked = state.face_up[seat]
         state.face_up[seat] = []
-        hand.extend(picked)
+        state.hands[seat].extend(picked)  # a house rule may have given the seat a new hand list
         events.append(event("face_up_taken", {"player": players[seat], "cards": picked}))
+        if hooked:
+            fire(state, "after", "face_up_taken", seat, {}, events)
     if burned:
         state.turn = seat
         state.extra = True
         events.append(event("extra_play", {"player": players[seat]}))
-    elif state.skips or state.direction != 1:
-        pass_turn(state, seat, events)
     else:
-        if state.out:
-            state.turn = next_active(state, seat)
-        else:
-            state.turn = seat + 1 if seat + 1 < len(players) else 0
-        state.extra = False
+        pass_turn(state, seat, events)
 
 
 def _draw_step(state: LoptiState, seat: int, hand: list[str], events: list[Event]) -> None:
@@ -247,46 +199,8 @@ def _round_over(state: LoptiState, seat: int, events: list[Event]) -> bool:
     return False
 
 
-def _after_play_with_rules(state: LoptiState, seat: int, burned: bool, events: list[Event]) -> None:
-    """`after_play` when house rules are in force: the same steps, with the `out` and
-    `face_up_taken` rules around their base events and skips / direction / `turn_start`."""
-    from engine.lopti.house import fire
-
-    players = state.players
-    hooks = state.hooks
-    if not state.hands[seat] and is_out(state, seat):
-        fire(state, "before", "out", seat, {}, events)
-        out = state.out = state.out + [seat]
-        events.append(event("out", {"player": players[seat], "place": len(out)}))
-        fire(state, "after", "out", seat, {}, events)
-        if _round_over(state, seat, events):
-            return
-        pass_turn(state, seat, events)
-        return
-    hand = state.hands[seat] = list(state.hands[seat])
-    if len(hand) < 3 and not state.extra and state.stock:
-        _draw_step(state, seat, hand, events)
-    if not state.hands[seat] and state.face_up[seat]:
-        if "face_up_taken" in hooks:
-            fire(state, "before", "face_up_taken", seat, {}, events)
-        picked = state.face_up[seat]
-        state.face_up[seat] = []
-        state.hands[seat] = state.hands[seat] + picked
-        events.append(event("face_up_taken", {"player": players[seat], "cards": picked}))
-        if "face_up_taken" in hooks:
-            fire(state, "after", "face_up_taken", seat, {}, events)
-    if burned:
-        state.turn = seat
-        state.extra = True
-        events.append(event("extra_play", {"player": players[seat]}))
-    else:
-        pass_turn(state, seat, events)
-
-
 def end_round(state: LoptiState, events: list[Event]) -> None:
     """The round is over: count the win; the winner may author a rule before the next deal."""
-    from engine.lopti.dealing import deal_round
-
     winner = state.round_winner
     wins = list(state.wins)
     wins[winner] += 1

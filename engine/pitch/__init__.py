@@ -14,7 +14,7 @@ Actions (canonical form, as `legal_actions` lists them)
 
 `advance(state, player, action)` is `apply` in place (the fast path for playouts and the table
 service): all checks come before the first change, so a refusal leaves `state` untouched, and
-`apply` is `advance` on a clone, so both run the same rules code. `legal_actions` returns a list
+`apply` is `advance` on `state.copy()`, so both run the same rules code. `legal_actions` returns a list
 cached on the state (one shared dict per card and bid; callers never change them), and `advance`
 accepts an action equal to one of that list without re-checking the rules.
 benchmarks/bench_pitch.py measures random-playout throughput through `advance`.

@@ -7,7 +7,7 @@ this module sequences them, builds events, and filters what each player may see.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from operator import add
 from typing import Any
 
@@ -18,7 +18,7 @@ from engine.core.fast import applied as fast_applied, event as fast_event
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, Refused, Result
 from engine.core.rng import pick
 from engine.pitch import rules
-from engine.pitch.cards import DECK, OF_SUIT, SUIT
+from engine.pitch.cards import DECK, SUIT
 from engine.pitch.dealing import HAND_SIZE, deal, deck_for_deal
 from engine.pitch.options import PitchOptions
 from engine.pitch.scoring import HandResult, score_hand
@@ -32,12 +32,6 @@ _PLAY: dict[Card, Action] = {card: {"type": "play", "card": card} for card in DE
 _BID: dict[int, Action] = {value: {"type": "bid", "value": value} for value in range(1, rules.SMUDGE + 1)}
 _PASS: Action = {"type": "pass"}
 _CLOCK_ACTIONS: list[Action] = [{"type": "timeout"}]
-# `.get` of _PLAY cut down to the cards that may answer a lead (PIT-A7/PIT-A8), by suit led and
-# trump: mapping a hand through it keeps the legal cards, in hand order, without a Python loop.
-_ANSWERS: dict[str, dict[str, Callable[[Card], Action | None]]] = {
-    led: {trump: {card: _PLAY[card] for card in DECK if SUIT[card] in (led, trump)}.get for trump in OF_SUIT}
-    for led in OF_SUIT
-}
 _play_action = _PLAY.__getitem__
 
 
@@ -123,7 +117,7 @@ class PitchGame(Game):
             legal = state.legal
             if legal is None:
                 if state.phase == PLAYING:
-                    legal = _legal_plays(state.hands[turn], state.trick, state.trump)
+                    legal = list(map(_play_action, rules.legal_cards(state.hands[turn], state.trick, state.trump)))
                 else:
                     legal = _legal_bids(state, turn)
                 state.legal = legal
@@ -131,8 +125,8 @@ class PitchGame(Game):
         return _CLOCK_ACTIONS if player == CLOCK else []
 
     def apply(self, state: PitchState, player: str, action: Action) -> Result:
-        # `clone` copies what `advance` changes in place and shares the rest.
-        return self.advance(state.clone(), player, action)
+        """`advance` on a copy: the same rules, and `state` is never changed."""
+        return self.advance(state.copy(), player, action)
 
     def advance(self, state: PitchState, player: str, action: Action) -> Result:
         """`apply` in place: every check is made before the first change, so a refusal leaves `state` as it was."""
@@ -266,17 +260,6 @@ def _legal_bids(state: PitchState, seat: int) -> list[Action]:
     return actions
 
 
-def _legal_plays(hand: list[Card], trick: tuple[Card, ...], trump: str | None) -> list[Action]:
-    """`rules.legal_cards` as actions, built from the tables above without a Python loop."""
-    if trick:
-        led = SUIT[trick[0]]
-        if led == trump or not OF_SUIT[led].isdisjoint(hand):
-            legal = list(filter(None, map(_ANSWERS[led][trump], hand)))
-            if legal:  # empty only for a trump lead to a hand without trumps: then anything goes
-                return legal
-    return list(map(_play_action, hand))
-
-
 # ----- steps of a hand (each changes the state it is given: `advance` has checked the action) -----
 
 
@@ -289,7 +272,7 @@ def _plays(state: PitchState, leader: int, cards: Sequence[str]) -> list[dict[st
 
 
 def _start_hand(state: PitchState, number: int, dealer: int, events: list[Event]) -> None:
-    """Deal hand `number` into `state` (a clone being built) and open the auction at the dealer's left."""
+    """Deal hand `number` into `state` (changed in place) and open the auction at the dealer's left."""
     players = state.players
     seats = len(players)
     hands, stock = deal(deck_for_deal(state.seed, state.decks, number), seats, dealer)

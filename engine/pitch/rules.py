@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from engine.core.protocol import Refused
 from engine.core.cards import SUITS
-from engine.pitch.cards import DECK, RANK, SUIT, SUIT_ORDER
+from engine.pitch.cards import DECK, OF_SUIT, RANK, SUIT, SUIT_ORDER
 from engine.pitch.state import PitchState
 
 FORCED_MINIMUM = 2  # P10: a dealer whom everyone passed must bid at least 2
@@ -58,19 +58,18 @@ def legal_bid_values(state: PitchState, seat: int) -> list[int]:
 
 
 def bid_problem(state: PitchState, seat: int, value: object) -> Refused | None:
-    """Why `seat` may not bid `value` now (phase and turn already checked), or None."""
+    """Why `seat` may not bid `value` now (phase and turn already checked): it is not one of
+    `legal_bid_values`, and the first reason that says why; None if it is."""
+    if type(value) is int and value in legal_bid_values(state, seat):
+        return None
     top = top_bid(state)
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
         extra = " (5 is a smudge, not allowed at this table)" if value == SMUDGE else ""
         return Refused("bid_out_of_range", f"Bids are 1 to {top}{extra}; bid within range or pass.")
     if value < state.options.min_bid:
         return Refused("bid_below_minimum", f"The minimum bid at this table is {state.options.min_bid}.")
-    if dealer_is_forced(state, seat):
-        if value < FORCED_MINIMUM:
-            return Refused("dealer_must_bid", "Everyone passed: as dealer you must bid at least 2.")
-        return None
-    if value > state.high_bid:
-        return None
+    if dealer_is_forced(state, seat):  # below the forced minimum
+        return Refused("dealer_must_bid", "Everyone passed: as dealer you must bid at least 2.")
     if seat == state.dealer and value == state.high_bid:
         return steal_problem(state)
     return Refused("bid_too_low", f"The high bid is {state.high_bid}; bid more or pass.")
@@ -82,31 +81,32 @@ def pass_problem(state: PitchState, seat: int) -> Refused | None:
     return None
 
 
+# The cards of the suit led or of trumps, by suit led and trump: what may answer a lead.
+_ANSWERS: dict[str, dict[str, frozenset[str]]] = {
+    led: {trump: OF_SUIT[led] | OF_SUIT[trump] for trump in SUITS} for led in SUITS
+}
+
+
 def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str | None) -> list[str]:
     """PIT-A7/PIT-A8: any card to lead; to a trump lead a trump if able; else the led suit or a trump, or anything if void."""
-    if trick:
+    if trick:  # the pitcher's first card has set trumps
         led = SUIT[trick[0]]
-        if led == trump or led in map(SUIT.__getitem__, hand):
-            legal = [card for card in hand if SUIT[card] == led or SUIT[card] == trump]
+        if led == trump or not OF_SUIT[led].isdisjoint(hand):
+            legal = list(filter(_ANSWERS[led][trump].__contains__, hand))
             if legal:  # empty only for a trump lead to a hand without trumps: then anything goes
                 return legal
     return list(hand)
 
 
 def play_problem(hand: Sequence[str], trick: Sequence[str], trump: str | None, card: object) -> Refused | None:
+    """Why `card` may not be played now: not held, or not one of `legal_cards`; None if it may."""
     if not isinstance(card, str) or card not in hand:
         return Refused("not_in_hand", f"You do not hold {card}; play a card from your hand.")
-    if not trick:
+    if card in legal_cards(hand, trick, trump):
         return None
-    led = SUIT[trick[0]]
-    suit = SUIT[card]
-    if led == trump:
-        if suit != trump and trump in map(SUIT.__getitem__, hand):
-            return Refused("must_follow_suit", "Trumps were led: play a trump.")
-        return None
-    if suit != led and suit != trump and led in map(SUIT.__getitem__, hand):
-        return Refused("must_follow_suit", "Follow the suit led or play a trump.")
-    return None
+    if SUIT[trick[0]] == trump:
+        return Refused("must_follow_suit", "Trumps were led: play a trump.")
+    return Refused("must_follow_suit", "Follow the suit led or play a trump.")
 
 
 # How strongly each card plays in a trick (P13: trumps above the suit led, other suits below both),

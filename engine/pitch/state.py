@@ -1,18 +1,13 @@
-"""The state of a Pitch match: a self-contained, JSON-dumpable record (seed, options, seats, hand, scores).
+"""The state of a Pitch match: the engines' slotted record (engine.core.state), JSON-dumpable.
 
-Most fields are immutable (tuples, strings, ints, and a `last_hand` summary that is never
-changed once built). The three that change on every trick, `hands`, `won` and `tricks_won`, are
-lists that `advance` changes in place; `clone` copies those and shares the rest, so `apply`
-(`advance` on a clone) never touches the state it was given.
 Seats are indices into `players`; teams are seat % 2 with partnerships, else one team per seat.
-The fields after `last_hand` are derived (never dumped, never compared): they spare the hot path work.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import Any
 
+from engine.core.state import GameState
 from engine.pitch.options import PitchOptions
 
 BIDDING = "bidding"
@@ -22,8 +17,29 @@ FINISHED = "finished"
 PASS = 0  # a pass in the bid history
 
 
-@dataclass(slots=True, eq=True)
-class PitchState:
+FIELDS = (
+    "seed", "options", "players", "decks", "hand_number", "dealer", "phase", "turn", "hands", "dealt",
+    "stock", "bids", "high_bid", "high_bidder", "pitcher", "bid", "trump", "leader", "trick",
+    "tricks_played", "won", "tricks_won", "last_trick", "scores", "winners", "last_hand",
+)  # fmt: skip
+
+
+class PitchState(GameState):
+    """A match: the table (seed, options, seats, explicit decks), the hand being played, the totals.
+
+    `copy` copies what `advance` changes in place: `hands`, `won` (each seat's list too) and
+    `tricks_won`. Every other field is immutable (tuples, strings, ints, and a `last_hand`
+    summary that is never changed once built) and is replaced when it changes.
+
+    Derived, not dumped: from `players` and `options`, `next_seat` (the seat after each seat),
+    `seat_team` (the team of each seat) and `play_order` (for each leader, the players in the
+    order they play); and `legal`, the legal actions of the player to act, built on first
+    request and dropped by every move (`advance` validates an action by membership in it; it
+    is never changed in place, so copies share it).
+    """
+
+    __slots__ = (*FIELDS, "next_seat", "seat_team", "play_order", "legal")
+
     seed: int | str
     options: PitchOptions
     players: tuple[str, ...]
@@ -50,29 +66,53 @@ class PitchState:
     scores: tuple[int, ...]  # match totals, by team
     winners: tuple[int, ...]  # seats that won the match
     last_hand: dict[str, Any] | None  # summary of the last scored hand (JSON-ready, never mutated)
-    # Derived from `players` and `options` (set by __post_init__, shared by clones): the seat after
-    # each seat, the team of each seat, and for each leader the players in the order they play.
-    next_seat: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    seat_team: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    play_order: tuple[tuple[str, ...], ...] = field(init=False, compare=False, repr=False)
-    # The legal actions of the player to act, built on first request and dropped by every move:
-    # `advance` validates an action by membership in it. Never changed in place, so clones may share it.
-    legal: list[dict[str, Any]] | None = field(default=None, compare=False, repr=False)
+    next_seat: tuple[int, ...]
+    seat_team: tuple[int, ...]
+    play_order: tuple[tuple[str, ...], ...]
+    legal: list[dict[str, Any]] | None
 
-    def __post_init__(self) -> None:
+    def __init__(self, **values: Any) -> None:
+        for name in FIELDS:
+            setattr(self, name, values[name])
         seats = len(self.players)
         self.next_seat = tuple((seat + 1) % seats for seat in range(seats))
         self.seat_team = tuple(seat % 2 if self.options.partnerships else seat for seat in range(seats))
         self.play_order = tuple(self.players[leader:] + self.players[:leader] for leader in range(seats))
+        self.legal = None
 
-    def clone(self) -> PitchState:
-        """A copy sharing every immutable field; replaced below by a generated, unrolled version."""
-        copy = object.__new__(PitchState)
-        for name in _FIELD_NAMES:
-            setattr(copy, name, getattr(self, name))
-        copy.hands = [list(cards) for cards in self.hands]
-        copy.won = [list(cards) for cards in self.won]
+    def copy(self) -> PitchState:
+        """A copy that `advance` may change in place without touching this state (see the class)."""
+        copy = _new(PitchState)
+        copy.seed = self.seed
+        copy.options = self.options
+        copy.players = self.players
+        copy.decks = self.decks
+        copy.hand_number = self.hand_number
+        copy.dealer = self.dealer
+        copy.phase = self.phase
+        copy.turn = self.turn
+        copy.hands = list(map(list, self.hands))
+        copy.dealt = self.dealt
+        copy.stock = self.stock
+        copy.bids = self.bids
+        copy.high_bid = self.high_bid
+        copy.high_bidder = self.high_bidder
+        copy.pitcher = self.pitcher
+        copy.bid = self.bid
+        copy.trump = self.trump
+        copy.leader = self.leader
+        copy.trick = self.trick
+        copy.tricks_played = self.tricks_played
+        copy.won = list(map(list, self.won))
         copy.tricks_won = list(self.tricks_won)
+        copy.last_trick = self.last_trick
+        copy.scores = self.scores
+        copy.winners = self.winners
+        copy.last_hand = self.last_hand
+        copy.next_seat = self.next_seat
+        copy.seat_team = self.seat_team
+        copy.play_order = self.play_order
+        copy.legal = self.legal
         return copy
 
     # ----- teams ----------------------------------------------------------------------------
@@ -154,25 +194,5 @@ class PitchState:
         )
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(PitchState))
-# The fields `advance` changes in place, and how `clone` copies them.
-_COPIED = {
-    "hands": "list(map(list, self.hands))",
-    "won": "list(map(list, self.won))",
-    "tricks_won": "list(self.tricks_won)",
-}
 
-
-def _unrolled_clone():
-    """`clone` with one assignment per field: the hot path of every `apply`."""
-    lines = ["def clone(self):", "    copy = new(PitchState)"]
-    lines += [f"    copy.{name} = {_COPIED.get(name, f'self.{name}')}" for name in _FIELD_NAMES]
-    lines.append("    return copy")
-    namespace = {"new": object.__new__, "PitchState": PitchState}
-    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the dataclass's own field names
-    clone = namespace["clone"]
-    clone.__doc__ = PitchState.clone.__doc__
-    return clone
-
-
-PitchState.clone = _unrolled_clone()
+_new = object.__new__

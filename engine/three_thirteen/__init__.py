@@ -2,7 +2,7 @@
 
 Spec: ../shared/rules/three_thirteen.md (rule IDs T1-T17, resolutions T13-A1 to T13-A14).
 `GAME` implements engine.core.protocol.Game; modules: `rules` (ranks, penalties, wild rank,
-meld validity), `melds` (the meld solver), `state` (the state dict, dealing, copying),
+meld validity), `melds` (the meld solver), `state` (the state record, dealing),
 `options` (section 6), `game` (turns, going out, scoring, the match).
 
 Players 2-4 (one pack for two, two packs for three or four; `jokers` adds 0, 2 or 4 jokers to
@@ -63,16 +63,17 @@ View keys (`view(state, player)`; `view(state, None)` is the spectator's, withou
     options; for a player: you, hand (sorted by suit then rank), best_arrangement
     ({"melds", "deadwood_cards", "deadwood"} of the hand as it is now, or None when empty).
 
-State (a JSON-ready dict; `dump`/`load` copy it): seed, options, players, seated, decks,
-round, dealer, phase, turn, hands, stock (index 0 is the top), discard (last is the top),
-drawn_from, taken, went_out, final_turns, table, turns_taken, reshuffles, scores, history,
-last_round, winners.
+State (`ThreeThirteenState`, a slotted record; `dump` gives these keys as JSON-ready data):
+seed, options, players, seated, decks, round, dealer, phase, turn, hands, stock (index 0 is the
+top), discard (last is the top), drawn_from, taken, went_out, final_turns, table, turns_taken,
+reshuffles, scores, history, last_round, winners. `apply` is `advance` on `state.copy()`.
 """
 
 from engine.three_thirteen.game import GAME, ThreeThirteen
 from engine.three_thirteen.melds import Arrangement, best_arrangement, least_deadwood, outable_discards
 from engine.three_thirteen.options import ThreeThirteenOptions
 from engine.three_thirteen.rules import MeldRules
+from engine.three_thirteen.state import ThreeThirteenState
 
 __all__ = [
     "GAME",
@@ -80,6 +81,7 @@ __all__ = [
     "MeldRules",
     "ThreeThirteen",
     "ThreeThirteenOptions",
+    "ThreeThirteenState",
     "best_arrangement",
     "least_deadwood",
     "outable_discards",

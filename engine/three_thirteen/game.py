@@ -27,7 +27,7 @@ from engine.three_thirteen.rules import (
     game_deck,
     sorted_cards,
 )
-from engine.three_thirteen.state import State, deal, deep_copy, fork, left_of, load_state
+from engine.three_thirteen.state import ThreeThirteenState, deal, deep_copy, left_of
 
 SOURCES = ("stock", "discard")
 
@@ -51,7 +51,7 @@ class ThreeThirteen(Game):
     def deck(self, options: Any, players: Sequence[str]) -> list[Card]:
         return game_deck(len(players), options.jokers)
 
-    def new(self, players, options, seed, dealer=None, decks=()) -> State:
+    def new(self, players, options, seed, dealer=None, decks=()) -> ThreeThirteenState:
         players = list(players)
         problem = self.player_count_problem(players, options)
         if problem:
@@ -61,16 +61,15 @@ class ThreeThirteen(Game):
             dealer = pick(players, seed, "dealer")  # T6
         elif dealer not in players:
             raise ValueError(f"unknown dealer {dealer!r}")
-        state: State = {
-            "seed": seed,
-            "options": options_dict(options),
-            "players": players,
-            "decks": [list(deck) for deck in decks],
-            "scores": {player: 0 for player in players},
-            "history": [],
-            "last_round": None,
-            "winners": [],
-        }
+        state = ThreeThirteenState()
+        state.seed = seed
+        state.options = options_dict(options)
+        state.players = players
+        state.decks = [list(deck) for deck in decks]
+        state.scores = {player: 0 for player in players}
+        state.history = []
+        state.last_round = None
+        state.winners = []
         deal(state, 1, dealer, players)
         return state
 
@@ -90,47 +89,47 @@ class ThreeThirteen(Game):
 
     # ----- helpers --------------------------------------------------------------------------
     @staticmethod
-    def rules(state: State) -> MeldRules:
-        return MeldRules.for_round(state["round"], state["options"])
+    def rules(state: ThreeThirteenState) -> MeldRules:
+        return MeldRules.for_round(state.round, state.options)
 
     @staticmethod
-    def _forbidden_discard(state: State) -> Card | None:
+    def _forbidden_discard(state: ThreeThirteenState) -> Card | None:
         """T13-A7 option: the card just taken from the pile (and its identical twin) may not go."""
-        if state["options"]["discard_taken_card"]:
+        if state.options["discard_taken_card"]:
             return None
-        return state["taken"]
+        return state.taken
 
     @staticmethod
-    def _may_go_out_now(state: State, player: str) -> bool:
+    def _may_go_out_now(state: ThreeThirteenState, player: str) -> bool:
         """T13-A11 option: with first_turn_go_out false, not on one's own first turn of a round."""
-        return state["options"]["first_turn_go_out"] or state["turns_taken"][player] > 0
+        return state.options["first_turn_go_out"] or state.turns_taken[player] > 0
 
-    def _go_out_discards(self, state: State, player: str) -> set[Card]:
+    def _go_out_discards(self, state: ThreeThirteenState, player: str) -> set[Card]:
         if not self._may_go_out_now(state, player):
             return set()
-        outable = outable_discards(state["hands"][player], self.rules(state))
+        outable = outable_discards(state.hands[player], self.rules(state))
         outable.discard(self._forbidden_discard(state))
         return outable
 
     # ----- play -----------------------------------------------------------------------------
-    def to_act(self, state: State) -> list[str]:
-        return [] if state["phase"] == "finished" else [state["turn"]]
+    def to_act(self, state: ThreeThirteenState) -> list[str]:
+        return [] if state.phase == "finished" else [state.turn]
 
-    def legal_actions(self, state: State, player: str) -> list[Action]:
-        if state["phase"] == "finished":
+    def legal_actions(self, state: ThreeThirteenState, player: str) -> list[Action]:
+        if state.phase == "finished":
             return []
         if player == CLOCK:
             return [{"type": "timeout"}]
-        if player != state["turn"]:
+        if player != state.turn:
             return []
-        if state["phase"] == "draw":
+        if state.phase == "draw":
             actions = []
-            if state["stock"] or len(state["discard"]) > 1:
+            if state.stock or len(state.discard) > 1:
                 actions.append({"type": "draw", "from": "stock"})
-            if state["discard"]:
+            if state.discard:
                 actions.append({"type": "draw", "from": "discard"})
             return actions
-        hand = state["hands"][player]
+        hand = state.hands[player]
         forbidden = self._forbidden_discard(state)
         distinct = [card for card in sorted_cards(list(set(hand))) if card != forbidden]
         actions = [{"type": "discard", "card": card} for card in distinct]
@@ -138,22 +137,28 @@ class ThreeThirteen(Game):
         actions += [{"type": "go_out", "discard": card} for card in distinct if card in outs]
         return actions
 
-    def apply(self, state: State, player: str, action: Action) -> Result:
-        if state["phase"] == "finished":
+    def apply(self, state: ThreeThirteenState, player: str, action: Action) -> Result:
+        """`advance` on a copy: the same rules, and `state` is never changed."""
+        return self.advance(state.copy(), player, action)
+
+    def advance(self, state: ThreeThirteenState, player: str, action: Action) -> Result:
+        """Apply `action`, changing `state` in place; every check comes before the first change,
+        so after a refusal `state` is as it was."""
+        if state.phase == "finished":
             return _refuse("match_over", "The match is over; start a new one.")
         kind = action.get("type") if isinstance(action, Mapping) else None
         if player == CLOCK:
             if kind != "timeout":
                 return _refuse("unknown_action", "The clock can only time out.")
             return self._timeout(state)
-        if player not in state["players"]:
+        if player not in state.players:
             return _refuse("not_at_table", "Only players at this table can act.")
-        if player != state["turn"]:
-            return _refuse("not_your_turn", f"Wait for {state['turn']} to play.")
+        if player != state.turn:
+            return _refuse("not_your_turn", f"Wait for {state.turn} to play.")
         if kind == "draw":
             return self._draw(state, player, action.get("from"))
         if kind in ("discard", "go_out"):
-            if state["phase"] != "discard":
+            if state.phase != "discard":
                 return _refuse("must_draw_first", "Draw a card from the stock or the discard pile first.")
             card = action.get("card") if kind == "discard" else action.get("discard")
             problem = self._check_discard(state, player, card)
@@ -161,73 +166,70 @@ class ThreeThirteen(Game):
                 return problem
             card = parse_card(card)
             if kind == "discard":
-                new = fork(state)
-                events = self._discard(new, player, card)
-                return Applied(new, events)
+                return Applied(state, self._discard(state, player, card))
             return self._go_out(state, player, card, action.get("melds"))
         return _refuse("unknown_action", "Draw, discard or go out.")
 
-    def _check_discard(self, state: State, player: str, card: Any) -> Refused | None:
+    def _check_discard(self, state: ThreeThirteenState, player: str, card: Any) -> Refused | None:
         if not isinstance(card, str) or not is_card_code(card):
             return _refuse("not_a_card", "Name a card from your hand.")
         card = parse_card(card)
-        if card == JOKER and not state["options"]["jokers"]:
+        if card == JOKER and not state.options["jokers"]:
             return _refuse("not_in_deck", "This game is played without jokers.")
-        if card not in state["hands"][player]:
+        if card not in state.hands[player]:
             return _refuse("not_in_hand", "Discard a card from your hand.")
         if card == self._forbidden_discard(state):
             return _refuse("cannot_discard_taken_card", "You may not discard the card you just took from the pile.")
         return None
 
     # ----- draw (T9, T13-A7, T13-A8) ---------------------------------------------------------
-    def _draw(self, state: State, player: str, source: Any) -> Result:
-        if state["phase"] != "draw":
+    def _draw(self, state: ThreeThirteenState, player: str, source: Any) -> Result:
+        if state.phase != "draw":
             return _refuse("already_drew", "You have drawn already: discard a card or go out.")
         if source not in SOURCES:
             return _refuse("unknown_source", "Draw from 'stock' or 'discard'.")
-        if source == "discard" and not state["discard"]:
+        if source == "discard" and not state.discard:
             return _refuse("discard_pile_empty", "The discard pile is empty: draw from the stock.")
-        if source == "stock" and not state["stock"] and len(state["discard"]) < 2:
+        if source == "stock" and not state.stock and len(state.discard) < 2:
             return _refuse("stock_empty", "The stock is empty: take the top discard.")
-        new = fork(state)
-        return Applied(new, self._do_draw(new, player, source))
+        return Applied(state, self._do_draw(state, player, source))
 
-    def _do_draw(self, new: State, player: str, source: str) -> list[Event]:
+    def _do_draw(self, state: ThreeThirteenState, player: str, source: str) -> list[Event]:
         events = []
         if source == "stock":
-            if not new["stock"]:  # T13-A8: the pile but its top card becomes the new stock
-                new["reshuffles"] += 1
-                top = new["discard"][-1]
-                new["stock"] = shuffled(new["discard"][:-1], new["seed"], "reshuffle", new["round"], new["reshuffles"])
-                new["discard"] = [top]
-                events.append(Event("stock_reshuffled", {"stock_count": len(new["stock"])}))
-            card = new["stock"].pop(0)
-            new["taken"] = None
+            if not state.stock:  # T13-A8: the pile but its top card becomes the new stock
+                state.reshuffles += 1
+                top = state.discard[-1]
+                state.stock = shuffled(state.discard[:-1], state.seed, "reshuffle", state.round, state.reshuffles)
+                state.discard = [top]
+                events.append(Event("stock_reshuffled", {"stock_count": len(state.stock)}))
+            card = state.stock.pop(0)
+            state.taken = None
             events.append(Event("drew", {"player": player, "from": "stock"}, {player: {"card": card}}))
         else:
-            card = new["discard"].pop()
-            new["taken"] = card
+            card = state.discard.pop()
+            state.taken = card
             events.append(Event("drew", {"player": player, "from": "discard", "card": card}))
-        new["hands"][player].append(card)
-        new["drawn_from"] = source
-        new["phase"] = "discard"
+        state.hands[player].append(card)
+        state.drawn_from = source
+        state.phase = "discard"
         return events
 
     # ----- discard, going out (T10, T11, T13-A4, T13-A5) -------------------------------------
-    def _discard(self, new: State, player: str, card: Card, **extra: Any) -> list[Event]:
-        new["hands"][player].remove(card)
-        new["discard"].append(card)
+    def _discard(self, state: ThreeThirteenState, player: str, card: Card, **extra: Any) -> list[Event]:
+        state.hands[player].remove(card)
+        state.discard.append(card)
         events = [Event("discarded", {"player": player, "card": card, **extra})]
-        return events + self._end_turn(new, player)
+        return events + self._end_turn(state, player)
 
-    def _go_out(self, state: State, player: str, card: Card, melds: Any) -> Result:
+    def _go_out(self, state: ThreeThirteenState, player: str, card: Card, melds: Any) -> Result:
         if not self._may_go_out_now(state, player):
             return _refuse("first_turn_no_go_out", "You may not go out on your first turn: discard a card.")
         rules = self.rules(state)
-        rest = list(state["hands"][player])
+        rest = list(state.hands[player])
         rest.remove(card)
         if melds is None:
-            if card not in outable_discards(state["hands"][player], rules):
+            if card not in outable_discards(state.hands[player], rules):
                 return _refuse("cannot_go_out", "The rest of your hand does not form sets and runs: discard instead.")
             melds = [list(meld) for meld in best_arrangement(rest, rules).melds]
         else:
@@ -243,16 +245,15 @@ class ThreeThirteen(Game):
             for meld in melds:
                 if not rules.is_valid_meld(meld):
                     return _refuse("invalid_meld", "Each meld must be a set or a run of 3+ cards with a natural card.")
-        new = fork(state)
-        new["hands"][player] = []
-        new["discard"].append(card)
-        new["table"][player] = melds
-        first = new["went_out"] is None
+        state.hands[player] = []
+        state.discard.append(card)
+        state.table[player] = melds
+        first = state.went_out is None
         if first:
-            new["went_out"] = player
-            seated = new["seated"]
+            state.went_out = player
+            seated = state.seated
             start = seated.index(player)
-            new["final_turns"] = [seated[(start + k) % len(seated)] for k in range(1, len(seated))]
+            state.final_turns = [seated[(start + k) % len(seated)] for k in range(1, len(seated))]
         event = Event(
             "went_out",
             {
@@ -260,45 +261,44 @@ class ThreeThirteen(Game):
                 "melds": deep_copy(melds),
                 "discard": card,
                 "first": first,
-                "final_turns": list(new["final_turns"]),
+                "final_turns": list(state.final_turns),
             },
         )
         if first:
-            new["final_turns"].insert(0, player)  # _end_turn pops the player who just played
-        return Applied(new, [event] + self._end_turn(new, player))
+            state.final_turns.insert(0, player)  # _end_turn pops the player who just played
+        return Applied(state, [event] + self._end_turn(state, player))
 
-    def _end_turn(self, new: State, player: str) -> list[Event]:
-        new["turns_taken"][player] += 1
-        new["taken"] = None
-        new["drawn_from"] = None
-        new["phase"] = "draw"
-        if new["went_out"] is None:
-            new["turn"] = left_of(new["seated"], player)
+    def _end_turn(self, state: ThreeThirteenState, player: str) -> list[Event]:
+        state.turns_taken[player] += 1
+        state.taken = None
+        state.drawn_from = None
+        state.phase = "draw"
+        if state.went_out is None:
+            state.turn = left_of(state.seated, player)
             return []
-        new["final_turns"].pop(0)
-        if new["final_turns"]:
-            new["turn"] = new["final_turns"][0]
+        state.final_turns.pop(0)
+        if state.final_turns:
+            state.turn = state.final_turns[0]
             return []
-        return self._end_round(new)
+        return self._end_round(state)
 
     # ----- timeout (section 7, section 8) -------------------------------------------------------
-    def _timeout(self, state: State) -> Result:
-        player = state["turn"]
-        new = fork(state)
-        events = [Event("timed_out", {"player": player, "phase": state["phase"]})]
-        if new["phase"] == "draw":
-            events += self._do_draw(new, player, "stock")
-        card = self._timeout_discard(new, player)
-        if card in self._go_out_discards(new, player):
-            result = self._go_out(new, player, card, None)
+    def _timeout(self, state: ThreeThirteenState) -> Result:
+        player = state.turn
+        events = [Event("timed_out", {"player": player, "phase": state.phase})]
+        if state.phase == "draw":
+            events += self._do_draw(state, player, "stock")
+        card = self._timeout_discard(state, player)
+        if card in self._go_out_discards(state, player):
+            result = self._go_out(state, player, card, None)
             assert isinstance(result, Applied)
             return Applied(result.state, events + result.events)
-        return Applied(new, events + self._discard(new, player, card))
+        return Applied(state, events + self._discard(state, player, card))
 
-    def _timeout_discard(self, state: State, player: str) -> Card:
+    def _timeout_discard(self, state: ThreeThirteenState, player: str) -> Card:
         """The card whose removal leaves the least deadwood; ties: higher penalty, higher rank, S H D C."""
         rules = self.rules(state)
-        left = deadwood_without(state["hands"][player], rules)
+        left = deadwood_without(state.hands[player], rules)
         forbidden = self._forbidden_discard(state)
 
         def key(card: Card) -> tuple[int, int, int, int]:
@@ -309,118 +309,118 @@ class ThreeThirteen(Game):
         return min((card for card in left if card != forbidden), key=key)
 
     # ----- end of a round, end of the match (T11, T16, T17, T13-A6, T13-A12) ------------------
-    def _end_round(self, new: State) -> list[Event]:
-        rules = self.rules(new)
+    def _end_round(self, state: ThreeThirteenState) -> list[Event]:
+        rules = self.rules(state)
         hands: dict[str, Any] = {}
         points: dict[str, int] = {}
-        for player in new["seated"]:
-            if player in new["table"]:
-                hands[player] = {"melds": new["table"][player], "deadwood_cards": [], "deadwood": 0}
+        for player in state.seated:
+            if player in state.table:
+                hands[player] = {"melds": state.table[player], "deadwood_cards": [], "deadwood": 0}
             else:
-                hands[player] = best_arrangement(new["hands"][player], rules).to_json()
+                hands[player] = best_arrangement(state.hands[player], rules).to_json()
             points[player] = hands[player]["deadwood"]
-            new["scores"][player] += points[player]
+            state.scores[player] += points[player]
         summary = {
-            "round": new["round"],
-            "went_out": new["went_out"],
+            "round": state.round,
+            "went_out": state.went_out,
             "hands": hands,
             "points": points,
-            "totals": dict(new["scores"]),
+            "totals": dict(state.scores),
         }
-        new["history"].append({"round": new["round"], "points": points})
-        new["last_round"] = summary
+        state.history.append({"round": state.round, "points": points})
+        state.last_round = summary
         events = [Event("round_scored", deep_copy(summary))]
-        next_dealer = left_of(new["players"], new["dealer"])  # T6
-        if new["round"] < ROUNDS:
-            deal(new, new["round"] + 1, next_dealer, new["players"])
-            return events + [self._round_started(new)]
-        contenders = new["seated"]
-        low = min(new["scores"][player] for player in contenders)
-        tied = [player for player in contenders if new["scores"][player] == low]
-        if len(tied) > 1 and new["round"] == ROUNDS and new["options"]["tie"] == "tiebreak_round":
+        next_dealer = left_of(state.players, state.dealer)  # T6
+        if state.round < ROUNDS:
+            deal(state, state.round + 1, next_dealer, state.players)
+            return events + [self._round_started(state)]
+        contenders = state.seated
+        low = min(state.scores[player] for player in contenders)
+        tied = [player for player in contenders if state.scores[player] == low]
+        if len(tied) > 1 and state.round == ROUNDS and state.options["tie"] == "tiebreak_round":
             dealer = next_dealer
             while dealer not in tied:
-                dealer = left_of(new["players"], dealer)
-            deal(new, TIEBREAK_ROUND, dealer, tied)
-            return events + [Event("tie_break", {"players": tied}), self._round_started(new)]
-        new["phase"] = "finished"
-        new["winners"] = tied
-        return events + [Event("match_over", {"winners": tied, "totals": dict(new["scores"])})]
+                dealer = left_of(state.players, dealer)
+            deal(state, TIEBREAK_ROUND, dealer, tied)
+            return events + [Event("tie_break", {"players": tied}), self._round_started(state)]
+        state.phase = "finished"
+        state.winners = tied
+        return events + [Event("match_over", {"winners": tied, "totals": dict(state.scores)})]
 
-    def _round_started(self, state: State) -> Event:
+    def _round_started(self, state: ThreeThirteenState) -> Event:
         public = {
-            "round": state["round"],
-            "dealer": state["dealer"],
-            "players": list(state["seated"]),
-            "deal_size": deal_size(state["round"]),
+            "round": state.round,
+            "dealer": state.dealer,
+            "players": list(state.seated),
+            "deal_size": deal_size(state.round),
             "wild_rank": RANK_CODE[self.rules(state).wild],
-            "upcard": state["discard"][-1],
-            "stock_count": len(state["stock"]),
-            "turn": state["turn"],
+            "upcard": state.discard[-1],
+            "stock_count": len(state.stock),
+            "turn": state.turn,
         }
-        private = {player: {"hand": list(state["hands"][player])} for player in state["seated"]}
+        private = {player: {"hand": list(state.hands[player])} for player in state.seated}
         return Event("round_started", public, private)
 
     # ----- what may be seen -----------------------------------------------------------------
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
+    def view(self, state: ThreeThirteenState, player: str | None) -> dict[str, Any]:
         rules = self.rules(state)
         seen: dict[str, Any] = {
             "game": self.name,
-            "round": state["round"],
+            "round": state.round,
             "rounds": ROUNDS,
-            "tiebreak": state["round"] == TIEBREAK_ROUND,
-            "deal_size": deal_size(state["round"]),
+            "tiebreak": state.round == TIEBREAK_ROUND,
+            "deal_size": deal_size(state.round),
             "wild_rank": RANK_CODE[rules.wild],
-            "players": list(state["players"]),
-            "seated": list(state["seated"]),
-            "dealer": state["dealer"],
-            "phase": state["phase"],
-            "turn": None if state["phase"] == "finished" else state["turn"],
+            "players": list(state.players),
+            "seated": list(state.seated),
+            "dealer": state.dealer,
+            "phase": state.phase,
+            "turn": None if state.phase == "finished" else state.turn,
             "to_act": self.to_act(state),
-            "drawn_from": state["drawn_from"],
-            "taken_card": state["taken"],
-            "stock_count": len(state["stock"]),
-            "discard_top": state["discard"][-1] if state["discard"] else None,
-            "discard_count": len(state["discard"]),
-            "hand_counts": {p: len(state["hands"][p]) for p in state["players"]},
-            "table_melds": deep_copy(state["table"]),
-            "went_out": state["went_out"],
-            "final_turns": list(state["final_turns"]) if state["went_out"] else [],
-            "scores": dict(state["scores"]),
-            "round_scores": deep_copy(state["history"]),
-            "last_round": deep_copy(state["last_round"]),
-            "winners": list(state["winners"]),
-            "options": dict(state["options"]),
+            "drawn_from": state.drawn_from,
+            "taken_card": state.taken,
+            "stock_count": len(state.stock),
+            "discard_top": state.discard[-1] if state.discard else None,
+            "discard_count": len(state.discard),
+            "hand_counts": {p: len(state.hands[p]) for p in state.players},
+            "table_melds": deep_copy(state.table),
+            "went_out": state.went_out,
+            "final_turns": list(state.final_turns) if state.went_out else [],
+            "scores": dict(state.scores),
+            "round_scores": deep_copy(state.history),
+            "last_round": deep_copy(state.last_round),
+            "winners": list(state.winners),
+            "options": dict(state.options),
         }
-        if player is not None and player in state["hands"]:
-            hand = state["hands"][player]
+        if player is not None and player in state.hands:
+            hand = state.hands[player]
             seen["you"] = player
             seen["hand"] = sorted_cards(list(hand))
             seen["best_arrangement"] = best_arrangement(hand, rules).to_json() if hand else None
         return seen
 
-    def replay_hands(self, state: State) -> dict[str, Any]:
-        return {player: list(state["hands"][player]) for player in state["players"]}
+    def replay_hands(self, state: ThreeThirteenState) -> dict[str, Any]:
+        return {player: list(state.hands[player]) for player in state.players}
 
     # ----- outcome --------------------------------------------------------------------------
-    def scores(self, state: State) -> dict[str, int]:
-        return dict(state["scores"])
+    def scores(self, state: ThreeThirteenState) -> dict[str, int]:
+        return dict(state.scores)
 
-    def is_finished(self, state: State) -> bool:
-        return state["phase"] == "finished"
+    def is_finished(self, state: ThreeThirteenState) -> bool:
+        return state.phase == "finished"
 
-    def winners(self, state: State) -> list[str]:
-        return list(state["winners"])
+    def winners(self, state: ThreeThirteenState) -> list[str]:
+        return list(state.winners)
 
-    def round_number(self, state: State) -> int:
-        return state["round"]
+    def round_number(self, state: ThreeThirteenState) -> int:
+        return state.round
 
     # ----- persistence ----------------------------------------------------------------------
-    def dump(self, state: State) -> dict[str, Any]:
-        return deep_copy(state)
+    def dump(self, state: ThreeThirteenState) -> dict[str, Any]:
+        return state.to_dict()
 
-    def load(self, data: Mapping[str, Any]) -> State:
-        return load_state(data)
+    def load(self, data: Mapping[str, Any]) -> ThreeThirteenState:
+        return ThreeThirteenState.from_dict(data)
 
 
 GAME = ThreeThirteen()

@@ -1,6 +1,7 @@
 """The fast paths give what the plain rules give: `advance` (in place) against `apply` (on a copy)
 over whole random matches, refusals through the fast path, the unrolled trick winner, the
-dealing order, the play list of `legal_actions`, and the cheap `Event`/`Applied` builders."""
+dealing order, the play list of `legal_actions` (the following-suit table against the plain
+effective-suit rule), and the cheap `Event`/`Applied` builders."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from engine.core.protocol import CLOCK, Applied, Refused
 from engine.core.rng import shuffled
 from engine.euchre3 import GAME
 from engine.euchre3.dealing import deck_order, split_deal
-from engine.euchre3.ranking import DECKS, EFFECTIVE_SUIT, TRICK_POWER, TRICK_VALUE, legal_plays
+from engine.euchre3.ranking import DECKS, EFFECTIVE_SUIT, TRICK_POWER, TRICK_VALUE
 
 from .test_euchre3_properties import options_sets
 
@@ -144,6 +145,15 @@ def test_dealing_order_is_one_card_at_a_time_from_the_dealers_left():
                 assert kitty == tuple(order[20:])
 
 
+def reference_legal_plays(hand, led, trump: str):
+    """E24/EU3-A10 straight from the suits: follow the effective suit led if possible."""
+    if led is None:
+        return hand
+    effective = EFFECTIVE_SUIT[trump]
+    following = tuple(card for card in hand if effective[card] == effective[led])
+    return following or hand
+
+
 @settings(deadline=None, max_examples=10)
 @given(seed=st.integers(0, 10**9))
 def test_play_actions_are_the_legal_plays(seed):
@@ -154,7 +164,7 @@ def test_play_actions_are_the_legal_plays(seed):
         actions = GAME.legal_actions(state, player)
         if state.phase == "play":
             led = state.trick[0][1] if state.trick else None
-            plays = legal_plays(state.hands[state.turn], led, state.trump)
+            plays = reference_legal_plays(state.hands[state.turn], led, state.trump)
             assert actions == [{"type": "play", "card": card} for card in plays]
             assert len({id(action) for action in actions}) == len(actions)
         state = GAME.advance(state, player, rng.choice(actions)).state

@@ -20,7 +20,7 @@ from engine.core.rng import shuffled
 from engine.pitch import GAME
 from engine.pitch.cards import DECK, sort_hand
 from engine.pitch.dealing import HAND_SIZE, deal, deck_for_deal
-from tests.pitch.test_pitch_properties import MAX_ACTIONS, NAMES, choose, tables
+from tests.pitch.test_pitch_properties import MAX_HANDS, NAMES, choose, hand_bound, tables
 
 
 def odd_actions(state, player):
@@ -57,8 +57,8 @@ def test_advance_and_apply_give_identical_states_and_events(table, pick):
     rng = random.Random(pick)
     slow = GAME.new(players, options, seed, dealer)
     fast = GAME.new(players, options, seed, dealer)
-    for _ in range(MAX_ACTIONS):
-        if GAME.is_finished(slow):
+    for _ in range(MAX_HANDS * hand_bound(len(players)) * 2):  # with refused actions in between
+        if GAME.is_finished(slow) or slow.hand_number > MAX_HANDS:
             break
         if rng.random() < 0.15:
             player, action = rng.choice(odd_actions(slow, GAME.to_act(slow)[0]))
@@ -74,8 +74,8 @@ def test_advance_and_apply_give_identical_states_and_events(table, pick):
         else:
             assert GAME.dump(fast) == before  # a refusal leaves the given state unchanged
     else:
-        raise AssertionError("match did not end")
-    assert GAME.is_finished(fast) and GAME.dump(fast) == GAME.dump(slow)
+        raise AssertionError("the hands did not end")
+    assert GAME.is_finished(fast) == GAME.is_finished(slow) and GAME.dump(fast) == GAME.dump(slow)
     assert GAME.winners(fast) == GAME.winners(slow)
 
 

@@ -4,6 +4,11 @@ The players bid cautiously (a pass more often than not, as real players do): und
 random bids nearly every hand's pitcher is set back, totals drift downwards and, true to the
 rules, nobody ever reaches the target. Card play is uniformly random among the legal cards,
 and the turn timer fires now and then.
+
+The rules do not promise that a match ends: only the pitcher may win at the target (PIT-A11),
+and random bidders can be set back for ever (six players, target 21, say). What they promise is
+that every hand ends, after one round of bidding and six tricks, and that each hand's scores and
+the match's end follow from its tricks; so matches are played for at most MAX_HANDS hands.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core.cards import RANK_VALUE
 from engine.core.protocol import CLOCK, Applied, Refused
 from engine.pitch import GAME, PitchOptions
 from engine.pitch.cards import DECK
 
+# P19: the trick points of each rank (others count 0).
+TRICK_POINTS = {"10": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
 NAMES = ["amina", "baraka", "chausiku", "dudu", "eshe", "faraji", "gasira"]
-MAX_ACTIONS = 20_000
+MAX_HANDS = 30
 
 
 @st.composite
@@ -74,16 +82,28 @@ def illegal_actions(state, player):
     return [(player, action) for action in tries] + [(others[0], legal[0])]
 
 
-def play_match(players, options, seed, dealer, rng, check_each_step):
+def hand_bound(seats: int) -> int:
+    """The most actions one hand takes: each seat bids or passes at most once, then six tricks.
+    (A timeout stands for the decision it makes.)"""
+    return seats + 6 * seats
+
+
+def play_match(players, options, seed, dealer, rng, check_each_step, max_hands=MAX_HANDS):
+    """Play until the match ends or `max_hands` hands are over; every hand must end within
+    `hand_bound` actions. Returns the last state and the actions applied."""
     state = GAME.new(players, options, seed, dealer)
     actions = []
-    while not GAME.is_finished(state):
-        assert len(actions) < MAX_ACTIONS, "match did not end"
+    in_hand = 0
+    while not GAME.is_finished(state) and state.hand_number <= max_hands:
         check_each_step(state)
         player, action = choose(state, rng)
         result = GAME.apply(state, player, action)
         assert isinstance(result, Applied), (action, result)
         actions.append((player, action))
+        in_hand += 1
+        assert in_hand <= hand_bound(len(players)), "a hand did not end within its bound"
+        if result.state.hand_number != state.hand_number:
+            in_hand = 0
         state = result.state
     check_each_step(state)
     return state, actions
@@ -91,7 +111,7 @@ def play_match(players, options, seed, dealer, rng, check_each_step):
 
 @settings(deadline=None, max_examples=25)
 @given(tables(), st.randoms(use_true_random=False))
-def test_every_card_is_in_exactly_one_place_and_every_match_ends(table, rng):
+def test_every_card_is_in_exactly_one_place_and_every_hand_ends(table, rng):
     players, options, seed, dealer = table
 
     def check(state):
@@ -101,7 +121,89 @@ def test_every_card_is_in_exactly_one_place_and_every_match_ends(table, rng):
             assert len(hand) == 6 - state.tricks_played - (seat in in_trick)
 
     state, _ = play_match(players, options, seed, dealer, rng, check)
-    assert GAME.winners(state) and GAME.to_act(state) == []
+    if GAME.is_finished(state):
+        assert GAME.winners(state) and GAME.to_act(state) == []
+    else:
+        assert state.hand_number == MAX_HANDS + 1 and GAME.to_act(state)
+
+
+@settings(deadline=None, max_examples=25)
+@given(tables(), st.randoms(use_true_random=False))
+def test_each_hand_scores_as_the_rules_say_and_the_match_ends_exactly_when_they_say(table, rng):
+    """P15-P24, PIT-A1 to PIT-A4, PIT-A9, PIT-A10, and P27/PIT-A11 with section 8's options, worked
+    out from the cards dealt and the tricks won: High and Low (the highest and lowest trump in
+    play) always score, Jack when it is in play, Game unless tied; the pitching side adds its
+    points if it made the bid (a smudge: all six tricks) and loses the bid otherwise, the others
+    add theirs; the match ends after a hand exactly when the win condition holds."""
+    players, options, seed, dealer = table
+    team = {player: seat % 2 if options.partnerships else seat for seat, player in enumerate(players)}
+    teams = sorted(set(team.values()))
+    totals = dict.fromkeys(teams, 0)
+    state = GAME.new(players, options, seed, dealer)
+    dealt = {player: GAME.view(state, player)["hand"] for player in players}
+    captured = {player: [] for player in players}
+    while not GAME.is_finished(state) and state.hand_number <= MAX_HANDS:
+        player, action = choose(state, rng)
+        result = GAME.apply(state, player, action)
+        state = result.state
+        kinds = [event.kind for event in result.events]
+        for event in result.events:
+            if event.kind == "trick_won":
+                captured[event.public["player"]] += [play["card"] for play in event.public["plays"]]
+        if "hand_scored" not in kinds:
+            assert "match_won" not in kinds and not GAME.is_finished(state)
+            continue
+        hand = next(event.public for event in result.events if event.kind == "hand_scored")
+        trump, pitching, bid = hand["trump"], team[hand["pitcher"]], hand["bid"]
+        capturer = {card: taker for taker, cards in captured.items() for card in cards}
+        holder = {card: player for player, cards in dealt.items() for card in cards}
+        trumps = sorted((card for card in holder if card[-1] == trump), key=lambda card: RANK_VALUE[card[:-1]])
+        high, low, jack = trumps[-1], trumps[0], "J" + trump
+        assert hand["high"] == {"card": high, "by": capturer[high]}
+        assert hand["low"] == {"card": low, "by": holder[low] if options.low_to == "dealt" else capturer[low]}
+        assert hand["jack"] == ({"card": jack, "by": capturer[jack]} if jack in holder else None)
+        points = dict.fromkeys(teams, 0)
+        points[team[hand["high"]["by"]]] += 1
+        points[team[hand["low"]["by"]]] += 1
+        if hand["jack"] is not None:
+            points[team[capturer[jack]]] += 1
+        trick_points = dict.fromkeys(teams, 0)
+        for taker, cards in captured.items():
+            trick_points[team[taker]] += sum(TRICK_POINTS.get(card[:-1], 0) for card in cards)
+        best = [t for t in teams if trick_points[t] == max(trick_points.values())]
+        if len(best) == 1:
+            points[best[0]] += 1
+        assert hand["game"]["by"] == ([p for p in players if team[p] == best[0]] if len(best) == 1 else [])
+        tricks = sum(hand["tricks"][p] for p in players if team[p] == pitching)
+        made = tricks == 6 if hand["smudge"] else points[pitching] >= bid
+        assert hand["made"] is made and hand["smudge"] == (bid == 5)
+        change = {t: points[t] if t != pitching or made else -bid for t in teams}
+        for t in teams:
+            totals[t] += change[t]
+        for p in players:
+            assert (hand["points"][p], hand["change"][p], hand["scores"][p]) == (
+                points[team[p]],
+                change[team[p]],
+                totals[team[p]],
+            )
+        target = options.target
+        if hand["smudge"] and made:
+            winning = [pitching]
+        elif options.win_condition == "pitcher_made_bid":
+            winning = [pitching] if made and totals[pitching] >= target else []
+        elif totals[pitching] >= target:
+            winning = [pitching]
+        elif options.win_condition == "anyone" and max(totals.values()) >= target:
+            winning = [t for t in teams if totals[t] == max(totals.values())]
+        else:
+            winning = []
+        assert GAME.is_finished(state) == bool(winning) == ("match_won" in kinds)
+        assert GAME.winners(state) == [p for p in players if team[p] in winning]
+        assert GAME.scores(state) == {p: totals[team[p]] for p in players}
+        if not winning:
+            assert kinds[-1] == "dealt"
+            dealt = {player: GAME.view(state, player)["hand"] for player in players}
+            captured = {player: [] for player in players}
 
 
 def _played_this_trick(state):

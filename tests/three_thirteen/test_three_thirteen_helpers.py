@@ -86,14 +86,14 @@ def table(
     if round_number == 1:
         return GAME.new(players, opts, seed, dealer, [deck])
     state = GAME.new(players, opts, seed, dealer)
-    state["decks"] = [[]] * (round_number - 1) + [deck]
+    state.decks = [[]] * (round_number - 1) + [deck]
     deal(state, round_number, dealer, players)
     return state
 
 
 def act(state, player: str, action: dict):
     """Apply an action that must be accepted; return (state, events)."""
-    result = GAME.apply(state, player, GAME.check_action(player, action, state["players"]))
+    result = GAME.apply(state, player, GAME.check_action(player, action, state.players))
     assert isinstance(result, Applied), f"{action} refused: {getattr(result, 'code', '')}"
     return result.state, result.events
 

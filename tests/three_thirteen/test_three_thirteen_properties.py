@@ -23,7 +23,7 @@ matches = given(
 
 
 def _deck(state):
-    return Counter(GAME.deck(GAME.Options(**state["options"]), state["players"]))
+    return Counter(GAME.deck(GAME.Options(**state.options), state.players))
 
 
 @settings(deadline=None, max_examples=12)
@@ -35,7 +35,7 @@ def test_every_card_is_in_exactly_one_place_at_every_step(seed, count, chosen, c
     moves = 0
     for move in walk(state, random.Random(seed), clock_share):
         assert cards_in_play(move.after) == deck
-        hand_sizes = {len(move.after["hands"][p]) for p in move.after["seated"] if p not in move.after["table"]}
+        hand_sizes = {len(move.after.hands[p]) for p in move.after.seated if p not in move.after.table}
         assert len(hand_sizes) <= 2
         moves += 1
     assert GAME.is_finished(move.after) and GAME.winners(move.after) and moves > 0
@@ -43,15 +43,15 @@ def test_every_card_is_in_exactly_one_place_at_every_step(seed, count, chosen, c
 
 def _illegal_actions(state, rng):
     """Actions that the rules cannot allow now."""
-    players = state["players"]
+    players = state.players
     waiting = GAME.to_act(state)
     others = [p for p in players if p not in waiting]
     yield others[0] if others else players[0], {"type": "draw", "from": "stock"}
     player = waiting[0]
-    hand = state["hands"][player]
-    absent = next(card for card in GAME.deck(GAME.Options(**state["options"]), players) if card not in hand)
+    hand = state.hands[player]
+    absent = next(card for card in GAME.deck(GAME.Options(**state.options), players) if card not in hand)
     yield player, {"type": "discard", "card": absent}
-    if state["phase"] == "draw":
+    if state.phase == "draw":
         yield player, {"type": "discard", "card": hand[0]}
         yield player, {"type": "go_out", "discard": hand[0]}
     else:
@@ -74,7 +74,7 @@ def test_offered_actions_are_accepted_and_refused_ones_change_nothing(seed, coun
         frozen = json.dumps(GAME.dump(state), sort_keys=True)
         for player in GAME.to_act(state):
             for action in GAME.legal_actions(state, player):
-                assert GAME.check_action(player, action, state["players"]) == action
+                assert GAME.check_action(player, action, state.players) == action
                 assert isinstance(GAME.apply(state, player, action), Applied), action
         assert isinstance(GAME.apply(state, CLOCK, {"type": "timeout"}), Applied)
         for player, action in _illegal_actions(state, rng):

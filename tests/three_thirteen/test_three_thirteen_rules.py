@@ -47,7 +47,7 @@ def test_lowest_total_wins_the_match():
     """T1: the fewest penalty points wins."""
     state = play_timeouts(GAME.new(PLAYERS3, options(), 11))
     totals = GAME.scores(state)
-    rows = state["history"]
+    rows = state.history
     assert len(rows) == 11
     assert totals == {p: sum(row["points"][p] for row in rows) for p in PLAYERS3}
     assert GAME.winners(state) == [p for p in PLAYERS3 if totals[p] == min(totals.values())]
@@ -82,7 +82,7 @@ def test_aces_are_low_and_runs_do_not_wrap():
 def test_a_match_has_eleven_rounds_and_round_stays_eleven():
     """T5, section 8: eleven rounds; after the match ends `round` stays 11."""
     state = play_timeouts(GAME.new(PLAYERS2, options(), 3))
-    assert [row["round"] for row in state["history"]] == list(range(1, 12))
+    assert [row["round"] for row in state.history] == list(range(1, 12))
     assert GAME.round_number(state) == 11 and GAME.is_finished(state) and GAME.to_act(state) == []
 
 
@@ -91,15 +91,15 @@ def test_first_dealer_is_random_and_the_deal_passes_left():
     """T6, T13-A10: random first dealer from the seed; the deal passes left; dealer's left starts."""
     state = GAME.new(PLAYERS3, options(), 42)
     dealer = rng_for(42, "dealer").choice(PLAYERS3)
-    assert state["dealer"] == dealer
+    assert state.dealer == dealer
     left = PLAYERS3[(PLAYERS3.index(dealer) + 1) % 3]
     assert GAME.to_act(state) == [left]
     dealers = [dealer]
     while GAME.round_number(state) < 4:
         state, _ = act(state, "@clock", {"type": "timeout"})
-        if state["dealer"] != dealers[-1]:
-            dealers.append(state["dealer"])
-            assert GAME.to_act(state) == [PLAYERS3[(PLAYERS3.index(state["dealer"]) + 1) % 3]]
+        if state.dealer != dealers[-1]:
+            dealers.append(state.dealer)
+            assert GAME.to_act(state) == [PLAYERS3[(PLAYERS3.index(state.dealer) + 1) % 3]]
     assert dealers == [PLAYERS3[(PLAYERS3.index(dealer) + k) % 3] for k in range(4)]
 
 
@@ -109,8 +109,8 @@ def test_round_deals_three_to_thirteen_cards():
     state = GAME.new(PLAYERS4, options(), 5)
     seen = {}
     while not GAME.is_finished(state):
-        if state["phase"] == "draw" and state["round"] not in seen:
-            seen[state["round"]] = {len(state["hands"][p]) for p in PLAYERS4}
+        if state.phase == "draw" and state.round not in seen:
+            seen[state.round] = {len(state.hands[p]) for p in PLAYERS4}
         state, _ = act(state, "@clock", {"type": "timeout"})
     assert seen == {r: {r + 2} for r in range(1, 12)}
 
@@ -119,9 +119,9 @@ def test_undealt_cards_form_the_stock_and_the_next_card_is_turned_up():
     """T8 and README dealing order: one card at a time from the dealer's left, then upcard, then stock."""
     deck = shuffled(GAME.deck(options(), PLAYERS2), 9, "test")
     state = GAME.new(PLAYERS2, options(), 9, "baraka", [deck])
-    assert state["hands"]["amina"] == deck[0:6:2] and state["hands"]["baraka"] == deck[1:6:2]
-    assert state["discard"] == [deck[6]]
-    assert state["stock"] == deck[7:]
+    assert state.hands["amina"] == deck[0:6:2] and state.hands["baraka"] == deck[1:6:2]
+    assert state.discard == [deck[6]]
+    assert state.stock == deck[7:]
 
 
 # ----- play -----------------------------------------------------------------------------------
@@ -132,12 +132,12 @@ def test_a_turn_is_draw_then_discard():
     assert refused(state, "amina", discard("9S")) == "must_draw_first"
     assert refused(state, "baraka", DRAW_STOCK) == "not_your_turn"
     state, events = act(state, "amina", DRAW_STOCK)
-    assert state["hands"]["amina"][-1] == "JH" and kinds(events) == ["drew"]
+    assert state.hands["amina"][-1] == "JH" and kinds(events) == ["drew"]
     assert refused(state, "amina", DRAW_PILE) == "already_drew"
     state, _ = act(state, "amina", discard("KD"))
-    assert GAME.to_act(state) == ["baraka"] and state["discard"] == ["8D", "KD"]
+    assert GAME.to_act(state) == ["baraka"] and state.discard == ["8D", "KD"]
     state, events = act(state, "baraka", DRAW_PILE)
-    assert "KD" in state["hands"]["baraka"] and state["discard"] == ["8D"]
+    assert "KD" in state.hands["baraka"] and state.discard == ["8D"]
     assert events[0].public == {"player": "baraka", "from": "discard", "card": "KD"}
 
 
@@ -149,7 +149,7 @@ def test_go_out_when_all_but_one_card_meld():
     state, events = act(state, "amina", go_out("9C"))
     out = events[0]
     assert out.kind == "went_out" and out.public["melds"] == [["5H", "6H", "7H"]] and out.public["discard"] == "9C"
-    assert state["hands"]["amina"] == [] and state["table"]["amina"] == [["5H", "6H", "7H"]]
+    assert state.hands["amina"] == [] and state.table["amina"] == [["5H", "6H", "7H"]]
     assert GAME.replay_hands(state)["amina"] == []
 
 
@@ -215,7 +215,7 @@ def test_wild_rank_equals_the_number_of_cards_dealt():
     """T14: 3s in round 1, 4s in round 2, ... Jacks in round 9, Kings in round 11."""
     assert [wild_rank(r) for r in range(1, 12)] == list(range(3, 14))
     state = table({}, round_number=9)
-    assert GAME.view(state, None)["wild_rank"] == "J" and len(state["hands"]["amina"]) == 11
+    assert GAME.view(state, None)["wild_rank"] == "J" and len(state.hands["amina"]) == 11
     assert GAME.view(table({}, round_number=11), None)["wild_rank"] == "K"
 
 
@@ -289,7 +289,7 @@ def test_go_out_requires_a_discard_even_when_everything_melds():
     outs = {a["discard"] for a in GAME.legal_actions(state, "amina") if a["type"] == "go_out"}
     assert outs == {"5H", "6H", "7H", "3S"}  # without 6H, the wild 3S stands in for it
     state_wild, events = act(state, "amina", go_out("3S"))
-    assert events[0].public["discard"] == "3S" and state_wild["discard"][-1] == "3S"
+    assert events[0].public["discard"] == "3S" and state_wild.discard[-1] == "3S"
     assert refused(state, "amina", go_out("9D")) == "not_in_hand"
 
 
@@ -300,23 +300,23 @@ def test_go_out_with_stated_melds():
     assert refused(state, "amina", go_out("3S", [["5H", "6H"], ["7H"]])) == "invalid_meld"
     assert refused(state, "amina", go_out("3S", [["5H", "6H", "7H", "7H"]])) == "melds_do_not_match_hand"
     state, events = act(state, "amina", go_out("7H", [["5h", "6H", "3S"]]))
-    assert state["table"]["amina"] == [["5H", "6H", "3S"]]
+    assert state.table["amina"] == [["5H", "6H", "3S"]]
 
 
 def test_only_the_top_discard_may_be_taken_and_discarded_again():
     """T13-A7: the top card of the pile is taken; by default it may be discarded straight away."""
     state = table({"amina": ["5H", "6H", "9C"]}, upcard="KD", stock=["2S"])
     taken, _ = act(state, "amina", DRAW_PILE)
-    assert taken["hands"]["amina"][-1] == "KD" and taken["discard"] == []
+    assert taken.hands["amina"][-1] == "KD" and taken.discard == []
     back, _ = act(taken, "amina", discard("KD"))  # the KD may go straight back
-    assert back["discard"] == ["KD"] and sorted(back["hands"]["amina"]) == ["5H", "6H", "9C"]
+    assert back.discard == ["KD"] and sorted(back.hands["amina"]) == ["5H", "6H", "9C"]
     state, _ = act(state, "amina", DRAW_STOCK)
     state, _ = act(state, "amina", discard("9C"))
-    assert state["discard"] == ["KD", "9C"]
+    assert state.discard == ["KD", "9C"]
     state, _ = act(state, "baraka", DRAW_PILE)
-    assert state["hands"]["baraka"][-1] == "9C" and state["discard"] == ["KD"]
+    assert state.hands["baraka"][-1] == "9C" and state.discard == ["KD"]
     state, _ = act(state, "baraka", discard("9C"))
-    assert state["discard"] == ["KD", "9C"]
+    assert state.discard == ["KD", "9C"]
 
 
 def test_discard_taken_card_option_forbids_it_and_its_twin():
@@ -337,17 +337,17 @@ def test_discard_taken_card_option_forbids_it_and_its_twin():
 def test_stock_runs_out_the_pile_is_reshuffled():
     """T13-A8: the discard pile but its top card is shuffled into a new stock (seeded)."""
     state = table({"amina": ["AS", "QH", "9C"], "baraka": ["2D", "JC", "8S"]}, seed=77)
-    while state["stock"]:
+    while state.stock:
         player = GAME.to_act(state)[0]
         state, _ = act(state, player, DRAW_STOCK)
-        state, _ = act(state, player, discard(state["hands"][player][-1]))
-    pile = state["discard"]
+        state, _ = act(state, player, discard(state.hands[player][-1]))
+    pile = state.discard
     player = GAME.to_act(state)[0]
     state, events = act(state, player, DRAW_STOCK)
     assert kinds(events) == ["stock_reshuffled", "drew"]
     expected = shuffled(pile[:-1], 77, "reshuffle", 1, 1)
-    assert state["hands"][player][-1] == expected[0] and state["stock"] == expected[1:]
-    assert state["discard"] == [pile[-1]]
+    assert state.hands[player][-1] == expected[0] and state.stock == expected[1:]
+    assert state.discard == [pile[-1]]
 
 
 def test_going_out_on_the_first_turn_is_allowed():
@@ -396,8 +396,8 @@ def test_tiebreak_round_option_plays_one_more_round():
     """T13-A12 option, section 8: the tied alone play 13 cards, kings wild, dealt by the next dealer."""
     state, events = _round_eleven_tie(tie="tiebreak_round")
     assert kinds(events)[-2:] == ["tie_break", "round_started"]
-    assert GAME.round_number(state) == 12 and state["dealer"] == "amina" and GAME.to_act(state) == ["baraka"]
-    assert GAME.view(state, None)["wild_rank"] == "K" and len(state["hands"]["baraka"]) == 13
+    assert GAME.round_number(state) == 12 and state.dealer == "amina" and GAME.to_act(state) == ["baraka"]
+    assert GAME.view(state, None)["wild_rank"] == "K" and len(state.hands["baraka"]) == 13
     state = play_timeouts(state)
     totals = GAME.scores(state)
     assert GAME.winners(state) == [p for p in PLAYERS2 if totals[p] == min(totals.values())]
@@ -419,8 +419,8 @@ def test_tiebreak_round_leaves_out_players_not_tied():
     state, _ = act(state, "baraka", discard("9C"))
     state, _ = act(state, "chausiku", DRAW_STOCK)
     state, events = act(state, "chausiku", discard("QC"))
-    assert GAME.round_number(state) == 12 and state["seated"] == ["amina", "baraka"]
-    assert state["dealer"] == "amina" and state["hands"]["chausiku"] == []
+    assert GAME.round_number(state) == 12 and state.seated == ["amina", "baraka"]
+    assert state.dealer == "amina" and state.hands["chausiku"] == []
     assert GAME.to_act(state) == ["baraka"]
 
 
@@ -496,7 +496,7 @@ def test_timeout_at_the_draw_step_draws_from_stock_and_discards_the_costliest_de
     state = table({"amina": ["5H", "6H", "2C"]}, upcard="7H", stock=["KD"])
     state, events = act(state, "@clock", {"type": "timeout"})
     assert kinds(events) == ["timed_out", "drew", "discarded"]
-    assert events[2].public["card"] == "KD" and sorted(state["hands"]["amina"]) == ["2C", "5H", "6H"]
+    assert events[2].public["card"] == "KD" and sorted(state.hands["amina"]) == ["2C", "5H", "6H"]
     assert "KD" not in str(events[1].view("baraka")) and events[1].view("amina")["card"] == "KD"
 
 
@@ -578,7 +578,7 @@ def test_apply_accepts_card_codes_in_any_case():
     state = table({"amina": ["5H", "6H", "9C"]}, upcard="2D", stock=["7H"])
     state = GAME.apply(state, "amina", DRAW_STOCK).state
     result = GAME.apply(state, "amina", {"type": "go_out", "discard": "9c"})
-    assert result.ok and result.state["discard"][-1] == "9C"
+    assert result.ok and result.state.discard[-1] == "9C"
 
 
 def test_each_player_is_shown_their_best_arrangement():
@@ -612,7 +612,7 @@ def test_final_turns_go_clockwise_from_the_goers_left():
     state = table(hands, players=PLAYERS4, dealer="daudi", upcard="2D", stock=stock)
     for player in ("amina", "baraka"):
         state, _ = act(state, player, DRAW_STOCK)
-        state, _ = act(state, player, discard(state["hands"][player][-1]))
+        state, _ = act(state, player, discard(state.hands[player][-1]))
     state, _ = act(state, "chausiku", DRAW_STOCK)
     state, events = act(state, "chausiku", go_out("9C"))
     assert events[0].public["final_turns"] == ["daudi", "amina", "baraka"]
@@ -621,7 +621,7 @@ def test_final_turns_go_clockwise_from_the_goers_left():
         player = GAME.to_act(state)[0]
         order.append(player)
         state, _ = act(state, player, DRAW_STOCK)
-        state, events = act(state, player, discard(state["hands"][player][-1]))
+        state, events = act(state, player, discard(state.hands[player][-1]))
     assert order == ["daudi", "amina", "baraka"] and kinds(events)[1] == "round_scored"
 
 
@@ -629,8 +629,8 @@ def test_packs_follow_the_number_of_players():
     """T13-A9: 2 players one pack, 3-4 players two packs; more than 4 are not seated."""
     for players, size in ((PLAYERS2, 52), (PLAYERS3, 104), (PLAYERS4, 104)):
         state = GAME.new(players, options(), 1)
-        held = sum(len(hand) for hand in state["hands"].values())
-        assert held + len(state["stock"]) + len(state["discard"]) == size
+        held = sum(len(hand) for hand in state.hands.values())
+        assert held + len(state.stock) + len(state.discard) == size
     with pytest.raises(ValueError):
         GAME.new(PLAYERS4 + ["eliza"], options(), 1)
 
@@ -640,9 +640,9 @@ def test_the_player_left_of_the_dealer_starts_every_round():
     state = GAME.new(PLAYERS4, options(), 8, "baraka")
     starters = []
     while not GAME.is_finished(state):
-        if state["phase"] == "draw" and state["turns_taken"] and not any(state["turns_taken"].values()):
-            if not starters or starters[-1][0] != state["round"]:
-                starters.append((state["round"], state["dealer"], GAME.to_act(state)[0]))
+        if state.phase == "draw" and state.turns_taken and not any(state.turns_taken.values()):
+            if not starters or starters[-1][0] != state.round:
+                starters.append((state.round, state.dealer, GAME.to_act(state)[0]))
         state, _ = act(state, "@clock", {"type": "timeout"})
     assert len(starters) == 11
     for _, dealer, first in starters:

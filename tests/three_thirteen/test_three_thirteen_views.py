@@ -29,8 +29,8 @@ def cards_of(data, found: set[str] | None = None) -> set[str]:
 
 
 def public_cards(state) -> set[str]:
-    cards = set(state["discard"])
-    for melds in state["table"].values():
+    cards = set(state.discard)
+    for melds in state.table.values():
         for meld in melds:
             cards.update(meld)
     return cards
@@ -41,7 +41,7 @@ def allowed(observer, states, revealed: set[str]) -> set[str]:
     for state in states:
         cards |= public_cards(state)
         if observer is not None:
-            cards.update(state["hands"].get(observer, []))
+            cards.update(state.hands.get(observer, []))
     return cards
 
 
@@ -49,15 +49,15 @@ def allowed(observer, states, revealed: set[str]) -> set[str]:
 @given(seed=st.integers(0, 10**9), count=st.integers(2, 4), chosen=option_sets, clock_share=st.floats(0.3, 0.6))
 def test_nobody_sees_a_card_they_may_not_see(seed, count, chosen, clock_share):
     state = new_match(seed, count, chosen)
-    observers = [None, *state["players"]]
+    observers = [None, *state.players]
     revealed: set[str] = set()  # hands shown by the last round's scoring
     for index, move in enumerate(walk(state, random.Random(seed), clock_share)):
-        actor = move.before["turn"]
-        actor_cards = set(move.before["hands"][actor]) | set(move.before["discard"][-1:])
+        actor = move.before.turn
+        actor_cards = set(move.before.hands[actor]) | set(move.before.discard[-1:])
         for event in move.events:
             if event.kind == "drew":
                 actor_cards |= set(cards_of(event.view(actor)))
-        everyone = set(actor_cards).union(*map(set, move.before["hands"].values()))
+        everyone = set(actor_cards).union(*map(set, move.before.hands.values()))
         for event in move.events:
             if event.kind == "round_scored":
                 revealed = set(cards_of(event.public))
@@ -76,18 +76,18 @@ def test_nobody_sees_a_card_they_may_not_see(seed, count, chosen, clock_share):
                 view = GAME.view(move.after, observer)
                 assert set(cards_of(view)) <= allowed(observer, [move.before, move.after], revealed), observer
                 if observer is not None:
-                    assert Counter(view["hand"]) == Counter(move.after["hands"][observer])
+                    assert Counter(view["hand"]) == Counter(move.after.hands[observer])
 
 
 def test_a_players_view_shows_their_hand_and_counts_only():
     """The hand, its best arrangement, and for the others just how many cards they hold."""
     state = new_match(5, 3, {})
     view = GAME.view(state, "amina")
-    assert sorted(view["hand"]) == sorted(state["hands"]["amina"])
+    assert sorted(view["hand"]) == sorted(state.hands["amina"])
     assert view["hand_counts"] == {"amina": 3, "baraka": 3, "chausiku": 3}
-    assert set(cards_of(view["best_arrangement"])) <= set(state["hands"]["amina"])
-    assert view["discard_top"] == state["discard"][-1] and view["stock_count"] == len(state["stock"])
+    assert set(cards_of(view["best_arrangement"])) <= set(state.hands["amina"])
+    assert view["discard_top"] == state.discard[-1] and view["stock_count"] == len(state.stock)
     spectator = GAME.view(state, None)
-    assert "hand" not in spectator and set(cards_of(spectator)) == {state["discard"][-1]}
+    assert "hand" not in spectator and set(cards_of(spectator)) == {state.discard[-1]}
     for key in ("round", "wild_rank", "deal_size", "phase", "turn", "to_act", "scores", "dealer", "table_melds"):
         assert key in spectator

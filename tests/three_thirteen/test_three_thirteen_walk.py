@@ -61,10 +61,10 @@ def walk(state, rng: random.Random, clock_share: float, limit: int = 20_000) -> 
 
 def cards_in_play(state) -> Counter:
     """Every card of the deal: hands, stock, discard pile and melds laid on the table."""
-    places = Counter(state["stock"]) + Counter(state["discard"])
-    for hand in state["hands"].values():
+    places = Counter(state.stock) + Counter(state.discard)
+    for hand in state.hands.values():
         places += Counter(hand)
-    for melds in state["table"].values():
+    for melds in state.table.values():
         for meld in melds:
             places += Counter(meld)
     return places
