@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from engine.core.cards import deck_24
+from tests.replay_cli import run_replay_cli
 
 BASE = {"game": "euchre3", "players": ["amina", "baraka", "chausiku"], "dealer": "amina", "seed": 3, "actions": []}
 
@@ -14,7 +15,7 @@ BASE = {"game": "euchre3", "players": ["amina", "baraka", "chausiku"], "dealer":
 def replay(tmp_path, data):
     path = tmp_path / "replay.json"
     path.write_text(json.dumps(data) if not isinstance(data, str) else data)
-    done = subprocess.run([sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True)
+    done = run_replay_cli(path)
     return done.returncode, (json.loads(done.stdout) if done.stdout.strip() else None), done.stderr
 
 
@@ -54,3 +55,12 @@ def test_a_missing_seed_is_seed_zero(tmp_path):
 def test_a_card_outside_the_deck_is_refused_not_malformed(tmp_path):
     code, out, _ = replay(tmp_path, {**BASE, "actions": [["baraka", {"type": "play", "card": "2H"}]]})
     assert code == 1 and out["error"]["index"] == 0 and out["applied"] == 0
+
+
+def test_python_m_engine_replay_runs_as_a_program(tmp_path):
+    """The other replay tests call its `main` in-process; this one starts it as the rules' checkers do."""
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(BASE))
+    done = subprocess.run([sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ok"] is True

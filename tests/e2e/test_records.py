@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -14,6 +12,7 @@ from tables.models import Seat
 from tests.e2e.conftest import simulation
 from tests.kadi.test_kadi_helpers import build_deck
 from tests.tables.matches import QUICK_KADI, play_match, winning_policy
+from tests.replay_cli import run_replay_cli
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,7 +59,7 @@ async def test_history_sends_a_replay_file_that_plays_the_match_back_exactly(api
 
     path = tmp_path / "match.json"
     path.write_bytes(document.document.content)
-    played = subprocess.run([sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True)
+    played = run_replay_cli(path)
     assert played.returncode == 0, played.stderr
     outcome = json.loads(played.stdout)
     final = state_from_json(loaded.game, loaded.table.state)

@@ -98,7 +98,7 @@ def check_refusals_change_nothing(state, player, legal, rng):
     assert GAME.dump(state) == before
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=20)
 @given(options=options_sets, seed=st.integers(0, 10**9))
 def test_random_matches_keep_every_card_and_end(options, seed):
     parsed = GAME.Options(**options)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests.replay_cli import run_replay_cli
 
 REPLAYS = Path(__file__).parent / "replays"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def replay(path: Path) -> tuple[int, dict | None, str]:
-    done = subprocess.run([sys.executable, "-m", "engine.replay", str(path)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    done = run_replay_cli(path)
     output = json.loads(done.stdout) if done.stdout.strip() else None
     return done.returncode, output, done.stderr
 

@@ -52,7 +52,7 @@ def random_play_attempt(state, player, rng):
     return action
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=30)
 @given(seed=st.integers(0, 10**9), table=st.integers(0, 10**6))
 def test_random_matches_keep_every_invariant_and_replay_identically(seed, table):
     """Card conservation, offered actions accepted, refusals change nothing, the match ends, replay."""
@@ -121,7 +121,7 @@ def test_uniform_random_playout_of_to_act_ends(seed):
     assert GAME.is_finished(last)
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=20)
 @given(seed=st.integers(0, 10**9), table=st.integers(0, 10**6))
 def test_advance_and_apply_give_identical_states_and_events(seed, table):
     """`advance` (in place) and `apply` (on a copy) are one implementation: same states, same events,

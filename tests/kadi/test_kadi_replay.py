@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests.replay_cli import run_replay_cli
 
-ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = Path(__file__).resolve().parent / "replays"
 
 
 def run(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "engine.replay", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
+    return run_replay_cli(path)
 
 
 def test_a_complete_round_replays_with_exit_zero():

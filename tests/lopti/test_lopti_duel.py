@@ -6,11 +6,13 @@ Four players (a tie is yes = exactly 2): amina (dealer, opens), baraka, chausiku
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from .test_lopti_house_rules import EIGHTS_RULE, ruled
 from .test_lopti_support import FIVE, act, act_events, build_deck, kinds, play, refused
 from engine.core.protocol import CLOCK
 from engine.lopti import GAME
+from tests.replay_cli import run_replay_cli
 
 FOUR = FIVE[:4]
 TEN_ON_SEVEN = {"option": "ten_on_seven", "value": True}
@@ -174,13 +176,7 @@ def test_LOP_A26_a_proposer_who_wrote_the_rule_faces_the_first_no_voter():
 # ----- replay files with the meta-game actions (README.md replay format) ------------------------
 
 def _replay(name: str):
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, "-m", "engine.replay", str(Path(__file__).parent / "replays" / name)],
-                          cwd=root, capture_output=True, text=True, timeout=60)
+    done = run_replay_cli(Path(__file__).parent / "replays" / name)
     return done.returncode, json.loads(done.stdout)
 
 

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests.replay_cli import run_replay_cli
 
 REPLAYS = Path(__file__).parent / "replays"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(path: Path):
-    done = subprocess.run(
-        [sys.executable, "-m", "engine.replay", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
+    done = run_replay_cli(path)
     return done.returncode, done.stdout, done.stderr
 
 

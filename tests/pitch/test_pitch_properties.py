@@ -109,7 +109,7 @@ def play_match(players, options, seed, dealer, rng, check_each_step, max_hands=M
     return state, actions
 
 
-@settings(deadline=None, max_examples=25)
+@settings(deadline=None, max_examples=10)
 @given(tables(), st.randoms(use_true_random=False))
 def test_every_card_is_in_exactly_one_place_and_every_hand_ends(table, rng):
     players, options, seed, dealer = table
@@ -127,7 +127,7 @@ def test_every_card_is_in_exactly_one_place_and_every_hand_ends(table, rng):
         assert state.hand_number == MAX_HANDS + 1 and GAME.to_act(state)
 
 
-@settings(deadline=None, max_examples=25)
+@settings(deadline=None, max_examples=12)
 @given(tables(), st.randoms(use_true_random=False))
 def test_each_hand_scores_as_the_rules_say_and_the_match_ends_exactly_when_they_say(table, rng):
     """P15-P24, PIT-A1 to PIT-A4, PIT-A9, PIT-A10, and P27/PIT-A11 with section 8's options, worked
@@ -211,7 +211,7 @@ def _played_this_trick(state):
     return {(state.leader + i) % seats for i in range(len(state.trick))}
 
 
-@settings(deadline=None, max_examples=12)
+@settings(deadline=None, max_examples=6)
 @given(tables(), st.randoms(use_true_random=False))
 def test_every_offered_action_is_accepted_and_refused_ones_change_nothing(table, rng):
     players, options, seed, dealer = table
@@ -231,7 +231,7 @@ def test_every_offered_action_is_accepted_and_refused_ones_change_nothing(table,
     play_match(players, options, seed, dealer, rng, check)
 
 
-@settings(deadline=None, max_examples=20)
+@settings(deadline=None, max_examples=8)
 @given(tables(), st.randoms(use_true_random=False))
 def test_replaying_the_recorded_actions_reproduces_the_match(table, rng):
     players, options, seed, dealer = table
@@ -243,7 +243,7 @@ def test_replaying_the_recorded_actions_reproduces_the_match(table, rng):
     assert GAME.winners(state) == GAME.winners(final) and GAME.scores(state) == GAME.scores(final)
 
 
-@settings(deadline=None, max_examples=20)
+@settings(deadline=None, max_examples=8)
 @given(tables(), st.randoms(use_true_random=False))
 def test_state_survives_a_json_round_trip(table, rng):
     players, options, seed, dealer = table

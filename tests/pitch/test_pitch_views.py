@@ -63,7 +63,7 @@ def check_events(before, after, events, played_card):
 
 @pytest.mark.parametrize(
     "seats, options, matches",
-    [(2, {}, 8), (3, {"low_to": "dealt"}, 8), (4, {"partnerships": True, "smudge": True}, 8), (5, {}, 4), (7, {}, 2)],
+    [(2, {}, 4), (3, {"low_to": "dealt"}, 4), (4, {"partnerships": True, "smudge": True}, 4), (5, {}, 2), (7, {}, 1)],
 )
 def test_no_view_or_event_shows_a_hidden_card(seats, options, matches):
     rng = random.Random(seats)

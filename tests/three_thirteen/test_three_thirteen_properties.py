@@ -26,7 +26,7 @@ def _deck(state):
     return Counter(GAME.deck(GAME.Options(**state.options), state.players))
 
 
-@settings(deadline=None, max_examples=12)
+@settings(deadline=None, max_examples=6)
 @matches
 def test_every_card_is_in_exactly_one_place_at_every_step(seed, count, chosen, clock_share):
     state = new_match(seed, count, chosen)
@@ -62,7 +62,7 @@ def _illegal_actions(state, rng):
             break
 
 
-@settings(deadline=None, max_examples=8)
+@settings(deadline=None, max_examples=5)
 @matches
 def test_offered_actions_are_accepted_and_refused_ones_change_nothing(seed, count, chosen, clock_share):
     state = new_match(seed, count, chosen)
@@ -84,7 +84,7 @@ def test_offered_actions_are_accepted_and_refused_ones_change_nothing(seed, coun
         assert json.dumps(GAME.dump(state), sort_keys=True) == frozen  # nothing changed the input
 
 
-@settings(deadline=None, max_examples=8)
+@settings(deadline=None, max_examples=5)
 @matches
 def test_replaying_the_actions_reproduces_the_match(seed, count, chosen, clock_share):
     state = new_match(seed, count, chosen)
@@ -99,7 +99,7 @@ def test_replaying_the_actions_reproduces_the_match(seed, count, chosen, clock_s
     assert GAME.scores(replayed) == GAME.scores(final) and GAME.winners(replayed) == GAME.winners(final)
 
 
-@settings(deadline=None, max_examples=8)
+@settings(deadline=None, max_examples=5)
 @matches
 def test_state_survives_a_json_round_trip(seed, count, chosen, clock_share):
     state = new_match(seed, count, chosen)

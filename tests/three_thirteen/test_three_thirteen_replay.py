@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.replay_cli import run_replay_cli
+
 REPLAYS = Path(__file__).parent / "replays"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(path: Path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "engine.replay", str(path)]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return run_replay_cli(path)
 
 
 def replay(name: str) -> tuple[int, dict | None, str]:
