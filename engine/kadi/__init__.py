@@ -53,7 +53,7 @@ unknown_action, clock_only_times_out, empty_play, not_in_hand, card_hidden, must
 mixed_ranks, penalty_pending, must_follow_command, power_card_required, illegal_card,
 power_finish_forbidden, not_announced, command_required, bad_command, command_not_allowed,
 already_drew, must_play, nothing_to_pass, no_call_due, hiding_off, not_before_acting,
-hide_used, already_hiding, too_few_cards, not_hiding, cannot_accuse_self, not_seated,
+hide_used, already_hiding, too_few_cards, not_hiding, cannot_accuse_self, target_not_seated,
 no_challenge, not_waiting_for_you.
 """
 

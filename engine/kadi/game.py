@@ -247,7 +247,7 @@ class KadiGame(Game):
         if target == player:
             return Refused("cannot_accuse_self", "Accuse another player.")
         if target not in state.seats:
-            return Refused("not_seated", f"{target} is not playing at this table.")
+            return Refused("target_not_seated", f"{target} is not playing at this table.")
         return None
 
     def _judge_accept(self, state: KadiState, player: str, action: Action) -> Refused | None:

@@ -33,6 +33,7 @@ class KadiRenderer(GameRenderer):
         "already_drew": N_("You already drew this turn."),
         "challenge_open": N_("Wait: a win is being challenged."),
         "cannot_accuse_self": N_("You cannot accuse yourself."),
+        "target_not_seated": N_("That player is not at this table: accuse someone who is playing."),
         "hiding_off": N_("Hiding is off at this table."),
         "already_hiding": N_("You already hide a card: press Unhide first."),
         "bad_command": N_("Choose a command with the buttons: a suit or a power card."),

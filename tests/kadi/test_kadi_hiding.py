@@ -101,6 +101,7 @@ def test_a_false_accusation_makes_the_accuser_pay():
     assert event(events, "accused").public["payer"] == "chausiku"
     assert len(state.hands["chausiku"]) == 10 and GAME.to_act(state) == ["amina"]
     assert refused(state, "chausiku", accuse("chausiku")) == "cannot_accuse_self"
+    assert refused(state, "chausiku", accuse("zawadi")) == "target_not_seated"
 
 
 def test_hiding_penalty_option():
