@@ -60,7 +60,7 @@ def same_result(slow, quick):
         assert [e.to_json() for e in slow.events] == [e.to_json() for e in quick.events]
 
 
-@settings(deadline=None, max_examples=20)
+@settings(deadline=None, max_examples=8)
 @given(options=options_sets, seed=st.integers(0, 10**9))
 def test_advance_alone_plays_the_same_match_as_apply(options, seed):
     """One state object driven only by `advance` (as the benchmark and the table service do)
@@ -154,7 +154,7 @@ def reference_legal_plays(hand, led, trump: str):
     return following or hand
 
 
-@settings(deadline=None, max_examples=10)
+@settings(deadline=None, max_examples=5)
 @given(seed=st.integers(0, 10**9))
 def test_play_actions_are_the_legal_plays(seed):
     rng = random.Random(seed)

@@ -61,7 +61,7 @@ def test_offered_actions_are_the_plain_rules_list(seed, table):
             assert GAME.legal_actions(after, p) == reference_actions(after, p), p
 
 
-@settings(deadline=None, max_examples=25)
+@settings(deadline=None, max_examples=12)
 @given(seed=st.integers(0, 10**9), table=st.integers(0, 10**6))
 def test_the_legal_action_cache_never_outlives_its_state(seed, table):
     """Offered actions are accepted without judging only on the state they were offered for;

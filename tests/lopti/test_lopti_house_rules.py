@@ -527,7 +527,7 @@ meta_options = st.builds(
     st.integers(0, 10**6))
 
 
-@settings(deadline=None, max_examples=15)
+@settings(deadline=None, max_examples=8)
 @given(seed=st.integers(0, 10**9), count=st.integers(2, 5), options=meta_options)
 def test_random_sessions_with_house_rules_votes_and_duels_keep_every_invariant(seed, count, options):
     """Random valid house rules, votes and duels: cards conserved, every round ends, a pending
@@ -536,7 +536,7 @@ def test_random_sessions_with_house_rules_votes_and_duels_keep_every_invariant(s
     assert state.round == 4
 
 
-@settings(deadline=None, max_examples=15)
+@settings(deadline=None, max_examples=8)
 @given(seed=st.integers(0, 10**9), count=st.integers(2, 5), options=meta_options)
 def test_random_meta_sessions_replay_identically_with_advance(seed, count, options):
     """The same seed and actions give the same state, through `apply` and through `advance`."""
