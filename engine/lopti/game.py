@@ -332,12 +332,9 @@ class Lopti(Game):
         handler = self._handlers.get(kind)
         if handler is None:
             raise MalformedAction(f"unknown action type {kind!r}")
-        try:
-            return handler(self, state, seat, action)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            # Only reachable when `apply` is called without `check_action` on a bad shape, and
-            # always while checking, before the state is changed.
-            raise MalformedAction(f"action {kind!r} is not well formed: {error!r}") from None
+        # The action's shape was checked by `check_action`: an exception from here on is an
+        # engine bug and must surface as one, not read as a malformed action.
+        return handler(self, state, seat, action)
 
     # ----- setup --------------------------------------------------------------------------
     def _swap(self, state: LoptiState, seat: int, action: Action) -> Result:
