@@ -16,7 +16,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from handlers.i18n import N_, Translator
-from engine.lopti.house import (
+from engine.lopti import (
     BURN_CAUSES,
     CONDITIONS,
     EFFECTS,

@@ -112,3 +112,17 @@ def test_only_the_demo_uses_the_fake_telegram():
             continue
         users = {module for module in imports_of(path, name) if module.split(".")[0] == "fakeapi"}
         assert not users, (name, users)
+
+
+def test_above_the_engine_a_game_is_seen_only_through_its_package():
+    """Handlers, tables and bot use a game through `engine.<game>` (its GAME and what its
+    __init__ exports) or the shared `engine.core` and registry, never a module inside a game."""
+    games = {path.parent.name for path in (ROOT / "engine").glob("*/__init__.py")} - {"core"}
+    inside = [
+        f"{source} -> {target}"
+        for source, targets in project_graph().items()
+        if floor(source) > 1
+        for target in targets
+        if target.count(".") >= 2 and target.split(".")[1] in games
+    ]
+    assert not inside, inside

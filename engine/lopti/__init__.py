@@ -144,9 +144,14 @@ Refusal codes
 """
 
 from engine.lopti.game import Lopti
+from engine.lopti.house import BURN_CAUSES, CONDITIONS, EFFECTS, EVENTS, RANKS, ROLES, ROLES_WITH_OTHERS, WHEN
 from engine.lopti.options import LoptiOptions
 from engine.lopti.state import LoptiState
 
 GAME = Lopti()
 
-__all__ = ["GAME", "Lopti", "LoptiOptions", "LoptiState"]
+# The house-rule vocabulary (section 8) is part of the public face: a rule builder offers it.
+__all__ = [
+    "GAME", "Lopti", "LoptiOptions", "LoptiState",
+    "BURN_CAUSES", "CONDITIONS", "EFFECTS", "EVENTS", "RANKS", "ROLES", "ROLES_WITH_OTHERS", "WHEN",
+]
