@@ -11,7 +11,8 @@ the press's effect is shown. Then the same drivers run against a no-op bot
 
 Figures, per table count:
 - moves/s: actions the bot committed per second (from its database);
-- press->answer p50/p99: from the press's update to the answerCallbackQuery (the spinner);
+- press->answer p50/p99: from the press's update to the answerCallbackQuery (the spinner), and
+  the part of it inside the bot (from the getUpdates that handed it over to the answer);
 - press->table p50/p99: from a press to the first edit of its group's table message after it;
 - calls per move: counted calls (sends, edits, deletions, polls; not answers) per committed
   move, in all and to groups only;
@@ -201,6 +202,10 @@ class Figures:
     moves_per_second: float
     answer_p50: float
     answer_p99: float
+    # From the getUpdates that handed the press to the bot to its answer: the bot's own share
+    # (the rest is the wait for the bot's next poll, and the fake's own time).
+    inside_p50: float
+    inside_p99: float
     table_p50: float
     table_p99: float
     calls_per_move: float
@@ -244,6 +249,8 @@ async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
                 moves = committed_moves(db_path) - before_moves
                 after = api.flood_stats()
                 answers = api.answer_latency()[before_answers:]
+                inside = [q.answered_at - q.fetched_at for q in api.queries.values()
+                          if q.answered_at is not None and q.fetched_at is not None and q.created_at >= started]
                 delays = table_edit_delays(api, run, started)
                 groups = {sim.group_id for sim in sims}
                 calls = after.delivered - before.delivered
@@ -253,6 +260,8 @@ async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
                     moves_per_second=moves / elapsed,
                     answer_p50=percentile(answers, 0.5),
                     answer_p99=percentile(answers, 0.99),
+                    inside_p50=percentile(inside, 0.5),
+                    inside_p99=percentile(inside, 0.99),
                     table_p50=percentile(delays, 0.5),
                     table_p99=percentile(delays, 0.99),
                     calls_per_move=calls / max(1, moves),
@@ -378,14 +387,15 @@ async def main() -> None:
 
 
 async def load_figures(counts: list[int], seconds: float, seed: int) -> None:
-    print("| tables | moves/s | press->answer p50 / p99 | press->table p50 / p99 | calls/move (group) "
+    print("| tables | moves/s | press->answer p50 / p99 | of which in the bot p50 / p99 | press->table p50 / p99 | calls/move (group) "
           "| busiest group minute | busiest bot second | 429s | updates/s vs no-op | bot CPU (per update) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for count in counts:
         figures = await karata_under_load(count, seconds, seed)
         noop, _ = await noop_under_load(count, seconds, limits=True)
         print(
             f"| {count} | {figures.moves_per_second:.1f} | {ms(figures.answer_p50)} / {ms(figures.answer_p99)} "
+            f"| {ms(figures.inside_p50)} / {ms(figures.inside_p99)} "
             f"| {figures.table_p50:.1f} s / {figures.table_p99:.1f} s "
             f"| {figures.calls_per_move:.2f} ({figures.group_calls_per_move:.2f}) "
             f"| {figures.busiest_group_minute} | {figures.busiest_bot_second} | {figures.flood_429s} "

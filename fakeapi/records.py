@@ -166,6 +166,7 @@ class CallbackQuery:
     forged: bool
     created_at: float  # the fake's clock when the update was queued
     answered_at: float | None = None  # ... and when answerCallbackQuery arrived
+    fetched_at: float | None = None  # ... and when a getUpdates first handed it to the bot
     answer: dict | None = None  # text, show_alert, url, cache_time
 
     @property

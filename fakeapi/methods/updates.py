@@ -52,6 +52,11 @@ class UpdateMethods:
         result = avail[:limit]
         if result:
             self._delivered_upto = max(self._delivered_upto, result[-1]["update_id"])
+            now = self.clock()
+            for update in result:
+                query = self.queries.get((update.get("callback_query") or {}).get("id"))
+                if query is not None and query.fetched_at is None:
+                    query.fetched_at = now
         return result
 
     def _available(self) -> list[dict]:
