@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import httpx
+
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError
+from telegram.request import HTTPXRequest
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -54,13 +58,26 @@ log = logging.getLogger(__name__)
 STOP_DELIVERY_SECONDS = 10.0
 
 
+def tls_for(base_url: str) -> ssl.SSLContext | bool:
+    """One TLS context for both HTTP clients: loading the certificate store costs about 0.3 s of
+    every start, once per client if each makes its own. A plain-HTTP Bot API (a local server)
+    has no certificate to check."""
+    if urlsplit(base_url).scheme != "https":
+        return False
+    return httpx.create_ssl_context()
+
+
 def build_application(settings: Settings) -> Application:
     gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
+    tls = {"verify": tls_for(settings.telegram_api_base_url)}
     application = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.base_file_url)
+        # PTB's own pool sizes: many calls at once, one long poll.
+        .request(HTTPXRequest(connection_pool_size=256, httpx_kwargs=tls))
+        .get_updates_request(HTTPXRequest(connection_pool_size=1, httpx_kwargs=tls))
         .rate_limiter(FloodLimiter(gate))
         # Tables are independent: one table's slow update never holds up another's.
         .concurrent_updates(True)
