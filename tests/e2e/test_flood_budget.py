@@ -95,3 +95,33 @@ async def test_a_flood_wait_in_one_group_holds_up_no_other_table_and_no_press(ap
 def _edited_after(message, moment):
     later = [when for when in message.version_times if when > moment]
     return later[-1] if later else None
+
+
+async def test_a_table_held_up_inside_the_bot_holds_up_no_press_at_another_table(api, start_bot):
+    held, free = (Simulation.create(api, 2, 5, "en", group_id=-1001000000001),
+                  Simulation.create(api, 2, 6, "en", group_id=-1001000000002, first_user=2001))
+    async with start_bot() as application:
+        karata = application.bot_data["karata"]
+        for sim in (held, free):
+            sim.application, sim.private_only = application, True
+            await sim.open_table("kadi")
+        held_table = await karata.store.live_table(held.group_id, 0)
+        free_table = await karata.store.live_table(free.group_id, 0)
+        lock = karata.service.lock(held_table.table_id)
+        await lock.acquire()  # something slow holds the first table (a long publish, a slow disk)
+        try:
+            user, message, data = next(
+                (user, message, data)
+                for user in held.users
+                if (message := held.hand_message(user)) is not None
+                for row in message.buttons
+                for _, data in row
+                if (data or "").startswith("T:")
+            )
+            waiting = await api.press(user, user.id, message.message_id, data)
+            assert await free.step(), "the other table's player has buttons"
+            assert (await karata.store.get_table(free_table.table_id)).version > free_table.version, "it moved on"
+            assert api.queries[waiting].answered_at is None, "the held table's press is still waiting its turn"
+        finally:
+            lock.release()
+        assert await api.wait_for_answer(waiting, timeout=10) is not None
