@@ -115,6 +115,7 @@ def timing_of(settings: Settings) -> Timing:
         round_pause_seconds=settings.round_pause_seconds,
         window_seconds={"close_vote": settings.vote_seconds, "close_champion": settings.champion_seconds},
         default_window_seconds=settings.vote_seconds,
+        computer_seconds=settings.computer_seconds,
     )
 
 
