@@ -504,13 +504,13 @@ class TableService:
         if seat is None or seat not in waiting:
             return Outcome.refused("not_your_turn")
         try:
-            outcome = await self.act_with(table_id, seat, decide, computer=True)
+            outcome: Outcome | None = await self.act_with(table_id, seat, decide, computer=True)
         except Exception:  # a computer's bug must never stall a table
             log.exception("computer player %s of table %s failed", seat, table_id)
-            outcome = Outcome.refused("computer_failed")
-        if outcome.ok or outcome.code in ("stale", "round_pause", "not_playing", "no_table"):
+            outcome = None
+        if outcome is not None and (outcome.ok or outcome.code in ("stale", "round_pause", "not_playing", "no_table")):
             return outcome
-        if chosen:
+        if chosen and outcome is not None:
             log.warning("table %s refused computer %s's %s: %s", table_id, seat, chosen[0], outcome.code)
         current = await self.store.get_table(table_id)
         return await self.act(table_id, CLOCK, current.version if current else version, dict(TIMEOUT))
