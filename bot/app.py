@@ -35,6 +35,7 @@ from bot.settings import Settings
 from handlers import basics, howto, lobby, play, profile, records, rule_builder
 from handlers.callback_data import (
     HowTo,
+    LeaveTable,
     LobbyOp,
     MatchReplay,
     PickGame,
@@ -102,6 +103,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("kadi", play.said_at_table))
     application.add_handler(CommandHandler("rules", play.rules_command))
     application.add_handler(CommandHandler("endsession", play.end_session_command))
+    application.add_handler(CommandHandler("leave", play.leave_command))
     application.add_handler(CommandHandler("stats", records.stats_command))
     application.add_handler(CommandHandler("top", records.top_command))
     application.add_handler(CommandHandler("history", records.history_command))
@@ -113,6 +115,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(play.press_table_button, pattern=TableButton.matches))
     application.add_handler(CallbackQueryHandler(rule_builder.press_draft, pattern=RuleDraft.matches))
     application.add_handler(CallbackQueryHandler(lobby.lobby_op, pattern=LobbyOp.matches))
+    application.add_handler(CallbackQueryHandler(play.press_leave, pattern=LeaveTable.matches))
     application.add_handler(CallbackQueryHandler(lobby.pick_game, pattern=PickGame.matches))
     application.add_handler(CallbackQueryHandler(lobby.play_again, pattern=PlayAgain.matches))
     application.add_handler(CallbackQueryHandler(records.send_replay, pattern=MatchReplay.matches))
@@ -132,6 +135,7 @@ def timing_of(settings: Settings) -> Timing:
         round_pause_seconds=settings.round_pause_seconds,
         window_seconds={"close_vote": settings.vote_seconds, "close_champion": settings.champion_seconds},
         default_window_seconds=settings.vote_seconds,
+        computer_seconds=settings.computer_seconds,
     )
 
 

@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     session_idle_hours: float = Field(12, gt=0, le=720, validation_alias=AliasChoices("KARATA_SESSION_IDLE_HOURS"))
     # Seconds a player may be idle on their turn before a private "your turn" nudge.
     nudge_seconds: float = Field(8, ge=0, le=600, validation_alias=AliasChoices("KARATA_NUDGE_SECONDS"))
+    # A computer player's pause before its move, so that a group can follow the game.
+    computer_seconds: float = Field(1.5, ge=0, le=30, validation_alias=AliasChoices("KARATA_COMPUTER_SECONDS"))
     # The games' full guides (<game>.md, sw/<game>.md) that /guide sends; unset: the source checkout's.
     guides_dir: str | None = Field(None, validation_alias=AliasChoices("KARATA_GUIDES_DIR"))
 
@@ -104,6 +106,7 @@ _ENV_NAMES = {
     "turn_seconds": "KARATA_TURN_SECONDS",
     "warn_seconds": "KARATA_WARN_SECONDS",
     "nudge_seconds": "KARATA_NUDGE_SECONDS",
+    "computer_seconds": "KARATA_COMPUTER_SECONDS",
     "group_messages_per_minute": "KARATA_GROUP_RATE",
     "bot_messages_per_second": "KARATA_BOT_RATE",
     "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",

@@ -129,12 +129,13 @@ class RuleDraft(_Data):
         return cls(_int(table, 1), _int(version), code)
 
 
-LOBBY_OPS = ("leave", "start", "cancel", "agree", "refuse")
+LOBBY_OPS = ("leave", "start", "cancel", "agree", "refuse", "add_bot", "drop_bot")
 
 
 @dataclass(frozen=True)
 class LobbyOp(_Data):
-    """A lobby button: `L:table:op`, op in leave/start/cancel, and agree/refuse for consent."""
+    """A lobby button: `L:table:op`, op in leave/start/cancel, agree/refuse for consent, and
+    add_bot/drop_bot for computer players."""
 
     KIND: ClassVar[str] = "L"
     table_id: int
@@ -148,6 +149,28 @@ class LobbyOp(_Data):
         table, op = _parts(data, cls.KIND, 2)
         if op not in LOBBY_OPS:
             raise BadCallbackData("unknown lobby operation")
+        return cls(_int(table, 1), op)
+
+
+LEAVE_OPS = ("ask", "yes", "no")
+
+
+@dataclass(frozen=True)
+class LeaveTable(_Data):
+    """Leaving a running match: `X:table:ask` (the hand's button), then `yes` or `no`."""
+
+    KIND: ClassVar[str] = "X"
+    table_id: int
+    op: str
+
+    def encode(self) -> str:
+        return _fit(f"X:{self.table_id}:{self.op}")
+
+    @classmethod
+    def parse(cls, data: object) -> LeaveTable:
+        table, op = _parts(data, cls.KIND, 2)
+        if op not in LEAVE_OPS:
+            raise BadCallbackData("unknown leave operation")
         return cls(_int(table, 1), op)
 
 
@@ -243,7 +266,7 @@ class MatchReplay(_Data):
 
 
 KINDS: tuple[type[_Data], ...] = (
-    TreeNode, TableButton, RuleDraft, LobbyOp, PickGame, PickLanguage, PlayAgain, HowTo, MatchReplay,
+    TreeNode, TableButton, RuleDraft, LobbyOp, LeaveTable, PickGame, PickLanguage, PlayAgain, HowTo, MatchReplay,
 )  # fmt: skip
 
 

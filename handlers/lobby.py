@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from html import escape
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -24,8 +25,34 @@ from handlers.games import renderer_for
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title, rows
 from handlers.render.hand import player_view
+from tables.models import COMPUTER_LEVELS
 
 MAX_ARGUMENT = 64
+# A practice table in the private chat: the player against this many computer players (a game's
+# usual table: four-handed Pitch, Euchre's three, three players elsewhere).
+PRACTICE_COMPUTERS = {"lopti": 2, "kadi": 2, "pitch": 3, "euchre3": 2, "three_thirteen": 2}
+MAX_COMPUTERS = 6
+
+
+@dataclass(frozen=True)
+class Computers:
+    """What /newgame says of computer players: `bots=N level=easy|strong standin=true`."""
+
+    count: int | None = None
+    level: str = "strong"
+    stand_in: bool = False
+
+
+def computer_options(options: dict[str, object]) -> tuple[Computers, str | None]:
+    """Take the computer players' words out of `options`; returns them and the first bad word."""
+    count, level, stand_in = options.pop("bots", None), options.pop("level", "strong"), options.pop("standin", False)
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COMPUTERS):
+        return Computers(), f"bots={count}"
+    if level not in COMPUTER_LEVELS:
+        return Computers(), f"level={level}"
+    if not isinstance(stand_in, bool):
+        return Computers(), f"standin={stand_in}"
+    return Computers(count, str(level), stand_in), None
 
 
 def parse_option_args(args: list[str]) -> tuple[dict[str, object], int | None, str | None]:
@@ -53,12 +80,9 @@ def parse_option_args(args: list[str]) -> tuple[dict[str, object], int | None, s
 
 
 async def new_game(update: Update, context: KarataContext) -> None:
-    """/newgame [GAME] [option=value ...] in a group."""
+    """/newgame [GAME] [option=value ...]: a table in a group, or practice in the private chat."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    if chat.type == Chat.PRIVATE:
-        await telegram_io.reply(message, _("Add me to a group and send /newgame there."))
-        return
     args = list(context.args or [])
     games = available_games()
     if not args:
@@ -71,14 +95,21 @@ async def new_game(update: Update, context: KarataContext) -> None:
         await telegram_io.reply(message, text, html=True)
         return
     options, timer, bad = parse_option_args(args[1:])
-    if bad is not None:
-        text = _("I did not understand {word}. Write options as name=value, for example timer=60.", word=escape(bad))
+    computers, bad_computers = computer_options(options)
+    if bad is not None or bad_computers is not None:
+        word = bad if bad is not None else bad_computers
+        text = _("I did not understand {word}. Write options as name=value, for example timer=60.", word=escape(str(word)))
         await telegram_io.reply(message, text, html=True)
         return
-    outcome = await context.karata.service.open_lobby(chat.id, thread_of(message), game, seat_for(user), options, timer)
-    if outcome.ok:
+    private = chat.type == Chat.PRIVATE
+    count = computers.count if computers.count is not None else (PRACTICE_COMPUTERS.get(game, 2) if private else 0)
+    outcome = await context.karata.service.open_lobby(
+        chat.id, thread_of(message), game, seat_for(user), options, timer,
+        computers=count, level=computers.level, stand_in=computers.stand_in, start=private,
+    )  # fmt: skip
+    if outcome.ok and not private:
         await languages.adopt_group_language(context, chat.id, user.id)
-    else:
+    elif not outcome.ok:
         values = {key: escape(str(value)) for key, value in outcome.values.items()}
         text = refusal_text(outcome.code, escape(outcome.message or ""), values, _)
         await telegram_io.reply(message, text, html=True)
@@ -90,18 +121,21 @@ async def pick_game(update: Update, context: KarataContext) -> None:
     data = PickGame.parse(query.data)
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    if chat.type == Chat.PRIVATE:
-        await telegram_io.answer(query, refusal_text("group_only", None, {}, _), alert=True)
-        return
     if data.game not in available_games():
         await telegram_io.answer(query, refusal_text("unknown_game", None, {"game": data.game}, _))
         return
-    outcome = await context.karata.service.open_lobby(chat.id, thread_of(message), data.game, seat_for(user), {}, None)
+    # In the private chat the picker opens a practice table against computer players.
+    private = chat.type == Chat.PRIVATE
+    count = PRACTICE_COMPUTERS.get(data.game, 2) if private else 0
+    outcome = await context.karata.service.open_lobby(
+        chat.id, thread_of(message), data.game, seat_for(user), {}, None, computers=count, start=private
+    )
     if not outcome.ok:
         await telegram_io.answer(query, outcome_text(outcome, _), alert=True)
         return
     await telegram_io.answer(query)
-    await languages.adopt_group_language(context, chat.id, user.id)
+    if not private:
+        await languages.adopt_group_language(context, chat.id, user.id)
     try:
         await message.delete()
     except Exception:  # the picker stays; nothing is lost
@@ -150,6 +184,10 @@ async def lobby_op(update: Update, context: KarataContext) -> None:
             await offer_carry_over(context, data.table_id)
     elif data.op in ("agree", "refuse"):
         outcome = await service.consent(data.table_id, user.id, data.op == "agree")
+    elif data.op == "add_bot":
+        outcome = await service.add_computer(data.table_id, user.id)
+    elif data.op == "drop_bot":
+        outcome = await service.remove_computer(data.table_id, user.id)
     else:
         admin = user.id != table.creator_id and await is_admin(context, chat.id, user.id)
         outcome = await service.cancel(data.table_id, user.id, admin)
@@ -168,7 +206,8 @@ async def play_again(update: Update, context: KarataContext) -> None:
     outcome = await context.karata.service.play_again(data.table_id, chat.id, seat_for(user))
     if outcome.ok:
         await telegram_io.answer(query)
-        await languages.adopt_group_language(context, chat.id, user.id)
+        if chat.type != Chat.PRIVATE:
+            await languages.adopt_group_language(context, chat.id, user.id)
     else:
         await telegram_io.answer(query, outcome_text(outcome, _))
 

@@ -1,5 +1,5 @@
 """In play: presses in the private hand, buttons on the group table, /hand, /table, /kadi, /rules,
-/endsession, typed house rules and poll answers.
+/endsession, /leave (and the hand's Leave button), typed house rules and poll answers.
 
 Every press is answered as soon as the table service has committed (or refused) it; what the
 move changes on screen follows through the publisher.
@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import time
 
-from telegram import Chat, Update
+from html import escape
+
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 
 from engine.core.protocol import Action
 from handlers import telegram_io
-from handlers.callback_data import TableButton, TreeNode
+from handlers.callback_data import LeaveTable, TableButton, TreeNode
 from handlers.context import (
     KarataContext,
     chat_translator,
@@ -26,6 +28,7 @@ from handlers.context import (
 )
 from handlers.games import renderer_for
 from handlers.refusals import outcome_text, refusal_text
+from handlers.render.common import game_title
 from handlers.render.hand import player_view, seen_by
 from tables.models import PLAYING, Loaded, Outcome, TableRow
 
@@ -265,3 +268,78 @@ async def poll_answer(update: Update, context: KarataContext) -> None:
             await context.bot.send_message(answer.user.id, outcome_text(outcome, _, renderer.refusal_texts))
         except TelegramError:
             pass
+
+
+# ----- leaving a running match ------------------------------------------------------------------
+def leave_question(table: TableRow, _) -> tuple[str, InlineKeyboardMarkup]:  # type: ignore[no-untyped-def]
+    """The confirmation a player answers before a computer player takes their seat."""
+    text = _("Leave the {game} table? A computer player takes your seat and plays on; you cannot come back to this match.",
+             game=escape(game_title(table.game, _)))
+    markup = InlineKeyboardMarkup([[
+        InlineKeyboardButton("🚪 " + _("Yes, leave"), callback_data=LeaveTable(table.table_id, "yes").encode()),
+        InlineKeyboardButton(_("No, stay"), callback_data=LeaveTable(table.table_id, "no").encode()),
+    ]])  # fmt: skip
+    return text, markup
+
+
+async def leave_command(update: Update, context: KarataContext) -> None:
+    """/leave: in the private chat, for each running match of mine; in a group, for its table.
+    The question goes to the private chat, where only the player can answer it."""
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    store = context.karata.store
+    if chat.type == Chat.PRIVATE:
+        tables = await store.live_tables_of_user(user.id)
+    else:
+        found = await store.live_table(chat.id, thread_of(message))
+        tables = [found] if found is not None and found.seat_of(user.id) else []
+    playing = [table for table in tables if table.status == PLAYING]
+    if not playing:
+        await telegram_io.reply(message, _("You are not in a game right now."))
+        return
+    mine = await user_translator(context, user.id)
+    for table in playing:
+        text, markup = leave_question(table, mine)
+        try:
+            await context.bot.send_message(user.id, text, reply_markup=markup, parse_mode="HTML")
+        except TelegramError:
+            await telegram_io.reply(message, refusal_text("dm_closed", None, {}, _))
+            return
+    if chat.type != Chat.PRIVATE:
+        await telegram_io.reply(message, _("I asked you in our private chat."))
+
+
+async def press_leave(update: Update, context: KarataContext) -> None:
+    """The hand's Leave button (ask), and the answers to the question (yes, no)."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    data = LeaveTable.parse(query.data)
+    chat, user, message = effective(update)
+    _ = await chat_translator(context, chat, user)
+    karata = context.karata
+    table = await karata.store.get_table(data.table_id)
+    if table is None or table.status != PLAYING:
+        await telegram_io.answer(query, refusal_text("not_playing", None, {}, _))
+        return
+    if data.op == "ask":
+        text, markup = leave_question(table, _)
+        await telegram_io.answer(query)
+        await telegram_io.reply(message, text, markup, html=True)
+        return
+    if data.op == "no":
+        await telegram_io.answer(query, _("You stay at the table."))
+        await _close_question(message)
+        return
+    outcome = await karata.service.replace_with_computer(data.table_id, user.id)
+    if not outcome.ok:
+        await telegram_io.answer(query, outcome_text(outcome, _), alert=True)
+        return
+    await telegram_io.answer(query, _("You left the table; {name} plays on.", name=outcome.values.get("name", "")))
+    await _close_question(message)
+
+
+async def _close_question(message) -> None:  # type: ignore[no-untyped-def]
+    try:
+        await message.delete()
+    except TelegramError:  # an old message cannot be deleted; its buttons just do nothing more
+        pass

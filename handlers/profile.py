@@ -51,6 +51,8 @@ START = Command("start", N_("Welcome, and how to play each game"))
 NEWGAME = Command("newgame", N_("Open a card table in this group"))
 TABLE = Command("table", N_("Post the table again"))
 HAND = Command("hand", N_("Send my cards again"))
+LEAVE = Command("leave", N_("Leave my game: a computer player takes my seat"))
+PRACTICE = Command("newgame", N_("Practise a game against computer players"))
 KADI = Command("kadi", N_("Call “Kadi Moja!”"))
 RULES = Command("rules", N_("Show the house rules"))
 ENDSESSION = Command("endsession", N_("End this table's session"))
@@ -64,8 +66,9 @@ TOP = Command("top", N_("This group's best players"))
 HISTORY = Command("history", N_("This group's last matches"))
 
 # Only the commands that work in each kind of chat (the handlers decide; /help lists the same).
-GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE, GROUP_LANGUAGE, HELP)
-PRIVATE_COMMANDS = (START, HAND, STATS, GUIDE, LANGUAGE, HELP)
+GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, LEAVE, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE,
+                  GROUP_LANGUAGE, HELP)  # fmt: skip
+PRIVATE_COMMANDS = (START, PRACTICE, HAND, LEAVE, CANCEL, STATS, GUIDE, LANGUAGE, HELP)
 # Chats of no other kind exist for a bot's menu; these work anywhere.
 DEFAULT_COMMANDS = (HAND, LANGUAGE, HELP)
 

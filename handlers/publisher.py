@@ -190,7 +190,8 @@ class Publisher:
             if loaded is None:
                 return
             table = loaded.table
-            readers = await self.readers(table.chat_id, [seat.user_id for seat in table.seats])
+            people = [seat.user_id for seat in table.seats if not seat.is_computer] + table.leavers
+            readers = await self.readers(table.chat_id, people)
             opened = {user: node for (table_key, user), node in self._opened.items() if table_key == table_id}
             panels = {
                 user: panel
@@ -261,8 +262,11 @@ class Publisher:
             del self._queued[key]
 
     async def readers(self, chat_id: int, user_ids: list[int]) -> Readers:
-        group = translator(await self.service.store.chat_language(chat_id) or self.group_language)
-        languages = await self.service.store.languages_of(user_ids)
+        languages = await self.service.store.languages_of([*user_ids, chat_id] if chat_id > 0 else user_ids)
+        if chat_id > 0:  # a practice table: its "group" is the player's private chat, in their language
+            group = translator(languages.get(chat_id) or self.group_language)
+        else:
+            group = translator(await self.service.store.chat_language(chat_id) or self.group_language)
         users = {user_id: translator(language or group.language) for user_id, language in languages.items()}
         return Readers(group, users, self.bot_username())
 

@@ -38,6 +38,11 @@ SERVICE_REFUSALS: dict[str, str] = {
     "round_pause": N_("The next round starts in a moment."),
     "unknown_button": N_("That button no longer exists. Here are your current cards."),
     "not_admin": N_("Only a group admin can do that."),
+    "no_human": N_("A match needs at least one person: computer players do not play alone."),
+    "not_creator_computers": N_("Only the player who opened the table can add or remove computer players."),
+    "dm_closed": N_("I cannot write to you: open the private chat with me, press Start, then try again."),
+    "no_computer": N_("There is no computer player at this table."),
+    "last_human": N_("You are the last person at this table: end it with /endsession or /cancel instead."),
 }
 
 # Codes several engines share, with the same meaning in each (a game's own text wins).

@@ -23,15 +23,45 @@ CANCELLED = "cancelled"
 LIVE = (LOBBY, PLAYING)
 
 
+# Computer players sit with negative user ids (records list them apart: tables/records.py); the
+# level is in the id, so that each level keeps its own record.
+COMPUTER_NAMES = ("Juma", "Amani", "Neema", "Zawadi", "Imani", "Tumaini", "Jabari")
+COMPUTER_LEVELS = ("easy", "strong")
+COMPUTER_IDS = {"easy": -100, "strong": -200}
+ROBOT = "🤖"
+
+
 @dataclass
 class Seat:
     user_id: int
     name: str
+    # A computer that took over the seat of a player who left plays on as that engine player.
+    plays_for: str | None = None
 
     @property
     def player(self) -> str:
         # Engine players are strings; the Telegram user id is unique and stable.
-        return str(self.user_id)
+        return self.plays_for if self.plays_for is not None else str(self.user_id)
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id < 0
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"user_id": self.user_id, "name": self.name}
+        if self.plays_for is not None:
+            data["plays_for"] = self.plays_for
+        return data
+
+
+def computer_seat(level: str, taken: list[Seat], plays_for: str | None = None) -> Seat | None:
+    """The first computer player of `level` not yet at the table (None when all are)."""
+    used = {seat.user_id for seat in taken}
+    for index, name in enumerate(COMPUTER_NAMES):
+        user_id = COMPUTER_IDS[level] - index - 1
+        if user_id not in used:
+            return Seat(user_id, f"{ROBOT} {name}", plays_for)
+    return None
 
 
 @dataclass
@@ -82,6 +112,11 @@ class TableRow:
     # The first dealer and decks given to the engine when they did not come from the seed (a
     # fixed deal in tests and demos): {"dealer", "decks"}, so that a replay deals the same.
     deal: dict[str, Any] | None = None
+    # Computer players: their level ("easy" or "strong"), whether one moves for a player who ran
+    # out of time (instead of the game's timeout move), and whether the table waits for one now.
+    level: str = "strong"
+    stand_in: bool = False
+    computer_turn: bool = False
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
 
@@ -95,6 +130,20 @@ class TableRow:
     @property
     def names(self) -> dict[str, str]:
         return {seat.player: seat.name for seat in self.seats}
+
+    @property
+    def computers(self) -> list[str]:
+        """The engine players a computer plays."""
+        return [seat.player for seat in self.seats if seat.is_computer]
+
+    @property
+    def humans(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.is_computer]
+
+    @property
+    def leavers(self) -> list[int]:
+        """Users who left the running match (a computer took their seat)."""
+        return [int(seat.plays_for) for seat in self.seats if seat.plays_for is not None and seat.plays_for.isdigit()]
 
 
 @dataclass

@@ -10,23 +10,37 @@ what each message shows, which the service records under the table's lock.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 from telegram.ext import JobQueue
 
+from engine import ai
 from engine.core.options import OptionsError, options_dict, parse_options
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, State
 from engine.core.serialize import state_from_json, state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
-from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Outcome, Seat, Shown, TableRow
+from tables.models import (
+    CANCELLED,
+    COMPUTER_LEVELS,
+    FINISHED,
+    LOBBY,
+    PLAYING,
+    Loaded,
+    Outcome,
+    Seat,
+    Shown,
+    TableRow,
+    computer_seat,
+)
 from tables.store import Store
 from tables.timers import Due, Timers
 
@@ -39,6 +53,9 @@ WINDOW = "window:"
 TIMEOUT = {"type": "timeout"}
 # An event of the table, not of a game: the turn timer ran out for these players.
 TIMED_OUT = "timed_out"
+# An event of the table: a player left the running match and a computer took their seat.
+REPLACED = "replaced"
+COMPUTER = "computer"
 
 
 @dataclass(frozen=True)
@@ -52,11 +69,14 @@ class Timing:
     # Windows the clock closes besides the turn, by the clock action that closes them.
     window_seconds: Mapping[str, float] = field(default_factory=dict)
     default_window_seconds: float = 120
+    # A computer player's pause before it moves, so that a group can follow the game.
+    computer_seconds: float = 1.5
 
 
 # What a handler passes to `act_with`: given the table as committed, the action to apply, or a
-# refusal. It runs under the table's lock, so what it saw is what the action applies to.
-Chooser = Callable[[Loaded], "Action | Outcome"]
+# refusal (or a coroutine giving one: a computer player thinks in a thread). It runs under the
+# table's lock, so what it saw is what the action applies to.
+Chooser = Callable[[Loaded], "Action | Outcome | Awaitable[Action | Outcome]"]
 
 
 class TableService:
@@ -118,7 +138,13 @@ class TableService:
         creator: Seat,
         raw_options: dict[str, Any],
         turn_seconds: int | None,
+        computers: int = 0,
+        level: str = "strong",
+        stand_in: bool = False,
+        start: bool = False,
     ) -> Outcome:
+        """A new lobby with the opener seated, and `computers` computer players of `level`;
+        `start`: deal at once (a practice table in the private chat)."""
         try:
             game = get_game(game_name)
         except UnknownGame:
@@ -127,6 +153,10 @@ class TableService:
             options = parse_options(game.Options, raw_options)
         except OptionsError as error:
             return Outcome.refused("bad_option", str(error), option=error.option or "")
+        if level not in COMPUTER_LEVELS:
+            return Outcome.refused("bad_option", option="level")
+        if computers < 0 or 1 + computers > game.max_players:
+            return Outcome.refused("table_full", limit=game.max_players)
         # One lobby per chat and topic: two presses of "Play again" must not race to open two.
         async with self.lock(("chat", chat_id, thread_id)):
             if await self.store.live_table(chat_id, thread_id):
@@ -144,10 +174,18 @@ class TableService:
                 seats=[creator],
                 seed=self.new_seed(),
                 join_token=secrets.token_hex(6),
+                level=level,
+                stand_in=stand_in,
                 created_at=now,
                 updated_at=now,
             )
+            for _count in range(computers):
+                seat = computer_seat(level, table.seats)
+                assert seat is not None  # there are as many names as seats
+                table.seats.append(seat)
             table = await self.store.create_table(table)
+        if start:
+            return await self.start(table.table_id, creator.user_id)
         self._changed(Loaded(table, game, None))
         return Outcome(True, table=table)
 
@@ -175,10 +213,41 @@ class TableService:
             if not table.seat_of(user_id):
                 return Outcome.refused("not_seated", table=table)
             table.seats = [seat for seat in table.seats if seat.user_id != user_id]
-            if not table.seats:
+            if not table.humans:  # computer players never sit alone
                 table.status, table.closed_reason = CANCELLED, "empty"
             elif table.creator_id == user_id:
-                table.creator_id = table.seats[0].user_id
+                table.creator_id = table.humans[0].user_id
+            await self._save(table)
+            return Outcome(True, table=table)
+
+    async def add_computer(self, table_id: int, user_id: int) -> Outcome:
+        """The opener seats a computer player in the lobby."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.table.status != LOBBY or loaded.table.consents is not None:
+                return Outcome.refused("not_lobby", table=loaded.table if loaded else None)
+            table, game = loaded.table, loaded.game
+            if user_id != table.creator_id:
+                return Outcome.refused("not_creator_computers", table=table)
+            seat = computer_seat(table.level, table.seats)
+            if len(table.seats) >= game.max_players or seat is None:
+                return Outcome.refused("table_full", table=table, limit=game.max_players)
+            table.seats.append(seat)
+            await self._save(table)
+            return Outcome(True, table=table)
+
+    async def remove_computer(self, table_id: int, user_id: int) -> Outcome:
+        """The opener takes the last computer player off the lobby."""
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table is None or table.status != LOBBY or table.consents is not None:
+                return Outcome.refused("not_lobby", table=table)
+            if user_id != table.creator_id:
+                return Outcome.refused("not_creator_computers", table=table)
+            last = next((seat for seat in reversed(table.seats) if seat.is_computer), None)
+            if last is None:
+                return Outcome.refused("no_computer", table=table)
+            table.seats = [seat for seat in table.seats if seat is not last]
             await self._save(table)
             return Outcome(True, table=table)
 
@@ -207,12 +276,17 @@ class TableService:
             if user_id != table.creator_id:
                 return Outcome.refused("not_creator", table=table)
             options = parse_options(game.Options, table.options)
+            if not table.humans:
+                return Outcome.refused("no_human", table=table)
             if game.player_count_problem(table.players, options):
                 return Outcome.refused("player_count", table=table, low=game.min_players, high=game.max_players)
             needing = [name for name in game.consent_options if table.options.get(name)]
             if needing and table.consents is None:
-                # Options such as Kadi's hiding mode start only if every player agrees.
-                table.consents = {}
+                # Options such as Kadi's hiding mode start only if every player agrees; computer
+                # players agree to whatever the people agree to.
+                table.consents = {player: True for player in table.computers}
+                if len(table.consents) == len(table.players):
+                    return await self._deal(table, game, options)
                 await self._save(table)
                 return Outcome(True, table=table)
             return await self._deal(table, game, options)
@@ -243,11 +317,14 @@ class TableService:
         dealer, decks = self.deal_override(table) if self.deal_override else (None, [])
         table.deal = {"dealer": dealer, "decks": decks} if self.deal_override else None
         state = game.new(table.players, options, table.seed, dealer, decks)
+        if table.computers:
+            state = game.with_computers(state, table.computers)
         table.status = PLAYING
         table.state = state_to_json(game, state)
         table.version = 1
         self._set_deadline(table, game, state)
         self._set_windows(table, game, state)
+        self._set_computer_turn(table, game, state)
         await self.store.save_table(table)
         self._arm(table)
         self._changed(Loaded(table, game, state))
@@ -287,12 +364,19 @@ class TableService:
         old = await self.store.get_table(table_id)
         if old is None or old.status != FINISHED or old.chat_id != chat_id:
             return Outcome.refused("no_table")
-        outcome = await self.open_lobby(old.chat_id, old.thread_id, old.game, opener, old.options, old.turn_seconds)
-        if not outcome.ok or outcome.table is None:
+        private = old.chat_id > 0  # a practice table: the same computers, dealt at once
+        computers = len(old.computers)
+        outcome = await self.open_lobby(
+            old.chat_id, old.thread_id, old.game, opener, old.options, old.turn_seconds,
+            computers=computers if private else 0, level=old.level, stand_in=old.stand_in, start=private,
+        )  # fmt: skip
+        if not outcome.ok or outcome.table is None or private:
             return outcome
         new = outcome.table
         for seat in old.seats:
-            if seat.user_id != opener.user_id:
+            if seat.is_computer:
+                await self.add_computer(new.table_id, opener.user_id)
+            elif seat.user_id != opener.user_id:
                 await self.join(new.table_id, seat, new.join_token)
         return outcome
 
@@ -311,11 +395,14 @@ class TableService:
 
         return await self.act_with(table_id, player, chosen, request)
 
-    async def act_with(self, table_id: int, player: str, choose: Chooser, request: str | None = None) -> Outcome:
+    async def act_with(
+        self, table_id: int, player: str, choose: Chooser, request: str | None = None, computer: bool = False
+    ) -> Outcome:
         """Apply the action `choose` picks from the table as committed, under the table's lock.
 
         `request` names what asked for it (a button press): a request seen before is not applied
-        again, and its outcome says so (`repeated`)."""
+        again, and its outcome says so (`repeated`). `computer`: the computer player of the seat
+        acts (or moves for a person who ran out of time)."""
         async with self.lock(table_id):
             if request is not None and await self.store.action_by_request(request) is not None:
                 return Outcome(True, repeated=True)
@@ -328,9 +415,13 @@ class TableService:
             if player != CLOCK:
                 if self.paused(table):
                     return Outcome.refused("round_pause", table=table)
-                if player not in table.players:
+                # A leaver's seat is the computer's now: their old buttons do nothing.
+                replaced = [seat.plays_for for seat in table.seats if seat.plays_for is not None]
+                if player not in table.players or (player in replaced and not computer):
                     return Outcome.refused("not_seated", table=table)
             action = choose(loaded)
+            if asyncio.iscoroutine(action):
+                action = await action
             if isinstance(action, Outcome):
                 return action
             try:
@@ -347,6 +438,9 @@ class TableService:
             if action == TIMEOUT:
                 # The table says who ran out of time before what the bot did for them.
                 events = [Event(TIMED_OUT, {"players": waited_for}), *events]
+            elif computer and player not in table.computers:
+                # A computer moved for a player who ran out of time (the table's stand-in option).
+                events = [Event(TIMED_OUT, {"players": [player]}), *events]
             await self._commit(Loaded(table, game, result.state), events, player, action, round_before, request)
             return Outcome(True, table=table)
 
@@ -364,7 +458,98 @@ class TableService:
         return await self.act_now(table_id, CLOCK, {"type": kind})
 
     async def timeout(self, table_id: int, version: int) -> Outcome:
+        table = await self.store.get_table(table_id)
+        if table is not None and table.stand_in and table.version == version and table.status == PLAYING:
+            # The table chose that a computer moves for whoever ran out of time.
+            loaded = await self.load(table_id)
+            waiting = loaded.game.to_act(loaded.state) if loaded and loaded.state else []
+            moved = [await self.computer_move(table_id, None, player) for player in waiting]
+            if any(outcome.ok for outcome in moved):
+                return next(outcome for outcome in moved if outcome.ok)
         return await self.act(table_id, CLOCK, version, dict(TIMEOUT))
+
+    # ----- computer players ---------------------------------------------------------------
+    async def computer_move(self, table_id: int, version: int | None, player: str | None = None) -> Outcome:
+        """A computer player's move: it sees what its seat may see (the seat's view and legal
+        actions, never the state) and its move goes the way a person's does. `player`: the
+        seat to move for (a person who ran out of time); else the first computer the table
+        waits for. A move the engine refuses gives way to the game's timeout move."""
+        chosen: list[Action] = []
+
+        async def decide(loaded: Loaded) -> Action | Outcome:
+            table, game, state = loaded.table, loaded.game, loaded.state
+            if version is not None and version != table.version:
+                return Outcome.refused("stale", table=table)
+            if self.paused(table):
+                return Outcome.refused("round_pause", table=table)
+            legal = game.legal_actions(state, seat)
+            if not legal:
+                return Outcome.refused("not_your_turn", table=table)
+            view = game.view(state, seat)
+            level = table.level if table.level in ai.LEVELS else "easy"
+            # Repeatable for a table, a move and a seat; nothing of the table's seed (the deck).
+            digest = hashlib.sha256(f"{table.table_id}:{table.version}:{seat}".encode()).digest()
+            # Search takes up to a second: the event loop keeps serving the other tables.
+            action = await asyncio.to_thread(
+                ai.choose, game, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
+            )
+            chosen.append(action)
+            return action
+
+        loaded = await self.load(table_id)
+        if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
+            return Outcome.refused("not_playing")
+        waiting = loaded.game.to_act(loaded.state)
+        seat = player or next((name for name in waiting if name in loaded.table.computers), None)
+        if seat is None or seat not in waiting:
+            return Outcome.refused("not_your_turn")
+        try:
+            outcome: Outcome | None = await self.act_with(table_id, seat, decide, computer=True)
+        except Exception:  # a computer's bug must never stall a table
+            log.exception("computer player %s of table %s failed", seat, table_id)
+            outcome = None
+        if outcome is not None and (outcome.ok or outcome.code in ("stale", "round_pause", "not_playing", "no_table")):
+            return outcome
+        if chosen and outcome is not None:
+            log.warning("table %s refused computer %s's %s: %s", table_id, seat, chosen[0], outcome.code)
+        current = await self.store.get_table(table_id)
+        return await self.act(table_id, CLOCK, current.version if current else version, dict(TIMEOUT))
+
+    async def replace_with_computer(self, table_id: int, user_id: int) -> Outcome:
+        """A player leaves the running match: a computer player takes their seat and plays on."""
+        async with self.lock(table_id):
+            loaded = await self.load(table_id)
+            if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
+                return Outcome.refused("not_playing", table=loaded.table if loaded else None)
+            table, game, state = loaded.table, loaded.game, loaded.state
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return Outcome.refused("not_seated", table=table)
+            if len(table.humans) == 1:
+                return Outcome.refused("last_human", table=table)
+            computer = computer_seat(table.level, table.seats, plays_for=seat.player)
+            if computer is None:
+                return Outcome.refused("table_full", table=table, limit=len(table.seats))
+            table.seats = [computer if other is seat else other for other in table.seats]
+            if table.creator_id == user_id:
+                table.creator_id = table.humans[0].user_id
+            state = game.with_computers(state, table.computers)
+            table.state = state_to_json(game, state)
+            replaced = Event(REPLACED, {"player": seat.player, "left": seat.name, "by": computer.name})
+            table.recent_events = (table.recent_events + [replaced.view(None)])[-RECENT_EVENTS:]
+            table.nudged = [player for player in table.nudged if player != seat.player]
+            table.notes.pop(seat.player, None)
+            self._set_computer_turn(table, game, state)
+            await self.store.save_table(table)
+            self._arm(table)
+            self._changed(Loaded(table, game, state))
+            return Outcome(True, table=table, values={"name": computer.name})
+
+    def _set_computer_turn(self, table: TableRow, game: Game, state: State) -> None:
+        computers = table.computers
+        table.computer_turn = bool(
+            table.status == PLAYING and computers and any(player in computers for player in game.to_act(state))
+        )
 
     async def _commit(
         self,
@@ -394,6 +579,7 @@ class TableService:
             table.status = FINISHED
         self._set_deadline(table, game, state)
         self._set_windows(table, game, state)
+        self._set_computer_turn(table, game, state)
         await self.store.save_table(
             table, (player, action), [event.to_json() for event in events], request, finished=finished
         )
@@ -469,6 +655,8 @@ class TableService:
                 self.timers.set(table_id, "warn", warn_at, version)
         for kind, (due, _seconds) in table.windows.items():
             self.timers.set(table_id, WINDOW + kind, due, version)
+        if table.computer_turn:
+            self.timers.set(table_id, COMPUTER, start + self.timing.computer_seconds, version)
 
     async def _on_due(self, due: Due) -> None:
         if due.kind == "timeout":
@@ -479,6 +667,8 @@ class TableService:
             await self.nudge(due.table_id, due.version)
         elif due.kind == "pause":
             await self.end_pause(due.table_id)
+        elif due.kind == COMPUTER:
+            await self.computer_move(due.table_id, due.version)
         elif due.kind.startswith(WINDOW):
             await self.clock_action(due.table_id, due.kind.removeprefix(WINDOW))
 
@@ -500,7 +690,8 @@ class TableService:
             table = loaded.table
             if table.status != PLAYING or self.paused(table):
                 return
-            waiting = [player for player in loaded.game.to_act(loaded.state) if player.isdigit()]
+            computers = table.computers
+            waiting = [player for player in loaded.game.to_act(loaded.state) if player.isdigit() and player not in computers]
             fresh = [player for player in waiting if player not in table.nudged]
             if not fresh:
                 return
@@ -534,6 +725,8 @@ class TableService:
             if table is not None:
                 self._arm(table)
                 continue
+            if row["computer_turn"]:  # a computer's pending move: it moves after its pause
+                self.timers.set(table_id, COMPUTER, now + self.timing.computer_seconds, version)
             # No nudge: a restart must not send thousands of them at once; the next move arms it.
             if row["deadline"] is not None and row["deadline_seconds"] is not None:
                 deadline = now + row["deadline_seconds"]

@@ -175,6 +175,13 @@ MIGRATIONS: Sequence[str] = (
     CREATE TABLE records_built (formula INTEGER NOT NULL);
     INSERT INTO records_built (formula) VALUES (0);
     """,
+    # 7: computer players (seats with negative user ids): their level, whether one moves for a
+    # player who ran out of time, and whether the table waits for one (a restart re-arms it).
+    """
+    ALTER TABLE tables ADD COLUMN level TEXT NOT NULL DEFAULT 'strong';
+    ALTER TABLE tables ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tables ADD COLUMN computer_turn INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 # The columns `save_table` writes: everything the table service decides under the table's lock.
@@ -182,7 +189,7 @@ _SAVED = (
     "status", "creator_id", "options", "turn_seconds", "seats", "state", "version", "deadline",
     "deadline_seconds", "deadline_version", "warned", "recent_events", "consents", "paused_until",
     "windows", "notes", "round_events", "nudged", "unreachable", "closed_reason", "join_token", "revision",
-    "deal", "updated_at",
+    "deal", "level", "stand_in", "computer_turn", "updated_at",
 )  # fmt: skip
 _JSON = {
     "options", "seats", "recent_events", "consents", "windows", "notes", "round_events", "nudged", "unreachable",
@@ -193,10 +200,10 @@ _JSON = {
 def _column(table: TableRow, name: str) -> Any:
     value = getattr(table, name)
     if name == "seats":
-        return json.dumps([seat.__dict__ for seat in value])
+        return json.dumps([seat.to_json() for seat in value])
     if name in _JSON:
         return None if value is None else json.dumps(value)
-    if name == "warned":
+    if name in ("warned", "stand_in", "computer_turn"):
         return int(value)
     return value
 
@@ -231,6 +238,9 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
         closed_reason=row["closed_reason"],
         join_token=row["join_token"],
         deal=json.loads(row["deal"]) if row["deal"] else None,
+        level=row["level"],
+        stand_in=bool(row["stand_in"]),
+        computer_turn=bool(row["computer_turn"]),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
@@ -379,8 +389,8 @@ class Store:
         table.revision = 1
         cursor = await self.db.execute(
             "INSERT INTO tables (chat_id, thread_id, game, status, creator_id, options, turn_seconds, seats, "
-            "seed, state, version, revision, join_token, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "seed, state, version, revision, join_token, level, stand_in, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.chat_id,
                 table.thread_id,
@@ -389,12 +399,14 @@ class Store:
                 table.creator_id,
                 json.dumps(table.options),
                 table.turn_seconds,
-                json.dumps([seat.__dict__ for seat in table.seats]),
+                json.dumps([seat.to_json() for seat in table.seats]),
                 table.seed,
                 table.state,
                 table.version,
                 table.revision,
                 table.join_token,
+                table.level,
+                int(table.stand_in),
                 table.created_at,
                 table.updated_at,
             ),
@@ -417,7 +429,7 @@ class Store:
     async def timed_tables(self) -> list[aiosqlite.Row]:
         """What a restart re-arms, without the states: ids, versions, deadlines and windows."""
         return await self._all(
-            "SELECT table_id, version, deadline, deadline_seconds, warned, paused_until, windows "
+            "SELECT table_id, version, deadline, deadline_seconds, warned, paused_until, windows, computer_turn "
             "FROM tables WHERE status = 'playing'"
         )
 

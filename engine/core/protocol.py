@@ -145,6 +145,12 @@ class Game(ABC):
         Games override this with an in-place version; the default is `apply`."""
         return self.apply(state, player, action)
 
+    def with_computers(self, state: State, computers: Sequence[str]) -> State:
+        """The state knowing which players are computer players (the table service says so at the
+        deal and when a computer takes a leaver's seat). Most games play the same either way;
+        a game whose rules treat computers apart (Lopti's electorate) keeps them in its state."""
+        return state
+
     def decision_seconds(self, state: State, default: float) -> float:
         """How long the table's timer gives the decision the game waits for now; games whose
         options time some decisions differently (Lopti's rule writing) say so here."""

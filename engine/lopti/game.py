@@ -41,6 +41,8 @@ SIGNS = ("rock", "paper", "scissors")
 VOTES: list[Action] = [{"type": "vote", "yes": True}, {"type": "vote", "yes": False}]
 THROWS: list[Action] = [{"type": "throw", "sign": sign} for sign in SIGNS]
 CHAMPION: Action = {"type": "champion"}
+# What a computer player never does: the house rules and the Rule Vote are the people's.
+COMPUTERS_SKIP = frozenset({"vote", "throw", "champion", "delete_rule", "propose"})
 
 _BIT_OF = BIT.__getitem__
 
@@ -297,6 +299,9 @@ class Lopti(Game):
                 actions += THROWS
             elif meta.champion_problem(state, player) is None:
                 actions.append(CHAMPION)
+        if state.computers and player in state.computers:
+            # A computer plays its turns and passes the house rule; the meta-game is the people's.
+            actions = [action for action in actions if action["type"] not in COMPUTERS_SKIP]
         return actions
 
     def apply(self, state: LoptiState, player: str, action: Action) -> Result:
@@ -635,6 +640,11 @@ class Lopti(Game):
 
     def round_number(self, state: LoptiState) -> int:
         return state.round
+
+    def with_computers(self, state: LoptiState, computers: Sequence[str]) -> LoptiState:
+        changed = state.copy()
+        changed.computers = [name for name in state.players if name in computers]
+        return changed
 
     def decision_seconds(self, state: LoptiState, default: float) -> float:
         """LOP-A23: writing a house rule has its own timer, the option `authoring_timeout_s`."""

@@ -38,6 +38,11 @@ def _record(state: LoptiState, rule_id: Any) -> dict[str, Any] | None:
     return None
 
 
+def electorate(state: LoptiState) -> list[str]:
+    """Who votes: the players, less the computer players (they take no part in the meta-game)."""
+    return [name for name in state.players if name not in state.computers]
+
+
 def _rule_id(change: dict[str, Any]) -> Any:
     return change.get("remove", change.get("amend"))
 
@@ -114,8 +119,8 @@ def propose(state: LoptiState, seat: int, change: dict[str, Any], starts: str, e
     if "restore" not in change:  # restoring earlier rules does not use round 1's vote (L22.3)
         state.vote_used = True
     events.append(event("proposed", {"player": proposer, "vote": state.vote["id"], "change": _copy(change),
-                                     "starts": starts, "members": len(state.players),
-                                     "needed": len(state.players) // 2 + 1}))
+                                     "starts": starts, "members": len(electorate(state)),
+                                     "needed": len(electorate(state)) // 2 + 1}))
 
 
 # ----- voting ---------------------------------------------------------------------------------
@@ -132,7 +137,7 @@ def cast(state: LoptiState, seat: int, yes: bool, events: list[Event]) -> None:
     ballots[player] = yes
     state.vote = {**vote, "ballots": ballots, "order": order}
     events.append(event("voted", {"player": player, "yes": yes, "vote": vote["id"], "counts": _counts(state)}))
-    if len(ballots) == len(state.players):
+    if len(ballots) == len(electorate(state)):
         close_vote(state, events)
 
 
@@ -145,7 +150,7 @@ def _counts(state: LoptiState) -> dict[str, int]:
 def close_vote(state: LoptiState, events: list[Event]) -> None:
     """Close the vote: yes > N/2 passes, yes = N/2 is a tie (a duel), anything else fails."""
     vote = state.vote
-    members = len(state.players)
+    members = len(electorate(state))
     counts = _counts(state)
     yes = counts["yes"]
     result = "passed" if 2 * yes > members else "tie" if 2 * yes == members else "failed"
@@ -232,8 +237,9 @@ def start_duel(state: LoptiState, vote: dict[str, Any], events: list[Event]) -> 
     author = None
     if "option" not in change:
         author = _record(state, _rule_id(change))["author"]
-        if author == proposer:
-            author = None  # the proposer cannot duel themselves: the rule's supporters defend it
+        if author == proposer or author in state.computers:
+            # The proposer cannot duel themselves, nor a computer anyone: the supporters defend it.
+            author = None
     supporters = [name for name in no_voters if name != author]
     duel = {"vote": vote["id"], "change": _copy(change), "starts": vote["starts"], "proposer": proposer,
             "defender": author, "stage": "author", "supporters": supporters,
@@ -364,11 +370,11 @@ def vote_view(state: LoptiState) -> dict[str, Any] | None:
     vote = state.vote
     if vote is None:
         return None
-    members = len(state.players)
+    members = len(electorate(state))
     return {"id": vote["id"], "proposer": vote["proposer"], "change": _copy(vote["change"]),
             "starts": vote["starts"], "round": vote["round"], "voted": list(vote["order"]),
             "ballots": dict(vote["ballots"]), **_counts(state), "members": members, "needed": members // 2 + 1,
-            "waiting_for": [name for name in state.players if name not in vote["ballots"]]}
+            "waiting_for": [name for name in electorate(state) if name not in vote["ballots"]]}
 
 
 def duel_view(state: LoptiState, player: str | None) -> dict[str, Any] | None:

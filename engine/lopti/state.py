@@ -37,8 +37,9 @@ _SCALARS = (
 # The meta-game (house rules, Rule Vote, duel); all replaced, never changed in place.
 # direction: 1 clockwise, -1 reversed by a house rule (this round); skips: seats that miss their
 # next turn (house rules, this round); vote / duel: the open Rule Vote / duel (dicts) or None;
-# vote_used: this round's Rule Vote is taken; pending: changes voted for the next round.
-_META = ("direction", "skips", "vote", "vote_used", "duel", "pending", "next_vote_id")
+# vote_used: this round's Rule Vote is taken; pending: changes voted for the next round;
+# computers: players a computer plays (no house rules, no votes, no duels; dumped only when any).
+_META = ("direction", "skips", "vote", "vote_used", "duel", "pending", "next_vote_id", "computers")
 META_DEFAULTS = {
     "direction": 1,
     "skips": [],
@@ -47,6 +48,7 @@ META_DEFAULTS = {
     "duel": None,
     "pending": [],
     "next_vote_id": 1,
+    "computers": [],
 }
 FIELDS = _SHARED + _PER_SEAT + _CARD_LISTS + _SCALARS + _META
 
@@ -121,10 +123,11 @@ class LoptiState(GameState):
         copy.duel = self.duel
         copy.pending = self.pending
         copy.next_vote_id = self.next_vote_id
+        copy.computers = self.computers
         return copy
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: _fresh_field(name, getattr(self, name)) for name in FIELDS}
+        return {name: _fresh_field(name, getattr(self, name)) for name in FIELDS if name != "computers" or self.computers}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LoptiState:

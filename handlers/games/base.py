@@ -34,6 +34,8 @@ ACTION_LABELS: dict[str, str] = {
 # The table service's event for a timeout, first in the events of the move it made
 # (tables/service.py TIMED_OUT); engines emit their own `timed_out`, with a phase or a player.
 TIMED_OUT = "timed_out"
+# The table service's event for a player who left a running match (tables/service.py REPLACED).
+REPLACED = "replaced"
 NAME_LIMIT = 20
 MATCH_END_KINDS = ("match_over", "match_won")
 
@@ -185,6 +187,9 @@ class GameRenderer:
                 continue
             if event["kind"] == TIMED_OUT:
                 continue  # the engine's own note of a timeout: the table's says it already
+            if event["kind"] == REPLACED:
+                lines.append(replaced_line(event, _))
+                continue
             line = self.event_line(event, _, names)
             if line is None and timed_out is not None:
                 line = self.timeout_move_line(event, _, names)
@@ -249,6 +254,13 @@ def timed_out_line(event: Mapping[str, Any], then: str | None, _: Translator, na
         return "⏰ " + _("Time's up for {names}.", names=listed)
     return "⏰ " + _.plural("Time's up for {names}, so I moved for them: {move}",
                             "Time's up for {names}, so I moved for them: {move}", len(players), names=listed, move=then)
+
+
+def replaced_line(event: Mapping[str, Any], _: Translator) -> str:
+    """«🚪 Amina left the game; 🤖 Juma plays on in that seat.» (the names as they sat then)."""
+    left = escape(shorten(str(event.get("left", "")), NAME_LIMIT))
+    by = escape(shorten(str(event.get("by", "")), NAME_LIMIT))
+    return "🚪 " + _("{name} left the game; {computer} plays on in that seat.", name=left, computer=by)
 
 
 def cards_and_tricks(view: Mapping[str, Any], player: str, _: Translator) -> list[str]:

@@ -20,7 +20,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from handlers.i18n import Translator
 from engine.core.protocol import Action, Game, State
-from handlers.callback_data import RuleDraft, TreeNode
+from handlers.callback_data import LeaveTable, RuleDraft, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
 from handlers.render.action_tree import CARD, DONE, ActionTree, Node, build_tree
@@ -182,4 +182,10 @@ def render_hand(
     text = hand_text(table, game, state, player, _, seen, node, paused)
     if paused or table.status != "playing":
         return text, None
-    return text, hand_markup(table, seen, node, renderer.builder_button(seen.view, player, _))
+    markup = hand_markup(table, seen, node, renderer.builder_button(seen.view, player, _))
+    if not seen.legal and table.chat_id < 0:
+        # Between the player's turns (a turn's keyboard is for moves; /leave works any time):
+        # leaving a group's match, a computer player takes the seat, after a confirmation.
+        leave = InlineKeyboardButton("🚪 " + _("Leave the game"), callback_data=LeaveTable(table.table_id, "ask").encode())
+        markup = InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), [leave]])
+    return text, markup

@@ -109,7 +109,7 @@ def table_screens(
 
     screens: dict[str, Screen] = {}
     if table.status == LOBBY:
-        markup = group.lobby_markup(table, _, join_link(readers, table.table_id, table.join_token))
+        markup = group.lobby_markup(table, _, join_link(readers, table.table_id, table.join_token), game.max_players)
         screens["table"] = in_group(MESSAGE, TABLE, text=group.lobby_text(table, game, _), markup=markup)
         return screens
     if state is None:
@@ -135,8 +135,13 @@ def table_screens(
             screens["poll"] = in_group(POLL, POST, poll=poll)
     paused = table.paused_until is not None and now < table.paused_until
     waiting = set(game.to_act(state))
+    for user_id in table.leavers:
+        # The hand of a player who left says so, without buttons, and is never edited again.
+        screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, BACKGROUND, text=group.left_text(table, user_id, readers.of(user_id)))
     for seat in table.seats:
         user_id = seat.user_id
+        if seat.is_computer:
+            continue
         if user_id in table.unreachable:
             if playing:
                 screens[f"unreachable:{user_id}"] = in_group(

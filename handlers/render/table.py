@@ -39,6 +39,8 @@ def lobby_text(table: TableRow, game: Game, _: Translator) -> str:
         lines.append(f"• {escape(seat.name)}{crown}")
     lines.append("")
     lines.append(options_line(table, game, _))
+    if table.computers:
+        lines.append(computers_line(table, _))
     if table.consents is not None:
         lines.append("")
         lines.append("<b>" + _("Hiding mode needs everyone's agreement. One refusal turns it off.") + "</b>")
@@ -58,7 +60,15 @@ def options_line(table: TableRow, game: Game, _: Translator) -> str:
     return f"{options}\n{timer}"
 
 
-def lobby_markup(table: TableRow, _: Translator, join_url: str) -> InlineKeyboardMarkup:
+def computers_line(table: TableRow, _: Translator) -> str:
+    """How the table's computer players play, and whether one stands in for a player out of time."""
+    level = _("Computer players: strong") if table.level == "strong" else _("Computer players: easy")
+    if table.stand_in:
+        return level + "\n" + _("A computer player moves for anyone who runs out of time.")
+    return level
+
+
+def lobby_markup(table: TableRow, _: Translator, join_url: str, max_players: int = 0) -> InlineKeyboardMarkup:
     def op(label: str, name: str) -> InlineKeyboardButton:
         return InlineKeyboardButton(label, callback_data=LobbyOp(table.table_id, name).encode())
 
@@ -67,9 +77,21 @@ def lobby_markup(table: TableRow, _: Translator, join_url: str) -> InlineKeyboar
     join = InlineKeyboardButton(_("Join"), url=join_url)
     # Answered in the presser's private chat: the group's minute of messages is for the game.
     howto = InlineKeyboardButton("❓ " + _("How to play"), callback_data=HowTo(table.game).encode())
+    computers = []
+    if len(table.seats) < max_players:
+        computers.append(op("🤖 " + _("Add a computer player"), "add_bot"))
+    if table.computers:
+        computers.append(op("➖ " + _("Remove a computer player"), "drop_bot"))
     return InlineKeyboardMarkup(
-        [[join, op(_("Leave"), "leave")], [op(_("Start"), "start"), op(_("Cancel"), "cancel")], [howto]]
+        [[join, op(_("Leave"), "leave")], [op(_("Start"), "start"), op(_("Cancel"), "cancel")], *rows(computers, 1), [howto]]
     )
+
+
+def left_text(table: TableRow, user_id: int, _: Translator) -> str:
+    """What the hand message of a player who left the running match says from then on."""
+    seat = next((seat for seat in table.seats if seat.plays_for == str(user_id)), None)
+    who = escape(seat.name if seat else "🤖")
+    return heading(table, _) + "\n" + _("You left this table; {name} plays your seat.", name=who)
 
 
 def closed_text(table: TableRow, _: Translator) -> str:
@@ -183,6 +205,8 @@ def table_markup(
         InlineKeyboardButton(label, callback_data=TableButton(table.table_id, table.version, key).encode())
         for label, key in renderer_for(table.game).table_buttons(view, table.names, _)
     ]
+    if table.chat_id > 0:  # a practice table: the cards are the next message of this chat
+        return InlineKeyboardMarkup(rows(public, 3)) if public else None
     hand = InlineKeyboardButton(_("My cards"), url=hand_url)
     return InlineKeyboardMarkup([*rows(public, 3), [hand]])
 

@@ -153,7 +153,7 @@ async def test_joining_needs_the_links_secret_and_the_group(api, start_bot):
         assert (await application.bot_data["karata"].store.live_table(sim.group_id, 0)).seat_of(sim.users[1].id)
 
 
-async def test_a_game_picked_in_a_private_chat_opens_no_table(api, start_bot):
+async def test_a_game_picked_in_a_private_chat_opens_a_practice_table(api, start_bot):
     sim = simulation(api, count=1)
     user = sim.users[0]
     await api.user_starts_bot(user)
@@ -161,8 +161,9 @@ async def test_a_game_picked_in_a_private_chat_opens_no_table(api, start_bot):
         await api.settle(quiet=0.05)
         own = api.bot_messages(user.id)[-1]
         query = await api.press_forged(user, user.id, own.message_id, "N:kadi")
-        assert "group" in (await api.wait_for_answer(query)).get("text", "")
-        assert await application.bot_data["karata"].store.live_table(user.id, 0) is None
+        await api.wait_for_answer(query)
+        table = await application.bot_data["karata"].store.live_table(user.id, 0)
+        assert table.status == "playing" and len(table.computers) == 2
 
 
 async def test_two_quick_play_again_presses_open_one_table(api, start_bot):

@@ -36,9 +36,10 @@ async def test_menus_name_and_descriptions_per_chat_type_and_language_set_once(a
     nobody = api.add_user(1100, "Neema", language_code=None)
     async with start_bot(KARATA_GROUP_LANGUAGE="sw"):
         group, private, english = api.commands(GROUP), api.commands(PRIVATE), api.commands(PRIVATE, "en")
-        assert names(group) == ["newgame", "table", "hand", "kadi", "rules", "endsession", "cancel", "stats", "top",
-                                "history", "guide", "language", "help"]
-        assert names(private) == names(english) == ["start", "hand", "stats", "guide", "language", "help"]
+        assert names(group) == ["newgame", "table", "hand", "kadi", "rules", "leave", "endsession", "cancel", "stats",
+                                "top", "history", "guide", "language", "help"]
+        assert names(private) == names(english) == ["start", "newgame", "hand", "leave", "cancel", "stats", "guide",
+                                                    "language", "help"]
         assert descriptions(group)["newgame"] == "Fungua meza ya karata katika kikundi hiki"
         assert descriptions(english)["hand"] == "Send my cards again"
         # A group reads its own language whatever a member's app says; a private chat the app's.
@@ -81,7 +82,8 @@ async def test_a_new_player_is_welcomed_and_learns_a_game_in_the_bot(api, start_
         await api.send_text(nobody, nobody.id, "/help")
         helped = await api.wait_until(lambda: "/start" in (api.last_message(nobody.id).plain or "")
                                       and api.last_message(nobody.id), what="the private help")
-        assert "/newgame —" not in helped.plain and "/guide —" in helped.plain
+        # /newgame in the private chat is practice against computer players.
+        assert "/newgame — Jizoeze" in helped.plain and "/guide —" in helped.plain
 
         await api.send_text(nobody, sim.group_id, "/help")
         in_group = await api.wait_until(lambda: api.last_message(sim.group_id), what="the group's help")
