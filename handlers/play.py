@@ -241,7 +241,8 @@ async def end_session_command(update: Update, context: KarataContext) -> None:
 
 
 async def poll_answer(update: Update, context: KarataContext) -> None:
-    """An answer to a game's poll (a Rule Vote): the voter's action at the table."""
+    """An answer to a game's poll (a Rule Vote): the voter's action at the table. Telegram sends
+    a retracted answer as an answer with no option: the renderer turns it into its own action."""
     answer = update.poll_answer
     if answer is None or answer.user is None:
         return
@@ -258,7 +259,8 @@ async def poll_answer(update: Update, context: KarataContext) -> None:
     if action is None:
         return
     outcome = await karata.service.act_now(loaded.table.table_id, str(answer.user.id), action)
-    if not outcome.ok:
+    # A retracted answer that counted for nothing (a stranger's, one already closed) needs no word.
+    if not outcome.ok and answer.option_ids:
         # A poll answer cannot be answered with a toast; tell the voter privately if we can.
         _ = await user_translator(context, answer.user.id)
         try:

@@ -41,6 +41,7 @@ SIGNS = ("rock", "paper", "scissors")
 VOTES: list[Action] = [{"type": "vote", "yes": True}, {"type": "vote", "yes": False}]
 THROWS: list[Action] = [{"type": "throw", "sign": sign} for sign in SIGNS]
 CHAMPION: Action = {"type": "champion"}
+WITHDRAW: Action = {"type": "withdraw_vote"}
 
 _BIT_OF = BIT.__getitem__
 
@@ -144,6 +145,7 @@ class Lopti(Game):
         "delete_rule": {"rule": "int"},
         "propose": {"change": "object", "starts": "str"},
         "vote": {"yes": "bool"},
+        "withdraw_vote": {},
         "champion": {},
         "throw": {"sign": "str"},
     }
@@ -292,6 +294,8 @@ class Lopti(Game):
                     actions.append({"type": "delete_rule", "rule": record["id"]})
         if state.vote is not None:
             actions += VOTES
+            if player in state.vote["ballots"]:
+                actions.append(WITHDRAW)
         if state.duel is not None:
             if meta.throw_problem(state, player) is None:
                 actions += THROWS
@@ -555,6 +559,14 @@ class Lopti(Game):
         meta.cast(state, seat, yes, events)
         return applied(state, events)
 
+    def _withdraw_vote(self, state: LoptiState, seat: int, action: Action) -> Result:
+        problem = meta.withdraw_problem(state, state.players[seat])
+        if problem:
+            return _refuse(*problem)
+        events: list[Event] = []
+        meta.withdraw(state, seat, events)
+        return applied(state, events)
+
     def _champion(self, state: LoptiState, seat: int, action: Action) -> Result:
         player = state.players[seat]
         problem = meta.champion_problem(state, player)
@@ -615,6 +627,7 @@ class Lopti(Game):
         "delete_rule": _delete_rule,
         "propose": _propose,
         "vote": _vote,
+        "withdraw_vote": _withdraw_vote,
         "champion": _champion,
         "throw": _throw,
     }

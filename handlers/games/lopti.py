@@ -42,6 +42,7 @@ class LoptiRenderer(GameRenderer):
         "ready": "the seat shows ✅",
         "swapped": "the seat's face-up cards show the swap",
         "voted": "the poll shows each vote, and the Rule Vote line counts them",
+        "vote_withdrawn": "the poll drops the retracted answer, and the Rule Vote line counts again",
         "throw_made": "a throw is secret until both are in; the duel line marks who has thrown",
         "rule_fired": "each effect of the rule has its own line with the rule's number",
     }
@@ -73,6 +74,7 @@ class LoptiRenderer(GameRenderer):
         "no_such_option": N_("There is no such base rule."),
         "no_such_rule": N_("That rule is not in force: see /rules."),
         "no_vote": N_("No Rule Vote is open."),
+        "no_ballot": N_("You have not voted in this Rule Vote."),
         "no_vote_now": N_("A Rule Vote can be proposed from the deal until the round ends."),
         "not_a_base_rule": N_("That is a table setting, not a base rule: it cannot be voted on."),
         "not_a_supporter": N_("Only a player who voted no may defend the rule."),
@@ -97,8 +99,8 @@ class LoptiRenderer(GameRenderer):
     }
 
     def order_actions(self, actions, view):
-        # Votes are cast in the group's poll, not from the private keyboard.
-        actions = [action for action in actions if action["type"] != "vote"]
+        # Votes are cast (and retracted) in the group's poll, not from the private keyboard.
+        actions = [action for action in actions if action["type"] not in ("vote", "withdraw_vote")]
 
         def key(action):
             cards = action.get("cards") or ([action["hand"]] if "hand" in action else [])
@@ -193,7 +195,12 @@ class LoptiRenderer(GameRenderer):
         return (f"vote:{vote['id']}", question, [_("Yes"), _("No")])
 
     def poll_action(self, key: str, option_ids, view: Mapping[str, Any]):
-        if not key.startswith("vote:") or len(option_ids) != 1 or option_ids[0] not in (0, 1):
+        """An answer is a ballot; a retracted answer (Telegram sends no option) withdraws it."""
+        if not key.startswith("vote:"):
+            return None
+        if not option_ids:
+            return {"type": "withdraw_vote"}
+        if len(option_ids) != 1 or option_ids[0] not in (0, 1):
             return None
         return {"type": "vote", "yes": option_ids[0] == 0}
 
