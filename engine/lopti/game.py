@@ -34,7 +34,9 @@ from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_card
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
-CLOCK_VOTE_TYPES = ("close_vote", "close_champion")
+# `close_author` ends the wait for a duel's author, `close_champion` the wait for a champion (it
+# also ends the author's wait, as the spec's replays write it): two windows, each of its own length.
+CLOCK_VOTE_TYPES = ("close_vote", "close_author", "close_champion")
 RULE_KEYS = ("when", "event", "if", "do", "text")
 SIGNS = ("rock", "paper", "scissors")
 
@@ -237,7 +239,7 @@ class Lopti(Game):
             if state.vote is not None:
                 actions.append({"type": "close_vote"})
             if state.duel is not None and state.duel["stage"] != "throws":
-                actions.append({"type": "close_champion"})
+                actions.append({"type": "close_author" if state.duel["stage"] == "author" else "close_champion"})
             return actions
         seat = state.players.index(player)
         phase = state.phase
@@ -321,8 +323,8 @@ class Lopti(Game):
                 events: list[Event] = []
                 meta.close_vote(state, events)
                 return applied(state, events)
-            if kind == "close_champion":
-                problem = meta.close_champion_problem(state)
+            if kind in ("close_author", "close_champion"):
+                problem = meta.close_champion_problem(state, kind)
                 if problem:
                     return _refuse(*problem)
                 events = []

@@ -282,9 +282,10 @@ def champion(state: LoptiState, player: str, events: list[Event]) -> None:
     events.append(event("champion", {"player": player, "vote": state.duel["vote"]}))
 
 
-def close_champion_problem(state: LoptiState) -> Problem:
+def close_champion_problem(state: LoptiState, kind: str = "close_champion") -> Problem:
+    """`close_author` ends only the author's wait; `close_champion` ends either wait."""
     duel = state.duel
-    if duel is None or duel["stage"] == "throws":
+    if duel is None or duel["stage"] == "throws" or (kind == "close_author" and duel["stage"] != "author"):
         return ("no_champion_wait", "The duel is not waiting for an author or a champion.")
     return None
 
