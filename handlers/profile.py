@@ -53,6 +53,7 @@ TABLE = Command("table", N_("Post the table again"))
 HAND = Command("hand", N_("Send my cards again"))
 KADI = Command("kadi", N_("Call “Kadi Moja!”"))
 RULES = Command("rules", N_("Show the house rules"))
+VOTE = Command("vote", N_("Propose a Rule Vote (Lopti)"))
 ENDSESSION = Command("endsession", N_("End this table's session"))
 CANCEL = Command("cancel", N_("Close this group's table"))
 GUIDE = Command("guide", N_("A game's full guide"))
@@ -64,7 +65,7 @@ TOP = Command("top", N_("This group's best players"))
 HISTORY = Command("history", N_("This group's last matches"))
 
 # Only the commands that work in each kind of chat (the handlers decide; /help lists the same).
-GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE, GROUP_LANGUAGE, HELP)
+GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, VOTE, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE, GROUP_LANGUAGE, HELP)
 PRIVATE_COMMANDS = (START, HAND, STATS, GUIDE, LANGUAGE, HELP)
 # Chats of no other kind exist for a bot's menu; these work anywhere.
 DEFAULT_COMMANDS = (HAND, LANGUAGE, HELP)

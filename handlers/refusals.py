@@ -38,6 +38,7 @@ SERVICE_REFUSALS: dict[str, str] = {
     "round_pause": N_("The next round starts in a moment."),
     "unknown_button": N_("That button no longer exists. Here are your current cards."),
     "not_admin": N_("Only a group admin can do that."),
+    "no_rule_vote": N_("This game has no Rule Vote: only Lopti's players change its rules by vote."),
 }
 
 # Codes several engines share, with the same meaning in each (a game's own text wins).

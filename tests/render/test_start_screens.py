@@ -60,7 +60,7 @@ def test_help_lists_every_command_of_its_kind_of_chat_and_no_other(language, pri
 def test_group_commands_and_private_commands_are_where_their_handlers_work():
     group = {command.name for command in profile.GROUP_COMMANDS}
     private = {command.name for command in profile.PRIVATE_COMMANDS}
-    assert {"newgame", "table", "kadi", "rules", "endsession", "cancel"} <= group - private
+    assert {"newgame", "table", "kadi", "rules", "vote", "endsession", "cancel"} <= group - private
     assert "start" in private - group
     assert {"hand", "guide", "language", "help"} <= group & private
     assert {command.name for command in profile.DEFAULT_COMMANDS} <= group & private
