@@ -196,7 +196,15 @@ async def test_an_amended_rule_replaces_the_old_one_from_the_next_round(api, sta
         assert "Rule Vote is used" in await toast(api, query)
         # Round 1 ends; its winner writes no rule; round 2 applies the amended rule, which fires.
         await play_quick_round(application, table, amina)
+        # The winner opens the builder, then gives no rule: its old buttons say it is too late.
+        await application.bot_data["karata"].publisher.flush()
+        hand = await api.wait_until(lambda: "🧩 Build a rule" in labels(sim.hand_message(amina)) and sim.hand_message(amina),
+                                    what="the builder's button")
+        await api.wait_for_answer(await api.press_text(amina, amina.id, hand.message_id, "🧩 Build a rule"))
+        step = data_of(api.message(amina.id, hand.message_id), "After")
         await act(application, table, amina, {"type": "no_rule"})
+        query = await api.press_forged(amina, amina.id, hand.message_id, step)
+        assert "too late to write this rule" in await toast(api, query)
         loaded = await table_state(application, table.table_id)
         [rule] = loaded.game.view(loaded.state, None)["rules"]
         assert (rule["id"], rule["author"], rule["rule"]["event"]) == (1, str(amina.id), "play")
