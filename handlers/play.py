@@ -209,6 +209,8 @@ async def open_proposals(context: KarataContext, table: TableRow, user_id: int) 
     their proposals (a new message notifies, an edit would not); or the refusal saying why not."""
     karata = context.karata
     renderer = renderer_for(table.game)
+    if not renderer.rule_vote:
+        return Outcome.refused("no_rule_vote", table=table)
     if table.status != PLAYING:
         return Outcome.refused("no_vote_now" if table.status == "lobby" else "not_playing", table=table)
     loaded = await karata.service.load(table.table_id)

@@ -91,6 +91,9 @@ class GameRenderer:
         """The order buttons appear in (the tree is numbered in this order, so it must be stable)."""
         return list(actions)
 
+    # The game's rules can be changed by a vote of its players (Lopti's Rule Vote).
+    rule_vote = False
+
     def proposal_refusal(self, view: Mapping[str, Any], player: str) -> str | None:
         """Why `player` cannot propose a change to the rules now (a refusal code), or None when
         they can: /vote and the table's vote button then open `proposal_branch` in private."""

@@ -50,6 +50,7 @@ class LoptiRenderer(GameRenderer):
         "rule_fired": "each effect of the rule has its own line with the rule's number",
     }
     hand_sort_key = staticmethod(show.by_rank)
+    rule_vote = True
     refusal_texts = {
         "obligation_pending": N_("Play a 3, or take the pile."),
         "must_play_low": N_("Play a 7 or lower, or take the pile."),
