@@ -73,6 +73,7 @@ async def press_action(update: Update, context: KarataContext) -> None:
     if outcome.ok:
         await telegram_io.answer(query)
         if amending:
+            karata.publisher.refresh(data.table_id)  # nothing was played: the hand shows its top again
             screen = rule_builder.amendment_message(data.table_id, amending[0], _)
             if screen is not None:
                 await telegram_io.send(context.bot, user.id, *screen)
