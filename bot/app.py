@@ -102,6 +102,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("table", play.table_command))
     application.add_handler(CommandHandler("kadi", play.said_at_table))
     application.add_handler(CommandHandler("rules", play.rules_command))
+    application.add_handler(CommandHandler("vote", play.vote_command))
     application.add_handler(CommandHandler("endsession", play.end_session_command))
     application.add_handler(CommandHandler("leave", play.leave_command))
     application.add_handler(CommandHandler("stats", records.stats_command))
@@ -133,7 +134,11 @@ def timing_of(settings: Settings) -> Timing:
         warn_seconds=settings.warn_seconds,
         nudge_seconds=settings.nudge_seconds,
         round_pause_seconds=settings.round_pause_seconds,
-        window_seconds={"close_vote": settings.vote_seconds, "close_champion": settings.champion_seconds},
+        window_seconds={
+            "close_vote": settings.vote_seconds,
+            "close_author": settings.champion_seconds,
+            "close_champion": settings.champion_seconds,
+        },
         default_window_seconds=settings.vote_seconds,
         computer_seconds=settings.computer_seconds,
     )

@@ -17,7 +17,8 @@ MAX_BYTES = 64
 # Ids fit SQLite's signed 64-bit integers with room to spare; nodes and digests are small.
 MAX_ID = 10**15
 NUMBER = re.compile(r"-?[0-9]{1,16}", re.ASCII)
-DRAFT_CODE = re.compile(r"[0-9a-z]{0,40}!?", re.ASCII)
+# A draft's choices; an amendment's start with the rule's number (`a12.`); `!` or `>` confirms.
+DRAFT_CODE = re.compile(r"(a[0-9]{1,6}\.)?[0-9a-z]{0,40}[!>]?", re.ASCII)
 KEY = re.compile(r"[A-Za-z0-9_]{1,40}(:[A-Za-z0-9_]{1,20}){0,3}", re.ASCII)
 GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,30}", re.ASCII)
 LANGUAGE = re.compile(r"[a-z]{2}", re.ASCII)
@@ -111,7 +112,8 @@ class TableButton(_Data):
 
 @dataclass(frozen=True)
 class RuleDraft(_Data):
-    """Lopti's rule builder: `B:table:version:code`, one character per choice, `!` to confirm."""
+    """Lopti's rule builder: `B:table:version:code`, one character per choice, `!` to confirm
+    (see rule_builder.DraftCode)."""
 
     KIND: ClassVar[str] = "B"
     table_id: int

@@ -8,14 +8,14 @@ move changes on screen follows through the publisher.
 from __future__ import annotations
 
 import time
-
 from html import escape
+from typing import Any
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 
-from engine.core.protocol import Action
-from handlers import telegram_io
+from engine.core.protocol import Action, MalformedAction, Refused
+from handlers import rule_builder, telegram_io
 from handlers.callback_data import LeaveTable, TableButton, TreeNode
 from handlers.context import (
     KarataContext,
@@ -27,17 +27,13 @@ from handlers.context import (
     user_translator,
 )
 from handlers.games import renderer_for
+from handlers.games.base import PROPOSALS_KEY
+from handlers.games.lopti import AMEND
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title
-from handlers.render.hand import player_view, seen_by
+from handlers.render.hand import player_view, seen_by, seen_earlier
+from handlers.telegram_io import press_request
 from tables.models import PLAYING, Loaded, Outcome, TableRow
-
-
-def press_request(update: Update) -> str | None:
-    """The name a press goes by in the action log: a press redelivered after a crash has the
-    same one, and is answered as what it did."""
-    query = update.callback_query
-    return f"cq:{query.id}" if query is not None and query.id else None
 
 
 async def press_action(update: Update, context: KarataContext) -> None:
@@ -50,12 +46,13 @@ async def press_action(update: Update, context: KarataContext) -> None:
     karata = context.karata
     player = str(user.id)
     opened: list[int] = []
+    amending: list[dict[str, Any]] = []
 
     def choose(loaded: Loaded) -> Action | Outcome:
         table, game, state = loaded.table, loaded.game, loaded.state
         seen = seen_by(table, game, state, player, _)
         if seen.keyboard != data.keyboard:
-            return Outcome.refused("stale", table=table)
+            return _stale_press(loaded, player, data)
         node = seen.tree.node(abs(data.node))
         if node is None:
             return Outcome.refused("unknown_button", table=table)
@@ -64,6 +61,9 @@ async def press_action(update: Update, context: KarataContext) -> None:
             return Outcome(True, table=table)
         if node.action is None:
             return Outcome.refused("unknown_button", table=table)
+        if node.action["type"] == AMEND:  # opens the rule builder: nothing is played yet
+            amending.extend(rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"])
+            return Outcome(True, table=table)
         return node.action
 
     outcome = await karata.service.act_with(data.table_id, player, choose, press_request(update))
@@ -73,10 +73,35 @@ async def press_action(update: Update, context: KarataContext) -> None:
         karata.publisher.close_node(data.table_id, user.id)
     if outcome.ok:
         await telegram_io.answer(query)
+        if amending:
+            karata.publisher.refresh(data.table_id)  # nothing was played: the hand shows its top again
+            screen = rule_builder.amendment_message(data.table_id, amending[0], _)
+            if screen is not None:
+                await telegram_io.send(context.bot, user.id, *screen)
         return
     await telegram_io.answer(query, outcome_text(outcome, _, _renderer_texts(outcome.table)))
-    if outcome.code in ("stale", "unknown_button"):
+    if outcome.code in ("stale", "unknown_button") or outcome.values.get("stale"):
         karata.publisher.refresh(data.table_id)
+
+
+def _stale_press(loaded: Loaded, player: str, data: TreeNode) -> Outcome:
+    """A press on a keyboard the table has moved past. While that keyboard is remembered, the
+    move it stood for is judged as the table is now, so the answer can say why it no longer
+    stands (the round's vote is used, the duel is over); otherwise it is just from an earlier move."""
+    table, game, state = loaded.table, loaded.game, loaded.state
+    earlier = seen_earlier(table, player, data.keyboard)
+    node = earlier.tree.node(abs(data.node)) if earlier is not None else None
+    while node is not None and node.action is None and node.children:
+        node = node.children[0]  # a branch: judge the first move under it
+    action = node.action if node is not None else None
+    if action is not None and action.get("type") != AMEND:
+        try:
+            result = game.apply(state, player, game.check_action(player, action, table.players))
+        except MalformedAction:
+            result = None
+        if isinstance(result, Refused):
+            return Outcome.refused(result.code, result.message, table=table, stale=True)
+    return Outcome.refused("stale", table=table)
 
 
 def _renderer_texts(table: TableRow | None) -> dict[str, str] | None:
@@ -132,7 +157,7 @@ def _confirmed(context: KarataContext, key: tuple[int, int, str]) -> bool:
 
 
 async def press_table_button(update: Update, context: KarataContext) -> None:
-    """A button on the group table ("Kadi Moja!", accuse): pressed by whoever it concerns."""
+    """A button on the group table ("Kadi Moja!", accuse, vote): pressed by whoever it concerns."""
     query = update.callback_query
     assert query is not None and query.data is not None
     data = TableButton.parse(query.data)
@@ -144,6 +169,11 @@ async def press_table_button(update: Update, context: KarataContext) -> None:
         await telegram_io.answer(query, refusal_text("no_table", None, {}, _))
         return
     renderer = renderer_for(table.game)
+    if data.key == PROPOSALS_KEY:
+        refusal = await open_proposals(context, table, user.id)
+        text = outcome_text(refusal, _, renderer.refusal_texts) if refusal else _("Choose your proposal in our private chat.")
+        await telegram_io.answer(query, text)
+        return
     warning = renderer.table_button_warning(data.key, _)
     if warning and table.seat_of(user.id) and not _confirmed(context, (table.table_id, user.id, data.key)):
         await telegram_io.answer(query, warning, alert=True)
@@ -160,6 +190,53 @@ async def press_table_button(update: Update, context: KarataContext) -> None:
         await telegram_io.answer(query)
     else:
         await telegram_io.answer(query, outcome_text(outcome, _, renderer.refusal_texts))
+
+
+async def vote_command(update: Update, context: KarataContext) -> None:
+    """/vote in a group: the sender's proposals open in their private chat. The group hears of it
+    only when the sender must be told why not (it has about 20 messages a minute)."""
+    found = await table_of_chat(update, context)
+    if found is None:
+        return
+    _, table = found
+    chat, user, message = effective(update)
+    renderer = renderer_for(table.game)
+    refusal = await open_proposals(context, table, user.id)
+    if refusal is not None:
+        await telegram_io.reply(message, outcome_text(refusal, _, renderer.refusal_texts))
+
+
+async def open_proposals(context: KarataContext, table: TableRow, user_id: int) -> Outcome | None:
+    """Post the player's hand anew at the bottom of their private chat, opened on the branch of
+    their proposals (a new message notifies, an edit would not); or the refusal saying why not."""
+    karata = context.karata
+    renderer = renderer_for(table.game)
+    if not renderer.rule_vote:
+        return Outcome.refused("no_rule_vote", table=table)
+    if table.status != PLAYING:
+        return Outcome.refused("no_vote_now" if table.status == "lobby" else "not_playing", table=table)
+    loaded = await karata.service.load(table.table_id)
+    if loaded is None or loaded.state is None:
+        return Outcome.refused("no_table")
+    player = str(user_id)
+    if loaded.table.seat_of(user_id) is None:
+        return Outcome.refused("not_in_session", table=loaded.table)
+    view = player_view(loaded.table, loaded.game, loaded.state, player)
+    refusal = renderer.proposal_refusal(view, player)
+    if refusal is None and karata.service.paused(loaded.table):
+        refusal = "round_pause"
+    if refusal is not None:
+        return Outcome.refused(refusal, table=loaded.table)
+    # The hand speaks the reader's language as the publisher renders it; the branch is found by its label.
+    _ = (await karata.publisher.readers(table.chat_id, [user_id])).of(user_id)
+    seen = seen_by(loaded.table, loaded.game, loaded.state, player, _)
+    branch = renderer.proposal_branch(_)
+    node = next((child for label, child in seen.tree.root.links if label == branch), None)
+    if node is None:  # nothing to propose (cannot happen while proposals are open; be safe)
+        return Outcome.refused("no_vote_now", table=loaded.table)
+    karata.publisher.open_node(table.table_id, user_id, seen.keyboard, node.number)
+    karata.publisher.repost(table.table_id, f"hand:{user_id}")
+    return None
 
 
 async def said_at_table(update: Update, context: KarataContext) -> None:
@@ -244,7 +321,8 @@ async def end_session_command(update: Update, context: KarataContext) -> None:
 
 
 async def poll_answer(update: Update, context: KarataContext) -> None:
-    """An answer to a game's poll (a Rule Vote): the voter's action at the table."""
+    """An answer to a game's poll (a Rule Vote): the voter's action at the table. Telegram sends
+    a retracted answer as an answer with no option: the renderer turns it into its own action."""
     answer = update.poll_answer
     if answer is None or answer.user is None:
         return
@@ -261,7 +339,8 @@ async def poll_answer(update: Update, context: KarataContext) -> None:
     if action is None:
         return
     outcome = await karata.service.act_now(loaded.table.table_id, str(answer.user.id), action)
-    if not outcome.ok:
+    # A retracted answer that counted for nothing (a stranger's, one already closed) needs no word.
+    if not outcome.ok and answer.option_ids:
         # A poll answer cannot be answered with a toast; tell the voter privately if we can.
         _ = await user_translator(context, answer.user.id)
         try:

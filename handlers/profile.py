@@ -55,6 +55,7 @@ LEAVE = Command("leave", N_("Leave my game: a computer player takes my seat"))
 PRACTICE = Command("newgame", N_("Practise a game against computer players"))
 KADI = Command("kadi", N_("Call “Kadi Moja!”"))
 RULES = Command("rules", N_("Show the house rules"))
+VOTE = Command("vote", N_("Propose a Rule Vote (Lopti)"))
 ENDSESSION = Command("endsession", N_("End this table's session"))
 CANCEL = Command("cancel", N_("Close this group's table"))
 GUIDE = Command("guide", N_("A game's full guide"))
@@ -66,7 +67,7 @@ TOP = Command("top", N_("This group's best players"))
 HISTORY = Command("history", N_("This group's last matches"))
 
 # Only the commands that work in each kind of chat (the handlers decide; /help lists the same).
-GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, LEAVE, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE,
+GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, VOTE, LEAVE, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE,
                   GROUP_LANGUAGE, HELP)  # fmt: skip
 PRIVATE_COMMANDS = (START, PRACTICE, HAND, LEAVE, CANCEL, STATS, GUIDE, LANGUAGE, HELP)
 # Chats of no other kind exist for a bot's menu; these work anywhere.

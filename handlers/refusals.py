@@ -43,6 +43,7 @@ SERVICE_REFUSALS: dict[str, str] = {
     "dm_closed": N_("I cannot write to you: open the private chat with me, press Start, then try again."),
     "no_computer": N_("There is no computer player at this table."),
     "last_human": N_("You are the last person at this table: end it with /endsession or /cancel instead."),
+    "no_rule_vote": N_("This game has no Rule Vote: only Lopti's players change its rules by vote."),
 }
 
 # Codes several engines share, with the same meaning in each (a game's own text wins).

@@ -8,9 +8,11 @@ other `author_rule`; the builder only offers choices its tables allow.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field
 from html import escape
+from collections.abc import Mapping
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -27,6 +29,7 @@ from engine.lopti import (
     WHEN,
 )
 from handlers import telegram_io
+from handlers.telegram_io import press_request
 from handlers.callback_data import RuleDraft
 from handlers.context import KarataContext, chat_translator, effective
 from handlers.games import renderer_for
@@ -37,14 +40,15 @@ from handlers.games.house_rules import (
     ROLE_BUTTONS,
     WHEN_BUTTONS,
     rule_sentence,
+    shown_rule,
 )
-from handlers.play import press_request
 from handlers.refusals import outcome_text
 from handlers.render.common import rows
 from handlers.render.hand import player_view
 from tables.models import Loaded, Outcome
 
 DIGITS = string.digits + string.ascii_lowercase
+AMEND_HEAD = re.compile(r"a([0-9]{1,6})\.")
 MAX_EFFECTS = 3
 
 CONDITION_VALUES: dict[str, tuple[Any, ...]] = {
@@ -191,31 +195,106 @@ def replay(code: str, _: Translator) -> Draft | None:
     return draft
 
 
-def builder_message(table_id: int, version: int, code: str, _: Translator) -> tuple[str, InlineKeyboardMarkup] | None:
-    draft = replay(code, _)
+def steps_of(rule: Mapping[str, Any] | None, _: Translator) -> str:
+    """The choices that build `rule` again (its code), as far as the builder can make it: an
+    amendment starts from the rule as it stands, to be changed by stepping back."""
+    if not rule or not rule.get("event"):
+        return ""
+    condition = dict(rule.get("if") or {})
+    if len(condition) > 1:
+        wanted_condition: Any = object()  # no single button makes it: stop there
+    elif condition:
+        [(key, value)] = condition.items()
+        wanted_condition = (key, value[0] if key == "ranks" and len(value) == 1 else value)
+    else:
+        wanted_condition = None
+    wanted: list[Any] = [rule.get("when", "after"), rule["event"], wanted_condition]
+    for effect in rule.get("do") or []:
+        wanted.append(("effect", effect.get("effect")))
+        wanted += [effect.get(key) for key in EFFECTS.get(effect.get("effect"), {})]
+    wanted.append(("done", None))
+    draft = Draft()
+    code = ""
+    for value in wanted:
+        step = next_step(draft, _)
+        index = next((index for index, (_label, choice) in enumerate(step.choices) if choice == value), None) if step else None
+        if index is None:
+            break
+        choose(draft, step.choices[index][1])
+        code += DIGITS[index]
+    return code
+
+
+@dataclass(frozen=True)
+class DraftCode:
+    """A builder button's code: `amend` is the rule being amended (None: the round's new rule),
+    `path` one character per choice, `confirm` "" for a step, "!" to confirm (an amendment: to
+    vote on it now), ">" to vote on an amendment from the next round."""
+
+    amend: int | None
+    path: str
+    confirm: str = ""
+
+    @classmethod
+    def parse(cls, code: str) -> DraftCode:
+        amend = None
+        head = AMEND_HEAD.match(code)
+        if head:
+            amend = int(head.group(1))
+            code = code[head.end():]
+        confirm = code[-1] if code[-1:] in ("!", ">") else ""
+        return cls(amend, code.removesuffix(confirm), confirm)
+
+    def text(self, path: str | None = None, confirm: str = "") -> str:
+        head = f"a{self.amend}." if self.amend is not None else ""
+        return head + (self.path if path is None else path) + confirm
+
+
+def builder_message(table_id: int, version: int, code: str, _: Translator,
+                    amended: Mapping[str, Any] | None = None) -> tuple[str, InlineKeyboardMarkup] | None:
+    """The builder at `code`: the rule in words as far as it is built, then the next question
+    (or the confirmation). `amended` is the rule record an amendment changes."""
+    parsed = DraftCode.parse(code)
+    draft = replay(parsed.path, _)
     if draft is None:
         return None
     step = next_step(draft, _)
-    lines = ["🧩 <b>" + _("Your house rule") + "</b>", escape(rule_words(draft, _)) or "…", ""]
+
+    def button(label: str, path: str, confirm: str = "") -> InlineKeyboardButton:
+        return InlineKeyboardButton(label, callback_data=RuleDraft(table_id, version, parsed.text(path, confirm)).encode())
+
+    if parsed.amend is None:
+        lines = ["🧩 <b>" + _("Your house rule") + "</b>", escape(rule_words(draft, _)) or "…", ""]
+    else:
+        lines = ["✏️ <b>" + _("A change to rule {number}", number=parsed.amend) + "</b>"]
+        if amended is not None:
+            lines.append(_("The rule now: {text}", text=shown_rule(amended.get("rule"), amended.get("text"), _)))
+        lines += [_("Your change: {text}", text=escape(rule_words(draft, _)) or "…"), ""]
     buttons: list[InlineKeyboardButton] = []
-    if step is None:
+    if step is None and parsed.amend is None:
         lines.append(_("Confirm to make it a rule for the rest of the session."))
-        buttons.append(InlineKeyboardButton("✔ " + _("Confirm"), callback_data=RuleDraft(table_id, version, code + "!").encode()))
+        buttons.append(button("✔ " + _("Confirm"), parsed.path, "!"))
+    elif step is None:
+        lines.append(_("Press ↩ Back to change the last choices, or put the changed rule to the vote: from when?"))
+        buttons += [button("🗳 " + _("Now"), parsed.path, "!"), button("🗳 " + _("Next round"), parsed.path, ">")]
     else:
         lines.append("<b>" + step.question + "</b>")
-        buttons += [
-            InlineKeyboardButton(label, callback_data=RuleDraft(table_id, version, code + DIGITS[index]).encode())
-            for index, (label, _value) in enumerate(step.choices)
-        ]
+        buttons += [button(label, parsed.path + DIGITS[index]) for index, (label, _value) in enumerate(step.choices)]
     keyboard = rows(buttons, 2 if step is None or len(step.choices) < 9 else 3)
-    back = code[:-1] if code else None
-    if back is not None:
-        keyboard.append([InlineKeyboardButton("↩ " + _("Back"), callback_data=RuleDraft(table_id, version, back).encode())])
+    if parsed.path:
+        keyboard.append([button("↩ " + _("Back"), parsed.path[:-1])])
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
 
 
+def amendment_message(table_id: int, rule: Mapping[str, Any], _: Translator) -> tuple[str, InlineKeyboardMarkup] | None:
+    """The builder opened on a rule in force, built as it stands."""
+    code = DraftCode(rule["id"], steps_of(rule.get("rule"), _)).text()
+    return builder_message(table_id, 0, code, _, rule)
+
+
 async def press_draft(update: Update, context: KarataContext) -> None:
-    """A builder button: show the next step, go back, or submit the finished rule."""
+    """A builder button: show the next step, go back, or submit the finished rule (or the
+    amendment, to the vote)."""
     query = update.callback_query
     assert query is not None
     data = RuleDraft.parse(query.data)
@@ -223,30 +302,57 @@ async def press_draft(update: Update, context: KarataContext) -> None:
     _ = await chat_translator(context, chat, user)
     karata = context.karata
     player = str(user.id)
-    code = data.code
-    lopti_texts = renderer_for("lopti").refusal_texts
+    parsed = DraftCode.parse(data.code)
+    lopti = renderer_for("lopti")
+    shown: list[Any] = []
 
     def choose(loaded: Loaded) -> dict[str, Any] | Outcome:
-        if data.version != loaded.table.version:
-            return Outcome.refused("stale", table=loaded.table)
         view = player_view(loaded.table, loaded.game, loaded.state, player)
-        if view.get("awaiting_rule") != player:
-            return Outcome.refused("not_round_winner", table=loaded.table)
-        draft = replay(code.removesuffix("!"), _)
-        if draft is None or (code.endswith("!") and next_step(draft, _) is not None):
+        if parsed.amend is None and view.get("awaiting_rule") != player:
+            # Only the round's winner was shown the builder: their time is over, or their rule is in.
+            return Outcome.refused("authoring_over", table=loaded.table)
+        if parsed.amend is not None:
+            refusal = lopti.proposal_refusal(view, player)
+            if refusal:
+                return Outcome.refused(refusal, table=loaded.table)
+            amended = next((rule for rule in view.get("rules") or [] if rule["id"] == parsed.amend), None)
+            if amended is None:
+                return Outcome.refused("no_such_rule", table=loaded.table)
+            shown.append(amended)
+        draft = replay(parsed.path, _)
+        if draft is None or (parsed.confirm and next_step(draft, _) is not None):
             return Outcome.refused("unknown_button", table=loaded.table)
-        if not code.endswith("!"):
+        shown.append(loaded.table.version)
+        if not parsed.confirm:
             return Outcome(True, table=loaded.table)  # one more step: nothing is applied yet
-        return {"type": "author_rule", "rule": draft.rule(rule_words(draft, _))}
+        rule = draft.rule(rule_words(draft, _))
+        if parsed.amend is None:
+            return {"type": "author_rule", "rule": rule}
+        starts = "now" if parsed.confirm == "!" else "next_round"
+        return {"type": "propose", "change": {"amend": parsed.amend, "rule": rule}, "starts": starts}
 
     outcome = await karata.service.act_with(data.table_id, player, choose, press_request(update))
     if not outcome.ok:
-        await telegram_io.answer(query, outcome_text(outcome, _, lopti_texts), alert=code.endswith("!"))
+        await telegram_io.answer(query, outcome_text(outcome, _, lopti.refusal_texts), alert=bool(parsed.confirm))
         return
-    if code.endswith("!"):
+    if parsed.amend is not None:
+        # An amendment's builder is a message of its own (the hand goes on changing with every
+        # move), edited in answer to each press.
+        if parsed.confirm:
+            await telegram_io.answer(query, _("Your proposal is up: vote in the group's poll."))
+            await telegram_io.edit(query, "✏️ " + _("Your proposal is up: vote in the group's poll."))
+            return
+        if shown:
+            screen = builder_message(data.table_id, 0, data.code, _, shown[0])
+            if screen is not None:
+                await telegram_io.edit(query, *screen)
+        await telegram_io.answer(query)
+        return
+    if parsed.confirm:
         await telegram_io.answer(query, _("Your rule is in force from the next round."))
         return
+    version = shown[-1] if shown else data.version
     karata.publisher.open_panel(
-        data.table_id, user.id, data.version, lambda reader: builder_message(data.table_id, data.version, code, reader)
+        data.table_id, user.id, version, lambda reader: builder_message(data.table_id, version, data.code, reader)
     )
     await telegram_io.answer(query)

@@ -16,6 +16,13 @@ from telegram.error import BadRequest, Forbidden
 log = logging.getLogger(__name__)
 
 
+def press_request(update: Any) -> str | None:
+    """The name a press goes by in the action log: a press redelivered after a crash has the
+    same one, and is answered as what it did."""
+    query = update.callback_query
+    return f"cq:{query.id}" if query is not None and query.id else None
+
+
 async def answer(query: Any, text: str | None = None, alert: bool = False, url: str | None = None) -> None:
     """Answer a press (the spinner stops; a text shows as a toast, or `url` opens: our deep links
     only). Plain text: never HTML."""
@@ -40,4 +47,24 @@ async def reply(
         )
     except (Forbidden, BadRequest) as error:
         log.info("could not reply in %s: %s", message.chat_id, error)
+        return None
+
+
+async def edit(query: Any, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Edit the message a press came from, in answer to it (HTML whose player-given parts the
+    caller escaped)."""
+    try:
+        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True)
+    except BadRequest as error:
+        log.debug("could not edit the pressed message: %s", error)
+
+
+async def send(bot: Any, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> Message | None:
+    """Send an HTML message to a private chat in answer to its user; None when the chat does not
+    take it (the bot was blocked)."""
+    try:
+        return await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                      disable_web_page_preview=True)
+    except (Forbidden, BadRequest) as error:
+        log.info("could not send to %s: %s", chat_id, error)
         return None

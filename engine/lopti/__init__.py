@@ -26,13 +26,13 @@ Meta-game (spec sections 3.7, 7, 8): house rules, the Rule Vote, the duel
     `to_act` and never block play; `legal_actions(state, member)` lists `vote` (yes and no)
     for every member while a vote is open, `throw` (three signs) for a duelist whose throw is
     not in, `champion` for a supporter while a champion is awaited; `legal_actions(state,
-    "@clock")` adds `close_vote` / `close_champion` when they apply. `propose` and
+    "@clock")` adds `close_vote` / `close_author` / `close_champion` when they apply. `propose` and
     `author_rule` are never listed (their content is free). One vote per round (setup and
     play), any member proposes; it closes when every member has voted or on `close_vote`;
     yes > N/2 of all N members passes, yes = N/2 is a tie -> duel. "now" changes apply at
     once, "next_round" ones at the next deal (view `pending_changes`). Duel: proposer vs the
-    rule's author (stage "author" until the author throws; `close_champion` then means the
-    author is absent: stage "champion", the "no" voters may `champion`; `close_champion` again:
+    rule's author (stage "author" until the author throws; `close_author` (or
+    `close_champion`) then means the author is absent: stage "champion", the "no" voters may `champion`; `close_champion` again:
     the change passes), or vs the first current "no" voter for an option change (or when the
     proposer wrote the rule). Decisive throws only; first to 16, or with `rps_first_to_16` off
     30 decisive throws and, at 15-15, the next decisive one.

@@ -34,7 +34,9 @@ from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_card
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
-CLOCK_VOTE_TYPES = ("close_vote", "close_champion")
+# `close_author` ends the wait for a duel's author, `close_champion` the wait for a champion (it
+# also ends the author's wait, as the spec's replays write it): two windows, each of its own length.
+CLOCK_VOTE_TYPES = ("close_vote", "close_author", "close_champion")
 RULE_KEYS = ("when", "event", "if", "do", "text")
 SIGNS = ("rock", "paper", "scissors")
 
@@ -42,7 +44,8 @@ VOTES: list[Action] = [{"type": "vote", "yes": True}, {"type": "vote", "yes": Fa
 THROWS: list[Action] = [{"type": "throw", "sign": sign} for sign in SIGNS]
 CHAMPION: Action = {"type": "champion"}
 # What a computer player never does: the house rules and the Rule Vote are the people's.
-COMPUTERS_SKIP = frozenset({"vote", "throw", "champion", "delete_rule", "propose"})
+COMPUTERS_SKIP = frozenset({"vote", "withdraw_vote", "throw", "champion", "delete_rule", "propose"})
+WITHDRAW: Action = {"type": "withdraw_vote"}
 
 _BIT_OF = BIT.__getitem__
 
@@ -146,6 +149,7 @@ class Lopti(Game):
         "delete_rule": {"rule": "int"},
         "propose": {"change": "object", "starts": "str"},
         "vote": {"yes": "bool"},
+        "withdraw_vote": {},
         "champion": {},
         "throw": {"sign": "str"},
     }
@@ -237,7 +241,7 @@ class Lopti(Game):
             if state.vote is not None:
                 actions.append({"type": "close_vote"})
             if state.duel is not None and state.duel["stage"] != "throws":
-                actions.append({"type": "close_champion"})
+                actions.append({"type": "close_author" if state.duel["stage"] == "author" else "close_champion"})
             return actions
         seat = state.players.index(player)
         phase = state.phase
@@ -294,6 +298,8 @@ class Lopti(Game):
                     actions.append({"type": "delete_rule", "rule": record["id"]})
         if state.vote is not None:
             actions += VOTES
+            if player in state.vote["ballots"]:
+                actions.append(WITHDRAW)
         if state.duel is not None:
             if meta.throw_problem(state, player) is None:
                 actions += THROWS
@@ -322,8 +328,8 @@ class Lopti(Game):
                 events: list[Event] = []
                 meta.close_vote(state, events)
                 return applied(state, events)
-            if kind == "close_champion":
-                problem = meta.close_champion_problem(state)
+            if kind in ("close_author", "close_champion"):
+                problem = meta.close_champion_problem(state, kind)
                 if problem:
                     return _refuse(*problem)
                 events = []
@@ -557,6 +563,14 @@ class Lopti(Game):
         meta.cast(state, seat, yes, events)
         return applied(state, events)
 
+    def _withdraw_vote(self, state: LoptiState, seat: int, action: Action) -> Result:
+        problem = meta.withdraw_problem(state, state.players[seat])
+        if problem:
+            return _refuse(*problem)
+        events: list[Event] = []
+        meta.withdraw(state, seat, events)
+        return applied(state, events)
+
     def _champion(self, state: LoptiState, seat: int, action: Action) -> Result:
         player = state.players[seat]
         problem = meta.champion_problem(state, player)
@@ -617,6 +631,7 @@ class Lopti(Game):
         "delete_rule": _delete_rule,
         "propose": _propose,
         "vote": _vote,
+        "withdraw_vote": _withdraw_vote,
         "champion": _champion,
         "throw": _throw,
     }

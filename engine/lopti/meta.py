@@ -141,6 +141,25 @@ def cast(state: LoptiState, seat: int, yes: bool, events: list[Event]) -> None:
         close_vote(state, events)
 
 
+def withdraw_problem(state: LoptiState, player: str) -> Problem:
+    if state.vote is None:
+        return ("no_vote", "No Rule Vote is open.")
+    if player not in state.vote["ballots"]:
+        return ("no_ballot", "You have no vote to withdraw in this Rule Vote.")
+    return None
+
+
+def withdraw(state: LoptiState, seat: int, events: list[Event]) -> None:
+    """A member takes their ballot back (a retracted poll answer): they count as not having
+    voted, so the vote waits for them again before it can close early."""
+    player = state.players[seat]
+    vote = state.vote
+    ballots = {name: value for name, value in vote["ballots"].items() if name != player}
+    order = [name for name in vote["order"] if name != player]
+    state.vote = {**vote, "ballots": ballots, "order": order}
+    events.append(event("vote_withdrawn", {"player": player, "vote": vote["id"], "counts": _counts(state)}))
+
+
 def _counts(state: LoptiState) -> dict[str, int]:
     ballots = state.vote["ballots"]
     yes = sum(1 for value in ballots.values() if value)
@@ -269,9 +288,10 @@ def champion(state: LoptiState, player: str, events: list[Event]) -> None:
     events.append(event("champion", {"player": player, "vote": state.duel["vote"]}))
 
 
-def close_champion_problem(state: LoptiState) -> Problem:
+def close_champion_problem(state: LoptiState, kind: str = "close_champion") -> Problem:
+    """`close_author` ends only the author's wait; `close_champion` ends either wait."""
     duel = state.duel
-    if duel is None or duel["stage"] == "throws":
+    if duel is None or duel["stage"] == "throws" or (kind == "close_author" and duel["stage"] != "author"):
         return ("no_champion_wait", "The duel is not waiting for an author or a champion.")
     return None
 

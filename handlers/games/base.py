@@ -39,6 +39,10 @@ REPLACED = "replaced"
 NAME_LIMIT = 20
 MATCH_END_KINDS = ("match_over", "match_won")
 
+# The key of a table button that opens the presser's proposals in their private chat (it stands
+# for no move: play.py answers it before the table service is asked).
+PROPOSALS_KEY = "propose"
+
 # Moves that stand on a row of their own, away from the cards.
 LONE_MOVES = ("draw", "take", "pass", "go_out")
 
@@ -88,6 +92,18 @@ class GameRenderer:
     def order_actions(self, actions: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         """The order buttons appear in (the tree is numbered in this order, so it must be stable)."""
         return list(actions)
+
+    # The game's rules can be changed by a vote of its players (Lopti's Rule Vote).
+    rule_vote = False
+
+    def proposal_refusal(self, view: Mapping[str, Any], player: str) -> str | None:
+        """Why `player` cannot propose a change to the rules now (a refusal code), or None when
+        they can: /vote and the table's vote button then open `proposal_branch` in private."""
+        return "no_rule_vote"
+
+    def proposal_branch(self, _: Translator) -> str | None:
+        """The label of the private keyboard's branch that holds the player's proposals."""
+        return None
 
     def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
         """Buttons on the group table that any player may press: (label, key); see `table_action`."""

@@ -8,14 +8,17 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, name, shorten
+from handlers.games.base import PROPOSALS_KEY, GameRenderer, name, shorten
 from handlers.games.house_rules import shown_rule
 from handlers.render.action_tree import Alone, Card, Pick, Step
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
-    "delete_rule": 6, "propose": 7,
+    "delete_rule": 6, "propose": 7, "amend_rule": 7,
 }
+# A proposal to amend a rule is made in the rule builder: this button opens it (play.py), it is
+# never an engine action.
+AMEND = "amend_rule"
 MAX_BUTTON = 40  # a change on the Propose button; longer texts are cut between words
 MAX_CHANGE_ON_TABLE = 80  # a change under vote on the table (a restore can list many rules)
 MAX_RULE_IN_LOG = 100
@@ -42,10 +45,12 @@ class LoptiRenderer(GameRenderer):
         "ready": "the seat shows ✅",
         "swapped": "the seat's face-up cards show the swap",
         "voted": "the poll shows each vote, and the Rule Vote line counts them",
+        "vote_withdrawn": "the poll drops the retracted answer, and the Rule Vote line counts again",
         "throw_made": "a throw is secret until both are in; the duel line marks who has thrown",
         "rule_fired": "each effect of the rule has its own line with the rule's number",
     }
     hand_sort_key = staticmethod(show.by_rank)
+    rule_vote = True
     refusal_texts = {
         "obligation_pending": N_("Play a 3, or take the pile."),
         "must_play_low": N_("Play a 7 or lower, or take the pile."),
@@ -69,10 +74,11 @@ class LoptiRenderer(GameRenderer):
         "must_flip": N_("At this table you must flip a face-down card."),
         "no_champion_wait": N_("No rule is waiting for a defender now."),
         "no_change": N_("That would change nothing: propose something else."),
-        "no_duel": N_("There is no duel now."),
+        "no_duel": N_("The duel is over."),
         "no_such_option": N_("There is no such base rule."),
         "no_such_rule": N_("That rule is not in force: see /rules."),
         "no_vote": N_("No Rule Vote is open."),
+        "no_ballot": N_("You have not voted in this Rule Vote."),
         "no_vote_now": N_("A Rule Vote can be proposed from the deal until the round ends."),
         "not_a_base_rule": N_("That is a table setting, not a base rule: it cannot be voted on."),
         "not_a_supporter": N_("Only a player who voted no may defend the rule."),
@@ -87,6 +93,8 @@ class LoptiRenderer(GameRenderer):
         "vote_open": N_("A Rule Vote is already running: vote in the group."),
         "vote_procedure_fixed": N_("The Rule Vote and the duel cannot be changed."),
         "vote_used": N_("This round's Rule Vote is used: propose again next round."),
+        "not_in_session": N_("You are not in this session: only its players may propose a change."),
+        "authoring_over": N_("It is too late to write this rule: the next round has begun."),
         "wrong_phase": N_("That is not possible now: use the buttons you have."),
         # A structured rule the builder would never make (it offers only what the engine accepts).
         **dict.fromkeys(
@@ -97,8 +105,8 @@ class LoptiRenderer(GameRenderer):
     }
 
     def order_actions(self, actions, view):
-        # Votes are cast in the group's poll, not from the private keyboard.
-        actions = [action for action in actions if action["type"] != "vote"]
+        # Votes are cast (and retracted) in the group's poll, not from the private keyboard.
+        actions = [action for action in actions if action["type"] not in ("vote", "withdraw_vote")]
 
         def key(action):
             cards = action.get("cards") or ([action["hand"]] if "hand" in action else [])
@@ -108,25 +116,50 @@ class LoptiRenderer(GameRenderer):
         return sorted(actions, key=key)
 
     def builder_button(self, view: Mapping[str, Any], player: str, _: Translator) -> str | None:
-        allows = (view.get("table_options") or {}).get("house_rules", "templates_and_text") in ("templates", "templates_and_text")
-        if view.get("phase") == "authoring" and view.get("awaiting_rule") == player and allows:
+        if view.get("phase") == "authoring" and view.get("awaiting_rule") == player and builds_rules(view):
             return "🧩 " + _("Build a rule")
         return None
 
-    def extra_actions(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
-        """Rule Vote proposals: removing a rule in force or switching a base rule, now or next round."""
-        if view.get("phase") not in ("setup", "play") or view.get("vote") or view.get("duel") or view.get("vote_used"):
-            return []
+    def proposal_refusal(self, view: Mapping[str, Any], player: str) -> str | None:
+        """One Rule Vote a round, proposed by a session member from the deal to the round's end
+        while no vote or duel runs (L20.1, LOP-A25): the engine's own refusal codes."""
         if player not in (view.get("players") or []):
+            return "not_in_session"
+        if view.get("vote") or view.get("duel"):
+            return "vote_open"
+        if view.get("vote_used"):
+            return "vote_used"
+        if view.get("phase") not in ("setup", "play"):
+            return "no_vote_now"
+        return None
+
+    def proposal_branch(self, _: Translator) -> str | None:
+        return "🗳 " + _("Propose a change")
+
+    def extra_actions(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """Rule Vote proposals: removing a rule in force or switching a base rule, now or next
+        round; and amending a rule, which opens the rule builder (`AMEND`, not an engine action)."""
+        if self.proposal_refusal(view, player):
             return []
-        changes: list[dict[str, Any]] = [{"remove": rule["id"]} for rule in view.get("rules") or []]
+        rules = view.get("rules") or []
+        changes: list[dict[str, Any]] = [{"remove": rule["id"]} for rule in rules]
         options = view.get("options") or {}
         changes += [{"option": name, "value": not options.get(name, False)} for name in BASE_OPTIONS if name in options]
-        return [
+        proposals = [
             {"type": "propose", "change": change, "starts": starts}
             for change in changes
             for starts in ("now", "next_round")
         ]
+        if builds_rules(view):
+            proposals += [{"type": AMEND, "rule": rule["id"]} for rule in rules]
+        return proposals
+
+    def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
+        """🗳 Vote while the round's Rule Vote may be proposed: it opens the presser's proposals
+        in their private chat."""
+        if view.get("phase") in ("setup", "play") and not (view.get("vote") or view.get("duel") or view.get("vote_used")):
+            return [("🗳 " + _("Vote"), PROPOSALS_KEY)]
+        return []
 
     def carry_over(self, previous: Mapping[str, Any], seated: Mapping[str, str]) -> dict[str, Any] | None:
         """L22.3: the last session's rules in force, offered for restoring by a vote."""
@@ -193,7 +226,12 @@ class LoptiRenderer(GameRenderer):
         return (f"vote:{vote['id']}", question, [_("Yes"), _("No")])
 
     def poll_action(self, key: str, option_ids, view: Mapping[str, Any]):
-        if not key.startswith("vote:") or len(option_ids) != 1 or option_ids[0] not in (0, 1):
+        """An answer is a ballot; a retracted answer (Telegram sends no option) withdraws it."""
+        if not key.startswith("vote:"):
+            return None
+        if not option_ids:
+            return {"type": "withdraw_vote"}
+        if len(option_ids) != 1 or option_ids[0] not in (0, 1):
             return None
         return {"type": "vote", "yes": option_ids[0] == 0}
 
@@ -228,6 +266,9 @@ class LoptiRenderer(GameRenderer):
             return ["🗳 " + _("Propose a change"), self.change_button(action["change"], _), when]
         if kind == "delete_rule":
             return ["📜 " + _("My rules"), _("Delete rule {number}", number=action["rule"])]
+        if kind == AMEND:
+            # TRANSLATORS: a button: propose a changed version of this house rule (opens the rule builder).
+            return ["🗳 " + _("Propose a change"), "✏️ " + _.pgettext("rule change button", "change rule {number}", number=action["rule"])]
         return super().action_path(action, view, _)
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
@@ -488,6 +529,12 @@ class LoptiRenderer(GameRenderer):
                 return _("{name} gave you {cards}.", name=name(names, event.get("player", "")), cards=show.cards(event["cards"]))
             return _("You gave {cards} to {name}.", name=name(names, event.get("to", "")), cards=show.cards(event["cards"]))
         return None
+
+
+def builds_rules(view: Mapping[str, Any]) -> bool:
+    """The table takes rules made with the builder (its `house_rules` option allows templates)."""
+    mode = (view.get("options") or view.get("table_options") or {}).get("house_rules", "templates_and_text")
+    return mode in ("templates", "templates_and_text")
 
 
 def option_label(change: Mapping[str, Any], _: Translator) -> str:

@@ -69,6 +69,15 @@ def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translato
     return seen
 
 
+def seen_earlier(table: TableRow, player: str, keyboard: int) -> Seen | None:
+    """The keyboard `player` was shown at an earlier version of this table, while it is still
+    remembered: a press on it can then be told why its move no longer stands."""
+    for (table_id, created_at, _version, reader, _language), seen in reversed(_SEEN.items()):
+        if table_id == table.table_id and created_at == table.created_at and reader == player and seen.keyboard == keyboard:
+            return seen
+    return None
+
+
 def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
     renderer = renderer_for(table.game)
     view = player_view(table, game, state, player)

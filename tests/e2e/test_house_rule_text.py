@@ -71,7 +71,7 @@ async def test_the_winner_builds_a_rule_that_fires_in_the_next_round(api, start_
         table = loaded.table
         # From here the players just play: nobody deletes the rule or calls a vote on it.
         def just_play(player, actions, loaded):
-            wanted = [a for a in actions if a["type"] not in ("delete_rule", "propose")]
+            wanted = [a for a in actions if a["type"] not in ("delete_rule", "propose", "amend_rule")]
             return sim.rng.choice(wanted) if wanted else None
 
         sim.choose = just_play

@@ -173,3 +173,27 @@ async def test_a_new_session_restores_the_last_sessions_rule_by_a_poll(api, star
         assert await api.wait_until(restored, what="the restored rule") == ["Say jambo before every 7"]
         # Round 1's own Rule Vote is still there to use.
         assert not (await options_of(application, table))["vote_used"]
+
+
+async def test_a_retracted_answer_no_longer_counts_and_the_clock_closes_the_vote(api, start_bot):
+    """Two yes, one of them retracted, then a no: one yes of three. The vote does not close
+    early (the retracted voter has not answered) and fails on the clock."""
+    sim = simulation(api, count=3, seed=5)
+    amina, baraka, chausiku = sim.users
+    async with start_bot(KARATA_VOTE_SECONDS=1.5) as application:
+        table = await open_lopti(api, application, sim)
+        poll = (await propose_ten_on_seven(api, sim, amina))[-1]
+        await vote(api, amina, poll.poll_id, True)
+        await vote(api, baraka, poll.poll_id, True)
+        await api.answer_poll(baraka, poll.poll_id, [])  # Baraka retracts his answer
+        await vote(api, chausiku, poll.poll_id, False)
+        await api.settle(quiet=0.1)
+        seen = (await options_of(application, table))["vote"]
+        assert seen["ballots"] == {str(amina.id): True, str(chausiku.id): False}
+        assert not api.polls[poll.poll_id]["is_closed"]
+        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=6, what="the poll closed by the clock")
+        assert (await options_of(application, table))["options"]["ten_on_seven"] is False
+        await application.bot_data["karata"].publisher.flush()
+        assert "The vote failed (1 yes, 1 no)" in sim.table_message().plain
+        # Nobody was told off in private for retracting.
+        assert not any("voted" in (message.plain or "") for message in api.bot_messages(baraka.id))

@@ -58,9 +58,13 @@ def test_L21_3_an_absent_authors_supporters_choose_a_champion():
     """L21.3, section 8: the author does not answer (the clock); the first "no" voter to volunteer
     defends the rule."""
     state = tied({"remove": 1}, no=("daudi",))
-    assert {"type": "close_champion"} in GAME.legal_actions(state, CLOCK)
-    state, events = act_events(state, CLOCK, {"type": "close_champion"})
+    assert {"type": "close_author"} in GAME.legal_actions(state, CLOCK)
+    state, events = act_events(state, CLOCK, {"type": "close_author"})
     assert kinds(events) == ["author_absent"] and GAME.view(state, None)["duel"]["stage"] == "champion"
+    # The champion's wait is a window of its own (the bot arms it afresh), not the author's.
+    assert {"type": "close_champion"} in GAME.legal_actions(state, CLOCK)
+    assert {"type": "close_author"} not in GAME.legal_actions(state, CLOCK)
+    assert refused(state, CLOCK, {"type": "close_author"}).code == "no_champion_wait"
     assert refused(state, "chausiku", {"type": "champion"}).code == "not_a_supporter"  # voted yes
     assert GAME.legal_actions(state, "daudi")[-1] == {"type": "champion"}
     state, events = act_events(state, "daudi", {"type": "champion"})
@@ -71,7 +75,7 @@ def test_L21_3_an_absent_authors_supporters_choose_a_champion():
 
 def test_L21_3_if_no_champion_comes_forward_the_change_passes():
     state = tied({"remove": 1}, no=("daudi",))
-    state = act(state, CLOCK, {"type": "close_champion"})
+    state = act(state, CLOCK, {"type": "close_champion"})  # as replay files write the author's wait
     state, events = act_events(state, CLOCK, {"type": "close_champion"})
     assert kinds(events) == ["no_champion", "change_applied"] and state.duel is None
     assert GAME.view(state, None)["rules"] == []

@@ -293,3 +293,83 @@ def test_L22_3_restoring_is_only_for_a_new_sessions_setup():
     assert refused(table(ready=False), "amina", {"type": "propose", "change": bad, "starts": "now"}).code == "unknown_event"
     with pytest.raises(MalformedAction):
         GAME.check_action("amina", {"type": "propose", "change": {"restore": [{"rule": {}}]}, "starts": "now"}, PLAYERS)
+
+
+def withdraw(state, player):
+    return act_events(state, player, {"type": "withdraw_vote"})
+
+
+def test_LOP_A25_a_withdrawn_ballot_no_longer_counts_and_the_vote_waits_for_that_member():
+    """Engine decision: a retracted poll answer withdraws the ballot. With three members, two
+    yes then one withdrawn and a no is one yes of three: the vote fails on the clock."""
+    state = table()
+    state, _ = propose(state, "amina", TEN_ON_SEVEN)
+    state, _ = vote(state, "amina")
+    state, _ = vote(state, "baraka")
+    assert {"type": "withdraw_vote"} in GAME.legal_actions(state, "baraka")
+    assert {"type": "withdraw_vote"} not in GAME.legal_actions(state, "chausiku")
+    state, events = withdraw(state, "baraka")
+    assert kinds(events) == ["vote_withdrawn"]
+    assert events[0].public == {"player": "baraka", "vote": 1, "counts": {"yes": 1, "no": 0}}
+    seen = GAME.view(state, None)["vote"]
+    assert seen["ballots"] == {"amina": True} and seen["waiting_for"] == ["baraka", "chausiku"]
+    state, events = vote(state, "chausiku", False)
+    assert kinds(events) == ["voted"] and state.vote is not None  # baraka has not answered
+    state, events = act_events(state, CLOCK, {"type": "close_vote"})
+    assert events[0].public["result"] == "failed" and events[0].public["yes"] == 1
+    assert state.options["ten_on_seven"] is False
+
+
+def test_LOP_A25_only_a_member_with_a_ballot_may_withdraw_it():
+    state = table()
+    assert refused(state, "amina", {"type": "withdraw_vote"}).code == "no_vote"
+    state, _ = propose(state, "amina", TEN_ON_SEVEN)
+    assert refused(state, "baraka", {"type": "withdraw_vote"}).code == "no_ballot"
+    with pytest.raises(MalformedAction):
+        GAME.check_action("zawadi", {"type": "withdraw_vote"}, PLAYERS)
+
+
+def test_LOP_A25_a_changed_answer_replaces_the_ballot_and_a_withdrawn_one_can_be_cast_again():
+    state = table(FOUR)
+    state, _ = propose(state, "amina", TEN_ON_SEVEN)
+    state, _ = vote(state, "amina")
+    state, _ = vote(state, "baraka", False)
+    state, _ = vote(state, "baraka", True)  # replaces the no: two yes, no "no"
+    assert GAME.view(state, None)["vote"]["yes"] == 2 and GAME.view(state, None)["vote"]["no"] == 0
+    state, _ = withdraw(state, "baraka")
+    state, _ = vote(state, "baraka", False)
+    state, _ = vote(state, "chausiku", False)
+    state, events = vote(state, "daudi", True)
+    closed = next(event for event in events if event.kind == "vote_closed")
+    assert closed.public["ballots"] == {"amina": True, "baraka": False, "chausiku": False, "daudi": True}
+    # A tie: the duel's defender for a base rule is the first player whose standing ballot is no.
+    assert state.duel["defender"] == "baraka"
+
+
+def test_L20_2_an_amendment_scheduled_for_next_round_replaces_the_rule_at_the_deal():
+    """L20.2, L20.8: the amended rule replaces the old one (same number and author) from the deal."""
+    amended = {"when": "after", "event": "take", "do": [{"effect": "draw", "who": "next", "n": 1}],
+               "text": "After taking the pile: the next player draws 1."}
+    state = table(rules=[EIGHTS_RULE])
+    state, events = propose(state, "baraka", {"amend": 1, "rule": amended}, starts="next_round")
+    assert events[0].public["change"]["amend"] == 1
+    for player in PLAYERS:
+        state, events = vote(state, player)
+    assert kinds(events)[-1] == "change_scheduled" and state.hooks["play"][0]["id"] == 1
+    state.phase = "authoring"
+    state.round_winner = 0
+    state, events = act_events(state, "amina", {"type": "no_rule"})
+    assert "change_applied" in kinds(events)
+    [rule] = GAME.view(state, None)["rules"]
+    assert (rule["id"], rule["author"], rule["text"]) == (1, "amina", amended["text"])
+    assert "play" not in state.hooks and state.hooks["take"][0]["id"] == 1
+
+
+def test_L20_2_a_failed_amendment_leaves_the_rule_as_it_was():
+    amended = {**EIGHTS_RULE, "do": [{"effect": "skip", "who": "next"}], "text": "8s: next misses a turn."}
+    state = table(rules=[EIGHTS_RULE])
+    state, _ = propose(state, "baraka", {"amend": 1, "rule": amended})
+    state, _ = vote(state, "baraka")
+    state, events = act_events(state, CLOCK, {"type": "close_vote"})
+    assert events[0].public["result"] == "failed"
+    assert GAME.view(state, None)["rules"][0]["rule"]["do"] == EIGHTS_RULE["do"]

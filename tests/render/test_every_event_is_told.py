@@ -77,6 +77,7 @@ SAMPLES = {
         "burned_returned": {"cards": ["4S"], "stock_count": 5, "rule": 2},
         "proposed": {"player": A, "vote": 1, "change": {"remove": 2}, "starts": "now", "members": [A, B, C], "needed": 2},
         "voted": {"player": B, "yes": True, "vote": 1, "counts": {"yes": 1, "no": 0}},
+        "vote_withdrawn": {"player": B, "vote": 1, "counts": {"yes": 0, "no": 0}},
         "vote_closed": {"vote": 1, "result": "tie", "yes": 1, "no": 1, "members": [A, B], "ballots": {}},
         "vote_void": {"vote": 1, "rule": 2},
         "change_applied": {"change": {"remove": 2}},

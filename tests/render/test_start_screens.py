@@ -60,7 +60,7 @@ def test_help_lists_every_command_of_its_kind_of_chat_and_no_other(language, pri
 def test_group_commands_and_private_commands_are_where_their_handlers_work():
     group = {command.name for command in profile.GROUP_COMMANDS}
     private = {command.name for command in profile.PRIVATE_COMMANDS}
-    assert {"table", "kadi", "rules", "endsession"} <= group - private
+    assert {"table", "kadi", "rules", "vote", "endsession"} <= group - private
     assert "start" in private - group
     # /newgame in the private chat opens a practice table (which /cancel closes there).
     assert {"hand", "guide", "language", "help", "newgame", "leave", "cancel"} <= group & private

@@ -1,0 +1,60 @@
+"""Lopti's proposals as the renderer and the builder offer them: a retracted poll answer, the
+table's 🗳 Vote, amending a rule in the builder from the rule as it stands."""
+
+import pytest
+
+from engine.lopti import GAME
+from handlers.games import renderer_for
+from handlers.games.lopti import AMEND, RENDERER
+from handlers.i18n import translator
+from handlers.rule_builder import DraftCode, builder_message, replay, steps_of
+
+EN, SW = translator("en"), translator("sw")
+EIGHTS = {"when": "after", "event": "play", "if": {"ranks": ["8"]}, "do": [{"effect": "give", "who": "actor", "to": "next", "n": 2}]}
+
+
+def view(**changes):
+    state = GAME.new(["1", "2", "3"], GAME.Options(), 1)
+    return {**GAME.view(state, None), **changes}
+
+
+def test_a_retracted_poll_answer_withdraws_the_ballot_and_an_answer_is_a_ballot():
+    assert RENDERER.poll_action("vote:1", [], view()) == {"type": "withdraw_vote"}
+    assert RENDERER.poll_action("vote:1", [1], view()) == {"type": "vote", "yes": False}
+    assert RENDERER.poll_action("other:1", [], view()) is None
+
+
+@pytest.mark.parametrize("changes, shown", [
+    ({}, True), ({"vote_used": True}, False), ({"vote": {"id": 1}}, False), ({"duel": {"vote": 1}}, False),
+    ({"phase": "authoring"}, False),
+])
+def test_the_vote_button_shows_while_a_proposal_may_be_made(changes, shown):
+    assert (RENDERER.table_buttons(view(**changes), {}, EN) == [("🗳 Vote", "propose")]) is shown
+
+
+def test_proposals_are_refused_with_the_engines_reasons_and_other_games_have_none():
+    assert RENDERER.proposal_refusal(view(), "9") == "not_in_session"
+    assert RENDERER.proposal_refusal(view(vote_used=True), "1") == "vote_used"
+    assert RENDERER.proposal_refusal(view(), "1") is None
+    assert not renderer_for("kadi").rule_vote and RENDERER.rule_vote
+
+
+def test_amending_is_offered_per_rule_only_at_tables_that_take_built_rules():
+    rules = [{"id": 1, "author": "1", "text": "", "rule": EIGHTS}]
+    offered = RENDERER.extra_actions(view(rules=rules), "2")
+    assert {"type": AMEND, "rule": 1} in offered
+    assert RENDERER.action_path({"type": AMEND, "rule": 1}, view(), SW) == ["🗳 Pendekeza", "✏️ Rekebisha kanuni ya 1"]
+    text_only = view(rules=rules, options={**view()["options"], "house_rules": "text"})
+    assert {"type": AMEND, "rule": 1} not in RENDERER.extra_actions(text_only, "2")
+
+
+@pytest.mark.parametrize("_", [EN, SW])
+def test_the_builder_opens_an_amendment_on_the_rule_as_it_stands(_):
+    code = steps_of(EIGHTS, _)
+    draft = replay(code, _)
+    assert draft.structure() == EIGHTS and draft.done
+    text, markup = builder_message(5, 0, DraftCode(1, code).text(), _, {"id": 1, "rule": EIGHTS, "text": ""})
+    datas = [button.callback_data for row in markup.inline_keyboard for button in row]
+    assert datas == [f"B:5:0:a1.{code}!", f"B:5:0:a1.{code}>", f"B:5:0:a1.{code[:-1]}"]
+    # A typed rule (no structure) starts from the first step.
+    assert steps_of(None, _) == "" and steps_of({"text": "Sing"}, _) == ""
