@@ -15,7 +15,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +77,24 @@ class Timing:
 # refusal (or a coroutine giving one: a computer player thinks in a thread). It runs under the
 # table's lock, so what it saw is what the action applies to.
 Chooser = Callable[[Loaded], "Action | Outcome | Awaitable[Action | Outcome]"]
+
+
+def windows_after(
+    windows: Mapping[str, list[float]],
+    kinds: Sequence[str],
+    fired: str | None,
+    now: float,
+    seconds_for: Callable[[str], float],
+) -> dict[str, list[float]]:
+    """The clock windows ([deadline, armed length] by the clock action that closes them) after a
+    move: a window keeps its first deadline while the game still offers its action, and one the
+    clock just closed starts afresh if the game offers it again (a new stage must not inherit a
+    deadline already past, or it would close at once)."""
+    after = {}
+    for kind in kinds:
+        kept = windows.get(kind) if kind != fired else None
+        after[kind] = kept or [now + seconds_for(kind), seconds_for(kind)]
+    return after
 
 
 class TableService:
@@ -323,7 +341,7 @@ class TableService:
         table.state = state_to_json(game, state)
         table.version = 1
         self._set_deadline(table, game, state)
-        self._set_windows(table, game, state)
+        self._set_windows(table, game, state, None)
         self._set_computer_turn(table, game, state)
         await self.store.save_table(table)
         self._arm(table)
@@ -578,7 +596,7 @@ class TableService:
         if finished:
             table.status = FINISHED
         self._set_deadline(table, game, state)
-        self._set_windows(table, game, state)
+        self._set_windows(table, game, state, action["type"] if player == CLOCK else None)
         self._set_computer_turn(table, game, state)
         await self.store.save_table(
             table, (player, action), [event.to_json() for event in events], request, finished=finished
@@ -611,15 +629,12 @@ class TableService:
             table.deadline_version = table.version
         table.warned = False
 
-    def _set_windows(self, table: TableRow, game: Game, state: State) -> None:
-        """A window keeps its first deadline until it closes."""
+    def _set_windows(self, table: TableRow, game: Game, state: State, fired: str | None) -> None:
         kinds = self.clock_actions(game, state) if table.status == PLAYING else []
-        now = self.clock()
-        windows = {}
-        for kind in kinds:
-            seconds = self.timing.window_seconds.get(kind, self.timing.default_window_seconds)
-            windows[kind] = table.windows.get(kind) or [now + seconds, seconds]
-        table.windows = windows
+        table.windows = windows_after(table.windows, kinds, fired, self.clock(), self._window_seconds)
+
+    def _window_seconds(self, kind: str) -> float:
+        return self.timing.window_seconds.get(kind, self.timing.default_window_seconds)
 
     def paused(self, table: TableRow) -> bool:
         return table.paused_until is not None and self.clock() < table.paused_until
