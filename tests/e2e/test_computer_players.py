@@ -64,7 +64,7 @@ async def test_a_lobby_with_two_computer_players_plays_a_whole_pitch_match(api, 
     async with start_bot(**FAST) as application:
         creator = sim.users[0]
         await api.user_starts_bot(creator)
-        await api.send_text(creator, sim.group_id, "/newgame pitch")
+        await api.send_text(creator, sim.group_id, "/newgame pitch level=easy")
         lobby = await api.wait_until(sim.table_message, what="the lobby")
         add = next(data for label, data in buttons(lobby) if label.startswith("🤖"))
         for _count in range(2):
@@ -76,23 +76,23 @@ async def test_a_lobby_with_two_computer_players_plays_a_whole_pitch_match(api, 
         start = next(data for _label, data in buttons(lobby) if data.endswith(":start"))
         await api.wait_for_answer(await api.press(creator, sim.group_id, lobby.message_id, start))
         table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
-        assert table.computers == ["-201", "-202"] and table.status == "playing"
+        assert table.computers == ["-101", "-102"] and table.status == "playing"
 
         finished = lambda loaded: loaded.table.status == "finished"  # noqa: E731
         loaded = await play_until(application, sim, table.table_id, finished, presses=False)
         assert loaded.game.is_finished(loaded.state)
         moves = await application.bot_data["karata"].store.actions_of(table.table_id)
-        assert {"-201", "-202", str(creator.id)} <= {player for _version, player, _action in moves}
+        assert {"-101", "-102", str(creator.id)} <= {player for _version, player, _action in moves}
         await application.bot_data["karata"].publisher.settle()
         assert "🤖" in sim.table_message().plain
         # Computers have no private chat: only the person got a hand message.
-        assert api.bot_messages(-201) == [] and api.bot_messages(-202) == []
+        assert api.bot_messages(-101) == [] and api.bot_messages(-102) == []
 
 
 async def test_a_player_who_leaves_is_replaced_and_the_match_goes_on(api, start_bot):
     sim = simulation(api, count=3, seed=5)
     async with start_bot(**FAST) as application:
-        table = await open_with_computers(api, application, sim, "kadi", "")
+        table = await open_with_computers(api, application, sim, "kadi", "level=easy")
         leaver = sim.users[1]
         await api.send_text(leaver, leaver.id, "/leave")
         question = await api.wait_until(
@@ -130,7 +130,7 @@ async def test_a_practice_game_in_the_private_chat(api, start_bot):
     player = sim.users[0]
     async with start_bot(**FAST) as application:
         await api.user_starts_bot(player)
-        await api.send_text(player, player.id, "/newgame kadi")
+        await api.send_text(player, player.id, "/newgame kadi level=easy")
         table = await api.wait_until(
             lambda: practice_table(application, player.id), what="the practice table"
         )
@@ -173,7 +173,7 @@ async def test_computer_players_never_sit_alone(api, start_bot):
 async def test_a_computer_move_pending_at_a_restart_is_made_after_it(api, start_bot):
     sim = simulation(api, count=1, seed=4)
     async with start_bot(KARATA_COMPUTER_SECONDS=30) as application:
-        table = await open_with_computers(api, application, sim, "pitch", "bots=2")
+        table = await open_with_computers(api, application, sim, "pitch", "bots=2 level=easy")
         service = application.bot_data["karata"].service
         loaded = await table_state(application, table.table_id)
         person = str(sim.users[0].id)
