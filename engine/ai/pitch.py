@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 from engine.core.protocol import Action
-from engine.pitch.cards import DECK, RANK, SUIT
+from engine.ai.search import margin, play_out
+from engine.pitch.cards import DECK, HAND_ORDER, RANK, SUIT
 
 _GAME_POINTS = {"10": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
 
@@ -89,3 +90,102 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 
 
 __all__ = ["DECK", "easy", "suit_estimate"]
+
+
+# ----- the search's view of Pitch -----------------------------------------------------------
+PLAYOUTS = 400
+
+
+class Determinizer:
+    """Deals the unseen cards (other hands, the stock) consistently with the player's view."""
+
+    def __init__(self, view: dict):
+        from engine.pitch import GAME
+
+        self.game = GAME
+        players = view["players"]
+        self.players = players
+        self.seat = players.index(view["you"])
+        seat_of = players.index
+        seen = set(view["hand"])
+        for cards in view["captured"].values():
+            seen.update(cards)
+        seen.update(play["card"] for play in view["trick"])
+        self.pool = [card for card in DECK if card not in seen]
+        self.counts = [view["hand_counts"][p] for p in players]
+        options = view["options"]
+        partnerships = options["partnerships"]
+        teams = [0, 1] if partnerships else list(range(len(players)))
+        team_seat = {team: (team if partnerships else team) for team in teams}
+        high = view["high_bid"]
+        last = view["last_trick"]
+        leader = seat_of(view["leader"]) if view["leader"] else 0
+        self.data = {
+            "seed": 0,
+            "options": options,
+            "players": players,
+            "decks": [],
+            "hand_number": view["hand_number"],
+            "dealer": seat_of(view["dealer"]),
+            "phase": view["phase"],
+            "turn": seat_of(view["to_act"][0]) if view["to_act"] else -1,
+            "hands": [view["hand"] if p == view["you"] else [] for p in players],
+            "dealt": [[] for _ in players],
+            "stock": [],
+            "bids": [[seat_of(b["player"]), b["value"] or 0] for b in view["bids"]],
+            "high_bid": high["value"] if high else 0,
+            "high_bidder": seat_of(high["player"]) if high else -1,
+            "pitcher": seat_of(view["pitcher"]) if view["pitcher"] else -1,
+            "bid": view["bid"] or 0,
+            "trump": view["trump"],
+            "leader": leader,
+            "trick": [play["card"] for play in view["trick"]],
+            "tricks_played": sum(view["tricks_won"].values()),
+            "won": [view["captured"][p] for p in players],
+            "tricks_won": [view["tricks_won"][p] for p in players],
+            "last_trick": None
+            if last is None
+            else [seat_of(last["plays"][0]["player"]), [play["card"] for play in last["plays"]], seat_of(last["winner"])],
+            "scores": [view["scores"][players[team_seat[team]]] for team in teams],
+            "winners": [],
+            "last_hand": view["last_hand"],
+        }
+        self.base = GAME.load(self.data)
+        self.played_now = {seat_of(play["player"]): play["card"] for play in view["trick"]}
+
+    def sample(self, rng: random.Random):
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands = []
+        at = 0
+        for seat, count in enumerate(self.counts):
+            if seat == self.seat:
+                hands.append(list(self.base.hands[seat]))
+                continue
+            hands.append(sorted(pool[at : at + count], key=HAND_ORDER.__getitem__))
+            at += count
+        state = self.base.copy()
+        state.hands = hands
+        state.stock = tuple(pool[at:])
+        state.dealt = tuple(tuple(hand) + ((self.played_now[s],) if s in self.played_now else ()) for s, hand in enumerate(hands))
+        state.seed = rng.getrandbits(32)
+        state.legal = None
+        return state
+
+
+def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
+    """Play the hand out at random; the hand's points for the player against the best other."""
+    hand_number = state.hand_number
+    state, _ = play_out(game, state, rng, lambda s: s.hand_number == hand_number and s.phase != "finished", 400)
+    scores = game.scores(state)
+    before = view["scores"]
+    mine = scores[player] - before[player]
+    team = set(next((t for t in view["teams"] or [] if player in t), [player]))
+    others = [scores[p] - before[p] for p in scores if p not in team]
+    if state.phase == "finished":
+        return 1.0 if player in game.winners(state) else 0.0
+    return margin(mine, others, 2.0)
+
+
+def determinize(view: dict, rng: random.Random):
+    return Determinizer(view).sample(rng)
