@@ -43,12 +43,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def _arena(args: argparse.Namespace) -> int:
     import json
+    import time
 
     from engine.ai.arena import format_report, run_arena
     from engine.registry import UnknownGame
 
     try:
-        report = run_arena(args.game, [kind.strip() for kind in args.seats.split(",")], args.matches, args.seed)
+        seats = [kind.strip() for kind in args.seats.split(",")]
+        report = run_arena(args.game, seats, args.matches, args.seed, time.process_time)
     except (ValueError, UnknownGame) as error:
         print(f"karata arena: {error}", file=sys.stderr)
         return 2

@@ -3,8 +3,10 @@
 `karata arena GAME --seats strong,random,random --matches N --seed S [--json]` (bot/cli.py)
 calls `run_arena`. Match m seats the kinds rotated by m places, so every kind sits in every
 seat equally often; its seed is S + m. A match's winners share the win (a tie of two gives each
-half). Decision times are wall-clock times of `choose` alone, read here: the arena is a tool,
-the decisions themselves never read a clock.
+half). Decision times are the CPU time of `choose` alone, read by the clock the caller passes
+(bot/cli.py passes `time.process_time`: the engine floor never reads a clock). CPU time, because on a machine
+shared with other work the wall clock mostly measures the wait for a core; on an idle machine
+the two agree.
 
 Lopti has no match end (a table is an endless session): an arena match is `LOPTI_ROUNDS`
 rounds without house rules, won by whoever won most rounds (ties shared).
@@ -12,7 +14,6 @@ rounds without house rules, won by whoever won most rounds (ties shared).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +54,7 @@ def _winners(game: Game, state: Any) -> list[str]:
     return [player for player, score in scores.items() if score == best]
 
 
-def play_match(game: Game, kinds: Sequence[str], seed: int, clock: Callable[[], float] = time.perf_counter):
+def play_match(game: Game, kinds: Sequence[str], seed: int, clock: Callable[[], float]):
     """One match with `kinds[i]` at seat i: (final scores, winners, decision seconds per seat)."""
     players = [f"p{i + 1}" for i in range(len(kinds))]
     level = dict(zip(players, kinds))
@@ -89,9 +90,12 @@ def run_arena(
     seats: Sequence[str],
     matches: int,
     seed: int,
+    clock: Callable[[], float],
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Play `matches` matches and sum them up per kind, in the shape `karata arena --json` prints."""
+    """Play `matches` matches and sum them up per kind, in the shape `karata arena --json` prints.
+
+    `clock` (seconds) times each decision: the engine floor reads no clock, its caller does."""
     game = get_game(game_name)
     unknown = [kind for kind in seats if kind not in LEVELS]
     if unknown:
@@ -104,7 +108,7 @@ def run_arena(
     for match in range(matches):
         shift = match % count
         kinds = list(seats[shift:]) + list(seats[:shift])
-        scores, winners, times = play_match(game, kinds, seed + match)
+        scores, winners, times = play_match(game, kinds, seed + match, clock)
         players = [f"p{i + 1}" for i in range(count)]
         for player, kind in zip(players, kinds):
             record = records[kind]

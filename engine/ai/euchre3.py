@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from engine.ai.search import margin, play_out
 from engine.core.protocol import Action
 from engine.euchre3.ranking import EFFECTIVE_SUIT, SAME_COLOUR, STRENGTH_KEY, TRICK_VALUE
 
@@ -97,3 +98,128 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 
 
 __all__ = ["SAME_COLOUR", "easy", "strength"]
+
+
+# ----- the search's view of Euchre-3 -------------------------------------------------------
+PLAYOUTS = 300
+
+
+class Determinizer:
+    """Deals the unseen cards consistently with the player's view: the other hands, their
+    face-down discards, the dummy, the kitty (the up-card where everyone saw it go) and a lone
+    maker's unused dummy."""
+
+    def __init__(self, view: dict):
+        from engine.euchre3 import GAME
+        from engine.euchre3.ranking import DECKS
+
+        players = view["players"]
+        self.players = players
+        self.me = players.index(view["you"])
+        seat_of = players.index
+        up = view["up_card"]
+        status = view["up_card_status"]
+        seen = set(view["hand"]) | set(view["discards"]) | set(view["played"])
+        seen.update(play["card"] for play in view["trick"])
+        seen.update(view.get("dummy") or ())
+        self.up_in_kitty = status in ("face_up", "left", "turned_down")
+        self.up_to_dealer = None
+        if not self.up_in_kitty and up not in seen and view["dealer"] != view["you"]:
+            self.up_to_dealer = seat_of(view["dealer"])
+        seen.add(up)
+        self.pool = [card for card in DECKS[view["options"]["deck"]] if card not in seen]
+        if not self.up_in_kitty and self.up_to_dealer is None and up not in (
+            set(view["hand"]) | set(view["discards"]) | set(view["played"]) | {p["card"] for p in view["trick"]}
+        ):
+            self.pool.append(up)  # the dealer-me case cannot reach here; kept for safety
+        self.up = up
+        self.hand_counts = [view["hand_counts"][p] for p in players]
+        self.discard_counts = [view["discard_counts"][p] for p in players]
+        self.dummy_count = view["dummy_count"]
+        self.kitty_count = view["kitty_count"]
+        trick = view["trick"]
+        last = view["last_trick"]
+        data = {
+            "seed": 0,
+            "options": view["options"],
+            "players": players,
+            "decks": [],
+            "scores": [view["scores"][p] for p in players],
+            "winners": [seat_of(p) for p in view["winners"]],
+            "phase": view["phase"],
+            "up_status": status,
+            "trump": view["trump"],
+            "maker": seat_of(view["maker"]) if view["maker"] else None,
+            "maker_alone": view["maker_alone"],
+            "lone_defender": seat_of(view["lone_defender"]) if view["lone_defender"] else None,
+            "sitting_out": seat_of(view["sitting_out"]) if view["sitting_out"] else None,
+            "defence_queue": [seat_of(p) for p in view["defenders_to_speak"]],
+            "discards": [view["discards"] if s == self.me else [] for s in range(3)],
+            "dead": [],
+            "trick": [[seat_of(play["player"]), play["card"]] for play in trick],
+            "leader": seat_of(view["leader"]) if view["leader"] else None,
+            "tricks_won": [view["tricks_won"][p] for p in players],
+            "played": view["played"],
+            "last_trick": None if last is None else [[seat_of(c["player"]), c["card"]] for c in last["cards"]],
+            "last_trick_winner": None if last is None else seat_of(last["winner"]),
+            "round": view["round"],
+            "dealer": seat_of(view["dealer"]),
+            "turn": seat_of(view["to_act"][0]) if view["to_act"] else None,
+            "hands": [view["hand"] if s == self.me else [] for s in range(3)],
+            "dummy": view.get("dummy") if view["dummy_count"] is not None else None,
+            "kitty": [],
+            "up_card": up,
+        }
+        self.base = GAME.load(data)
+
+    def sample(self, rng: random.Random):
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        at = 0
+
+        def take(count: int) -> tuple:
+            nonlocal at
+            got = tuple(pool[at : at + count])
+            at += count
+            return got
+
+        hands = list(self.base.hands)
+        discards = list(self.base.discards)
+        for seat in range(3):
+            if seat == self.me:
+                continue
+            count = self.hand_counts[seat]
+            if seat == self.up_to_dealer and count:
+                hands[seat] = (self.up, *take(count - 1))
+            else:
+                hands[seat] = take(count)
+            discards[seat] = take(self.discard_counts[seat])
+        state = self.base.copy()
+        state.hands = tuple(hands)
+        state.discards = tuple(discards)
+        if self.dummy_count is not None and state.dummy is None or (state.dummy is not None and not state.dummy):
+            state.dummy = take(self.dummy_count)
+        kitty_count = self.kitty_count
+        if self.up_in_kitty and kitty_count:
+            state.kitty = (self.up, *take(kitty_count - 1))
+        else:
+            state.kitty = take(kitty_count)
+        state.dead = tuple(pool[at:])
+        state.seed = rng.getrandbits(32)
+        return state
+
+
+def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
+    """Play the hand out at random; the hand's points for the player against the best other."""
+    start = view["round"]
+    state, _ = play_out(game, state, rng, lambda s: s.round == start and s.turn is not None, 300)
+    scores = game.scores(state)
+    before = view["scores"]
+    if state.turn is None:
+        return 1.0 if player in game.winners(state) else 0.0
+    others = [scores[p] - before[p] for p in scores if p != player]
+    return margin(scores[player] - before[player], others, 1.5)
+
+
+def determinize(view: dict, rng: random.Random):
+    return Determinizer(view).sample(rng)

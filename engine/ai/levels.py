@@ -37,4 +37,7 @@ def strong_move(game: Game, view: dict, legal: list[Action], player: str, rng: r
     legal = playable(game.name, legal)
     if len(legal) == 1:
         return legal[0]
-    return search(game, GAMES[game.name], view, legal, player, rng)
+    module = GAMES[game.name]
+    if hasattr(module, "strong"):  # a game whose strong player is not the rollout search
+        return module.strong(view, legal, rng)
+    return search(game, module, view, legal, player, rng)

@@ -93,7 +93,7 @@ __all__ = ["DECK", "easy", "suit_estimate"]
 
 
 # ----- the search's view of Pitch -----------------------------------------------------------
-PLAYOUTS = 400
+PLAYOUTS = 300
 
 
 class Determinizer:

@@ -61,16 +61,19 @@ def search(game: Game, module: Any, view: dict, legal: list[Action], player: str
     return candidates[best]
 
 
-def play_out(game: Game, state: Any, rng: random.Random, going, limit: int) -> tuple[Any, int]:
-    """Random legal moves by whoever the game waits for while `going(state)`; the end state."""
-    to_act, legal_actions, advance, choice = game.to_act, game.legal_actions, game.advance, rng.choice
+def play_out(game: Game, state: Any, rng: random.Random, going, limit: int, policy=None) -> tuple[Any, int]:
+    """Moves by whoever the game waits for while `going(state)`: `policy(legal, rng)`'s pick
+    (default: uniform among the legal actions); the end state and how many moves were made."""
+    to_act, legal_actions, advance = game.to_act, game.legal_actions, game.advance
+    choice = rng.choice
+    pick = choice if policy is None else (lambda legal: policy(legal, rng))
     steps = 0
     while steps < limit and going(state):
         waiting = to_act(state)
         if not waiting:
             break
         mover = waiting[0] if len(waiting) == 1 else choice(waiting)
-        result = advance(state, mover, choice(legal_actions(state, mover)))
+        result = advance(state, mover, pick(legal_actions(state, mover)))
         if not result.ok:
             break
         state = result.state
