@@ -56,8 +56,8 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 # the deadwood left after the best discard following the next draw, averaged over draws dealt
 # from the cards it has not seen (`Determinizer`); drawing from the pile is judged against the
 # same average for the stock.
-DRAWS = 12  # sampled next draws per candidate
-CANDIDATES = 4  # discards looked at ahead (the least deadwood now)
+DRAWS = 30  # sampled next draws per candidate
+CANDIDATES = 6  # discards looked at ahead (the least deadwood now)
 
 
 class Determinizer:
