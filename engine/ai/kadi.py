@@ -131,7 +131,7 @@ class Determinizer:
         return state
 
 
-def quick(legal: list[Action], rng: random.Random) -> Action:
+def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
     """The rollout policy: a random play when there is one (calling when offered), else a random
     other move; random rollouts that draw half the time make rounds far longer than real ones."""
     plays = [action for action in legal if action["type"] in ("play", "call", "accept")]

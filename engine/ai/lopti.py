@@ -150,7 +150,7 @@ def _left(state, seat: int) -> int:
     return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
 
 
-def quick(legal: list[Action], rng: random.Random) -> Action:
+def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
     """The rollout policy: usually easy's play (the lowest cards), sometimes any legal move."""
     if rng.random() < 0.15:
         return rng.choice(legal)

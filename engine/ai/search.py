@@ -62,18 +62,19 @@ def search(game: Game, module: Any, view: dict, legal: list[Action], player: str
 
 
 def play_out(game: Game, state: Any, rng: random.Random, going, limit: int, policy=None) -> tuple[Any, int]:
-    """Moves by whoever the game waits for while `going(state)`: `policy(legal, rng)`'s pick
-    (default: uniform among the legal actions); the end state and how many moves were made."""
+    """Moves by whoever the game waits for while `going(state)`: `policy(state, mover, legal,
+    rng)`'s pick (default: uniform among the legal actions); the end state and how many moves
+    were made. A policy reads the whole state: rollouts play a deal the search made up."""
     to_act, legal_actions, advance = game.to_act, game.legal_actions, game.advance
     choice = rng.choice
-    pick = choice if policy is None else (lambda legal: policy(legal, rng))
     steps = 0
     while steps < limit and going(state):
         waiting = to_act(state)
         if not waiting:
             break
         mover = waiting[0] if len(waiting) == 1 else choice(waiting)
-        result = advance(state, mover, pick(legal_actions(state, mover)))
+        legal = legal_actions(state, mover)
+        result = advance(state, mover, choice(legal) if policy is None else policy(state, mover, legal, rng))
         if not result.ok:
             break
         state = result.state
