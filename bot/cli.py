@@ -1,4 +1,5 @@
-"""The `karata` command: `karata run` starts the bot, `karata demo [GAME]` plays offline.
+"""The `karata` command: `karata run` starts the bot, `karata demo [GAME]` plays offline,
+`karata arena GAME` pits kinds of computer players against each other.
 
 Plain `karata` runs the bot when BOT_TOKEN is set; otherwise it explains how to get a token
 and runs the demo, so a fresh install always shows something.
@@ -31,7 +32,30 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=3, help="how many simulated players (default 3)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
     demo.add_argument("--language", choices=("sw", "en"), default="en", help="language of the demo chats")
+    arena = commands.add_parser("arena", help="play whole matches between kinds of computer players, offline")
+    arena.add_argument("game", help="lopti, kadi, pitch, euchre3 or three_thirteen")
+    arena.add_argument("--seats", default="strong,random", help="a kind per seat: strong, easy or random")
+    arena.add_argument("--matches", type=int, default=20, help="how many matches (seats rotate each match)")
+    arena.add_argument("--seed", type=int, default=1, help="seed of the first match's deal")
+    arena.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     return parser
+
+
+def _arena(args: argparse.Namespace) -> int:
+    import json
+    import time
+
+    from engine.ai.arena import format_report, run_arena
+    from engine.registry import UnknownGame
+
+    try:
+        seats = [kind.strip() for kind in args.seats.split(",")]
+        report = run_arena(args.game, seats, args.matches, args.seed, time.process_time)
+    except (ValueError, UnknownGame) as error:
+        print(f"karata arena: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("karata: Telegram refused BOT_TOKEN; get a valid one from @BotFather", file=sys.stderr)
             return 2
         return 0
+    if command == "arena":
+        return _arena(args)
     from bot.demo import run_demo
 
     return run_demo(args.game, args.players, args.seed, args.language)

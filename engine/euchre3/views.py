@@ -45,6 +45,7 @@ def table_view(state: Euchre3State, player: str | None) -> dict[str, Any]:
         "trick": [{"player": players[s], "card": card} for s, card in state.trick],
         "leader": _seat_name(state, state.leader),
         "tricks_won": {players[s]: state.tricks_won[s] for s in range(3)},
+        "played": list(state.played),  # public: the cards of this hand's finished tricks
         "last_trick": None if state.last_trick is None else {
             "cards": [{"player": players[s], "card": card} for s, card in state.last_trick],
             "winner": players[state.last_trick_winner],

@@ -25,6 +25,7 @@ def player_view(state: KadiState, player: str | None) -> dict[str, Any]:
         "top": top,
         "match_top": effective_top(state) if state.phase != "over" else top,
         "discard_size": len(state.discard),
+        "discard": list(state.discard),  # public: every card on it was played face up
         "stock_size": len(state.stock),
         "counts": {p: len(state.hands[p]) for p in state.seats},
         "penalty": {"kind": state.pen_kind, "amount": state.pen_amount} if state.pen_amount else None,
@@ -36,6 +37,7 @@ def player_view(state: KadiState, player: str | None) -> dict[str, Any]:
         "accepted": list(state.accepted),
         "scores": dict(state.scores),
         "points_limit": state.options.points_limit,
+        "options": state.options.model_dump(mode="json"),
         "finished": state.phase == "over",
         "winners": list(state.winners),
         "you": player,

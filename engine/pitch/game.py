@@ -219,6 +219,8 @@ class PitchGame(Game):
                 "winner": name(state.last_trick[2]),
             },
             "tricks_won": {name(s): state.tricks_won[s] for s in range(len(players))},
+            # public: the cards each player took in this hand's tricks (all were played face up)
+            "captured": {name(s): list(state.won[s]) for s in range(len(players))},
             "scores": self.scores(state),
             "target": state.options.target,
             "options": state.options.model_dump(mode="json"),

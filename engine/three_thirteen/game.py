@@ -382,6 +382,7 @@ class ThreeThirteen(Game):
             "stock_count": len(state.stock),
             "discard_top": state.discard[-1] if state.discard else None,
             "discard_count": len(state.discard),
+            "discard": list(state.discard),  # public: every card on the pile was discarded face up
             "hand_counts": {p: len(state.hands[p]) for p in state.players},
             "table_melds": deep_copy(state.table),
             "went_out": state.went_out,

@@ -1,0 +1,155 @@
+"""Kadi's computer player: rules of thumb (easy) and dealing what it cannot see (for the search).
+
+Easy: call "Kadi Moja!" and catch a missed call whenever offered; otherwise shed as many cards
+as possible, keeping 2s and jokers for answering a penalty; pick a Jack's suit from what stays
+in hand; draw only when nothing can be played.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.ai.search import margin, play_out
+from engine.core.cards import JOKER
+from engine.core.protocol import Action
+from engine.kadi.cards import DECK, RANK, SUIT
+from engine.kadi.scoring import CARD_POINTS
+
+_ORDER = {"accuse": 0, "call": 1, "accept": 2, "play": 3, "unhide": 5, "draw": 6, "pass": 7, "hide": 8}
+# Cards worth keeping for later: they answer a penalty or command a suit.
+_KEEP = {"2": 6, JOKER: 8, "J": 4, "8": 1, "7": 1}
+
+
+def _play_score(action: Action, hand: list[str]) -> float:
+    cards = action["cards"]
+    left = Counter(hand)
+    left.subtract(cards)
+    rest = [card for card, n in left.items() for _ in range(n)]
+    score = 10 * len(cards) + sum(CARD_POINTS["seed"][card] for card in cards) / 10
+    score -= sum(_KEEP.get(RANK[card], 0) for card in cards)
+    if not rest:
+        score += 1000  # going out
+    if action.get("call"):
+        score += 50 if len(rest) == 1 else -50
+    command = action.get("command")
+    if command is not None:
+        if command.get("power"):
+            score -= 3
+        else:
+            suits = Counter(SUIT[card] for card in rest if card != JOKER)
+            score += suits.get(command["suit"], 0)
+    return score
+
+
+def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
+    hand = view.get("hand") or []
+    best = min(_ORDER.get(action["type"], 9) for action in legal)
+    candidates = [action for action in legal if _ORDER.get(action["type"], 9) == best]
+    if best == 3:
+        return max(candidates, key=lambda action: _play_score(action, hand))
+    return candidates[0]
+
+
+def unseen_cards(view: dict) -> list[str]:
+    """The cards of the deck the player has not seen: in other hands or in the stock."""
+    pool = Counter(DECK)
+    pool.subtract(view.get("hand") or [])
+    if view.get("hidden"):
+        pool[view["hidden"]] -= 1
+    pool.subtract(view["discard"])
+    return [card for card, n in pool.items() for _ in range(max(n, 0))]
+
+
+# ----- the search's view of Kadi --------------------------------------------------------------
+PLAYOUTS = 150
+ROLLOUT_LIMIT = 200  # actions; a round still going then is judged by the cards left in hand
+
+
+class Determinizer:
+    """Deals the unseen cards (other hands, the stock) consistently with the player's view.
+
+    Cards an opponent hid (hiding mode) are not told apart from the stock; the discard pile is
+    known card by card (the view carries it)."""
+
+    def __init__(self, view: dict):
+        from engine.kadi import GAME
+
+        self.me = view["you"]
+        self.seats = view["seats"]
+        self.counts = view["counts"]
+        self.pool = unseen_cards(view)
+        command = view["command"]
+        penalty = view["penalty"]
+        data = {
+            "seed": 0,
+            "options": view["options"],
+            "players": view["players"],
+            "seats": view["seats"],
+            "decks": [],
+            "round": view["round"],
+            "dealer": view["dealer"],
+            "scores": view["scores"],
+            "hands": {p: (list(view["hand"]) if p == self.me else []) for p in view["players"]},
+            "hidden": {p: (view["hidden"] if p == self.me else None) for p in view["players"]},
+            "stock": [],
+            "discard": view["discard"],
+            "turn": view["turn"],
+            "direction": 1 if view["direction"] == "clockwise" else -1,
+            "pen_kind": penalty["kind"] if penalty else None,
+            "pen_amount": penalty["amount"] if penalty else 0,
+            "command": None if command is None else ("power" if command.get("power") else command["suit"]),
+            "command_for": view["turn"] if command is not None else None,
+            "drawn": view["drawn"],
+            "window": view["call_window"],
+            "call_due": view["call_due"] is not None,
+            "announced": view["announced"],
+            "hide_used": False,
+            "phase": view["phase"],
+            "provisional": view["provisional_winner"],
+            "accepted": view["accepted"],
+            "resume_turn": None,
+            "reshuffles": 0,
+            "idle": 0,
+            "winners": view["winners"],
+        }
+        self.base = GAME.load(data)
+
+    def sample(self, rng: random.Random):
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        state = self.base.copy()
+        at = 0
+        for player in self.seats:
+            if player != self.me:
+                count = self.counts[player]
+                state.hands[player] = pool[at : at + count]
+                at += count
+        state.stock = pool[at:]
+        state.seed = rng.getrandbits(32)
+        state.legal_for = None
+        return state
+
+
+def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
+    """The rollout policy: a random play when there is one (calling when offered), else a random
+    other move; random rollouts that draw half the time make rounds far longer than real ones."""
+    plays = [action for action in legal if action["type"] in ("play", "call", "accept")]
+    return rng.choice(plays) if plays and rng.random() < 0.9 else rng.choice(legal)
+
+
+def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
+    """Play the round out at random; the penalty points of the round against the best other."""
+    start = view["round"]
+    state, _ = play_out(game, state, rng, lambda s: s.round == start and s.phase != "over", ROLLOUT_LIMIT, quick)
+    if state.round == start and state.phase != "over":  # cut off: fewer cards is better
+        others = [-len(state.hands[p]) for p in state.seats if p != player]
+        return margin(-len(state.hands[player]), others, 2.0) if player in state.seats else 0.0
+    scores = state.scores
+    before = view["scores"]
+    others = [before[p] - scores[p] for p in view["seats"] if p != player]
+    return margin(before[player] - scores[player], others, 15.0)
+
+
+def determinize(view: dict, rng: random.Random):
+    return Determinizer(view).sample(rng)

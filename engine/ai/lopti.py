@@ -1,0 +1,183 @@
+"""Lopti's computer player: rules of thumb (easy) and dealing what it cannot see (for the search).
+
+A computer player takes no part in the meta-game: it writes no house rule (it passes with
+`no_rule`), never votes, proposes or duels (engine/ai/common.py keeps those actions from it).
+
+Easy puts its strongest cards face up before play, then sheds its lowest ordinary cards
+(as many of one rank as it may), keeps the cards that go on anything (2, 3, 7, 10) for when
+nothing else fits, and takes the pile only when it must.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.ai.search import margin, play_out
+from engine.core.protocol import Action
+from engine.lopti.rules import VALUE
+
+SPECIAL = {2: 20, 3: 21, 7: 19, 10: 22}  # cards that go on (almost) anything: worth keeping
+
+
+def worth(card: str) -> int:
+    value = VALUE[card]
+    return SPECIAL.get(value, value)
+
+
+WORTH = {card: worth(card) for card in VALUE}
+
+
+def _setup(view: dict, legal: list[Action]) -> Action:
+    swaps = [action for action in legal if action["type"] == "swap"]
+    gains = [(worth(action["hand"]) - worth(action["face_up"]), action) for action in swaps]
+    gains = [(gain, action) for gain, action in gains if gain > 0]
+    if gains:
+        return max(gains, key=lambda pair: pair[0])[1]
+    return next(action for action in legal if action["type"] == "ready")
+
+
+def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
+    kinds = {action["type"] for action in legal}
+    if "no_rule" in kinds:
+        return next(action for action in legal if action["type"] == "no_rule")
+    if "ready" in kinds or "swap" in kinds:
+        return _setup(view, legal)
+    plays = [action for action in legal if action["type"] == "play"]
+    if plays:
+        return min(plays, key=lambda action: (worth(action["cards"][0]), -len(action["cards"])))
+    flips = [action for action in legal if action["type"] == "flip"]
+    if flips:
+        return flips[0]
+    return legal[0]
+
+
+# ----- the search's view of Lopti --------------------------------------------------------------
+PLAYOUTS = 120
+ROLLOUT_LIMIT = 150  # actions; a round still going then is judged by the cards left
+
+
+class Determinizer:
+    """Deals the unseen cards consistently with the player's view: other hands, every
+    face-down card (the player's own too, L13.4), the stock, and which cards were burned (the
+    view counts them but does not list them)."""
+
+    def __init__(self, view: dict):
+        from engine.lopti import GAME
+        from engine.lopti.rules import DECK
+
+        players = view["players"]
+        seat_of = players.index
+        self.players = players
+        self.me = seat_of(view["me"])
+        seats = view["seats"]
+        seen = set(view["hand"]) | set(view["pile"]) | set(view["chain"])
+        for info in seats.values():
+            seen.update(info["face_up"])
+        self.pool = [card for card in DECK if card not in seen]
+        self.hand_counts = [seats[p]["hand_count"] for p in players]
+        self.face_down = [seats[p]["face_down"] for p in players]
+        self.stock_count = view["stock_count"]
+        rules = [{**_record(rule), "active": True} for rule in view["rules"]]
+        rules += [{**_record(rule), "active": False} for rule in view["removed_rules"]]
+        count = len(players)
+        dealer = seat_of(view["dealer"])
+        playing = view["phase"] == "play"
+        data = {
+            "seed": 0,
+            "options": view["options"],
+            "players": players,
+            "decks": [],
+            "first_dealer": (dealer - (view["round"] - 1)) % count,
+            "ready": [seats[p]["ready"] for p in players],
+            "swaps": [seats[p]["swaps"] for p in players],
+            "wins": [seats[p]["wins"] for p in players],
+            "rules": rules,
+            "hands": [list(view["hand"]) if s == self.me else [] for s in range(count)],
+            "face_up": [list(seats[p]["face_up"]) for p in players],
+            "face_down": [[None, None, None] for _ in players],
+            "stock": [],
+            "pile": view["pile"],
+            "chain": view["chain"],
+            "burned": [],
+            "out": [seat_of(p) for p in view["out"]],
+            "round": view["round"],
+            "dealer": dealer,
+            "starter": seat_of(view["starter"]),
+            "phase": view["phase"],
+            "turn": seat_of(view["turn"]) if playing and view["turn"] else seat_of(view["starter"]),
+            "extra": view["extra_play"],
+            "obligation": view["obligation"] is not None,
+            "last_play": view["previous_play"],
+            "run": view["top_run"],
+            "round_winner": seat_of(view["round_winner"]) if view["round_winner"] else None,
+            "next_rule_id": 1 + max((rule["id"] for rule in rules), default=0),
+            "direction": 1 if view["direction"] == "clockwise" else -1,
+            "skips": [seat_of(p) for p in view["skips"]],
+            "vote": None,
+            "vote_used": view["vote_used"],  # proposals are never offered, so no vote opens in a playout
+            "duel": None,
+            "pending": view["pending_changes"],
+            "next_vote_id": 1,
+        }
+        self.base = GAME.load(data)
+
+    def sample(self, rng: random.Random):
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        at = 0
+        state = self.base.copy()
+        for seat in range(len(self.players)):
+            if seat != self.me:
+                count = self.hand_counts[seat]
+                state.hands[seat] = pool[at : at + count]
+                at += count
+            row = [None, None, None]
+            for position in self.face_down[seat]:
+                row[position] = pool[at]
+                at += 1
+            state.face_down[seat] = row
+        state.stock = pool[at : at + self.stock_count]
+        state.burned = pool[at + self.stock_count :]
+        state.seed = rng.getrandbits(32)
+        return state
+
+
+def _record(rule: dict) -> dict:
+    return {"id": rule["id"], "author": rule["author"], "text": rule["text"], "round": rule["round"], "rule": rule["rule"]}
+
+
+def _left(state, seat: int) -> int:
+    return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
+
+
+def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
+    """The rollout policy: usually easy's play (the lowest cards), sometimes any legal move."""
+    if rng.random() < 0.15:
+        return rng.choice(legal)
+    best = None
+    for action in legal:
+        kind = action["type"]
+        if kind == "play":
+            key = WORTH[action["cards"][0]] * 8 - len(action["cards"])
+            if best is None or key < best[0]:
+                best = (key, action)
+    if best is not None:
+        return best[1]
+    return legal[0] if legal[0]["type"] != "take" or len(legal) == 1 else legal[1]
+
+
+def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
+    """Play the round out at random: 1 for winning it, else judged by the cards left to shed."""
+    start = view["round"]
+    state, _ = play_out(game, state, rng, lambda s: s.round == start and s.phase == "play", ROLLOUT_LIMIT, quick)
+    me = state.players.index(player)
+    if state.round != start or state.phase != "play":
+        if state.round_winner == me or (state.round != start and state.wins[me] > view["seats"][player]["wins"]):
+            return 1.0
+        return 0.0
+    others = [-_left(state, seat) for seat in range(len(state.players)) if seat != me and seat not in state.out]
+    return margin(-_left(state, me), others, 3.0) if me not in state.out else 1.0
+
+
+def determinize(view: dict, rng: random.Random):
+    return Determinizer(view).sample(rng)
