@@ -18,7 +18,7 @@ pytestmark = pytest.mark.asyncio
 # second, with the results post between them; a session has no end).
 MATCHES = {
     "kadi": (3, "points_limit=40"),
-    "pitch": (4, 'win_condition="anyone"'),
+    "pitch": (3, 'win_condition="anyone"'),
     "euchre3": (3, "target=5"),
     "three_thirteen": (2, ""),
     "lopti": (3, ""),

@@ -50,7 +50,7 @@ def check_event(event, before, after, viewer, held_at_round_end):
     assert not leaked, (viewer, event.kind, leaked, seen)
 
 
-@settings(deadline=None, max_examples=15)
+@settings(deadline=None, max_examples=10)
 @given(seed=st.integers(0, 10**9), table=st.integers(0, 10**6))
 def test_no_view_or_event_shows_a_card_its_viewer_may_not_see(seed, table):
     """Walk a random match; check every player's and the spectator's view and events at every step."""

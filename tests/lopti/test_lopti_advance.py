@@ -23,7 +23,7 @@ def events_json(events) -> str:
     return json.dumps([event.to_json() for event in events], sort_keys=True)
 
 
-@settings(deadline=None, max_examples=8)
+@settings(deadline=None, max_examples=5)
 @given(seed=st.integers(0, 10**9), count=st.integers(2, 5), options=option_sets)
 def test_advance_and_apply_give_identical_states_and_events(seed, count, options):
     """Two copies of one table, one driven by `apply` and one by `advance`, stay equal (`dump`,

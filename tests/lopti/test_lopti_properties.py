@@ -114,7 +114,7 @@ def play_session(seed: int, count: int, options: dict, rounds: int, checks: bool
 option_sets = st.builds(lambda seed: random_options(random.Random(seed)), st.integers(0, 10**6))
 
 
-@settings(deadline=None, max_examples=6)
+@settings(deadline=None, max_examples=4)
 @given(seed=st.integers(0, 10**9), count=st.integers(2, 5), options=option_sets)
 def test_random_sessions_keep_every_invariant(seed, count, options):
     """Cards conserved, offered actions accepted, refusals and applies leave the input unchanged,

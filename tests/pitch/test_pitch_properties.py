@@ -211,7 +211,7 @@ def _played_this_trick(state):
     return {(state.leader + i) % seats for i in range(len(state.trick))}
 
 
-@settings(deadline=None, max_examples=6)
+@settings(deadline=None, max_examples=4)
 @given(tables(), st.randoms(use_true_random=False))
 def test_every_offered_action_is_accepted_and_refused_ones_change_nothing(table, rng):
     players, options, seed, dealer = table
