@@ -132,7 +132,9 @@ async def kill_points(kills: int, seed: int) -> dict[str, float]:
                         continue
                     if not (await moves_again(api, sim, db_path, rng) and await catches_up(db_path)):
                         stalls += 1
-                        print(f"kill point {point}: stalled", file=sys.stderr)
+                        print(f"kill point {point}: stalled", file=sys.stderr, flush=True)
+                    if (point + 1) % 10 == 0:
+                        print(f"{point + 1} kill points, {stalls} stalls", file=sys.stderr, flush=True)
                 moves = committed_moves(db_path) - start_moves
             finally:
                 await stop_process(process)
