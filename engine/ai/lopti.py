@@ -52,8 +52,8 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 
 
 # ----- the search's view of Lopti --------------------------------------------------------------
-PLAYOUTS = 120
-ROLLOUT_LIMIT = 150  # actions; a round still going then is judged by the cards left
+PLAYOUTS = 300
+ROLLOUT_LIMIT = 30  # actions; then the cards left to shed judge the deal (whole rounds were too noisy)
 
 
 class Determinizer:
