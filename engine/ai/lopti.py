@@ -150,6 +150,14 @@ def _left(state, seat: int) -> int:
     return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
 
 
+def candidates(view: dict, legal: list[Action]) -> list[Action]:
+    """The moves the search compares: before play (swaps, ready) easy's choice alone, because a
+    rollout judges the play, not the set-up."""
+    if view["phase"] == "setup":
+        return [_setup(view, legal)]
+    return legal
+
+
 def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
     """The rollout policy: usually easy's play (the lowest cards), sometimes any legal move."""
     if rng.random() < 0.15:
