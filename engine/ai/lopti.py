@@ -52,8 +52,8 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 
 
 # ----- the search's view of Lopti --------------------------------------------------------------
-PLAYOUTS = 120
-ROLLOUT_LIMIT = 150  # actions; a round still going then is judged by the cards left
+PLAYOUTS = 300
+ROLLOUT_LIMIT = 30  # actions; then the cards left to shed judge the deal (whole rounds were too noisy)
 
 
 class Determinizer:
@@ -148,6 +148,14 @@ def _record(rule: dict) -> dict:
 
 def _left(state, seat: int) -> int:
     return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
+
+
+def candidates(view: dict, legal: list[Action]) -> list[Action]:
+    """The moves the search compares: before play (swaps, ready) easy's choice alone, because a
+    rollout judges the play, not the set-up."""
+    if view["phase"] == "setup":
+        return [_setup(view, legal)]
+    return legal
 
 
 def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
