@@ -8,7 +8,14 @@ Deadlines are off because a random match's length varies, and a shared CI machin
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("karata", derandomize=True, database=None, deadline=None)
 settings.load_profile("karata")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked `long` go first: spread over the workers at the start, their waiting overlaps
+    the quick tests instead of ending the run alone (the order is the same on every worker)."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

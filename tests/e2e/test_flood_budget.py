@@ -12,13 +12,13 @@ from bot.demo import Simulation
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import sensible_player
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.long]
 
 # Players and options for a short whole match (Lopti: its first round and the start of the
 # second, with the results post between them; a session has no end).
 MATCHES = {
     "kadi": (3, "points_limit=40"),
-    "pitch": (3, 'win_condition="anyone"'),
+    "pitch": (4, 'win_condition="anyone"'),
     "euchre3": (3, "target=5"),
     "three_thirteen": (2, ""),
     "lopti": (3, ""),

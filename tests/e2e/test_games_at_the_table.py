@@ -65,6 +65,7 @@ async def logged_actions(application, table_id):
     return [action for _, _, action in await application.bot_data["karata"].store.actions_of(table_id)]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("players", [2, 5])
 async def test_lopti_over_two_rounds(api, start_bot, players):
     sim = simulation(api, count=players, seed=players)
@@ -90,6 +91,7 @@ def cautious_bidder(rng):
     return choose
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("options", ["", "partnerships=true"])
 async def test_a_whole_match_of_pitch(api, start_bot, options):
     sim = simulation(api, count=4, seed=9)
@@ -140,6 +142,7 @@ def rummy_player(rng):
     return choose
 
 
+@pytest.mark.long
 async def test_three_thirteen_all_eleven_rounds_with_three_players(api, start_bot):
     sim = simulation(api, count=3, seed=13)
     sim.choose = rummy_player(random.Random(13))

@@ -143,6 +143,7 @@ async def test_a_joker_stack_is_answered_then_taken(api, start_bot):
         assert await count(application, table, str(chausiku.id)) == 15
 
 
+@pytest.mark.long
 async def test_a_long_match_with_elimination_ends_with_standings_and_costs_few_calls(api, start_bot):
     sim = simulation(api, count=4, seed=5)
     # Telegram's real limits, kept by the bot and enforced by the fake: the group's table edits

@@ -73,6 +73,7 @@ async def test_three_players_play_a_whole_round_of_kadi(api, start_bot):
     assert not [error for error in api.errors if "parse entities" in error[3]]
 
 
+@pytest.mark.long
 async def test_every_move_is_stored_and_a_restart_loses_nothing(api, start_bot, db_path):
     sim = simulation(api, seed=11)
     async with start_bot() as application:

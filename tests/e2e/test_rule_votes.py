@@ -148,6 +148,7 @@ async def test_a_vote_nobody_finishes_closes_on_the_clock(api, start_bot):
         assert (await options_of(application, table))["options"]["ten_on_seven"] is False
 
 
+@pytest.mark.long
 async def test_a_new_session_restores_the_last_sessions_rule_by_a_poll(api, start_bot):
     from tests.e2e.test_house_rule_text import play_until_authoring
 
