@@ -130,9 +130,12 @@ async def kill_points(kills: int, seed: int) -> dict[str, float]:
                         await sim.open_table("kadi")
                         matches += 1
                         continue
-                    if not (await moves_again(api, sim, db_path, rng) and await catches_up(db_path)):
+                    moved = await moves_again(api, sim, db_path, rng)
+                    caught_up = moved and await catches_up(db_path)
+                    if not caught_up:
                         stalls += 1
-                        print(f"kill point {point}: stalled", file=sys.stderr, flush=True)
+                        why = "messages behind the committed state" if moved else "no two moves in 20 s"
+                        print(f"kill point {point}: stalled ({why}; table {table_row(db_path)})", file=sys.stderr, flush=True)
                     if (point + 1) % 10 == 0:
                         print(f"{point + 1} kill points, {stalls} stalls", file=sys.stderr, flush=True)
                 moves = committed_moves(db_path) - start_moves
