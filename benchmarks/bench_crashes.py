@@ -52,6 +52,20 @@ def table_row(db_path: str) -> tuple[str, int, int] | None:
         ).fetchone()
 
 
+def playing(db_path: str) -> bool:
+    row = table_row(db_path)
+    return row is not None and row[0] == "playing"
+
+
+async def playable(api: FakeBotAPI, sim: Simulation, db_path: str) -> int:
+    """The group's match goes on, or a new one is opened when the last has ended; the number of
+    matches opened."""
+    if playing(db_path):
+        return 0
+    await sim.open_table("kadi")
+    return 1
+
+
 def polls(api: FakeBotAPI) -> int:
     return sum(1 for method, _ in api.calls if method == "getUpdates")
 
@@ -81,8 +95,8 @@ async def moves_again(api: FakeBotAPI, sim: Simulation, db_path: str, rng: rando
     before = committed_moves(db_path) + 1
     until = time.monotonic() + PROGRESS_SECONDS
     while time.monotonic() < until:
-        if committed_moves(db_path) > before:
-            return True
+        if committed_moves(db_path) > before or playing(db_path) is False:
+            return True  # moved on, or the match ended (a new one is opened)
         if not await press_once(api, sim, rng):
             await asyncio.sleep(0.05)
             continue
@@ -113,8 +127,11 @@ async def kill_points(kills: int, seed: int) -> dict[str, float]:
                 start_moves = committed_moves(db_path)
                 for point in range(kills):
                     soon = rng.random() < 0.5
+                    matches += await playable(api, sim, db_path)
                     if soon:  # right after a press: committed, perhaps not yet shown
                         while not await press_once(api, sim, rng):
+                            if not playing(db_path):
+                                break
                             await asyncio.sleep(0.02)
                         await asyncio.sleep(rng.uniform(0, 0.3))
                     else:
@@ -125,11 +142,8 @@ async def kill_points(kills: int, seed: int) -> dict[str, float]:
                     process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits=False)
                     await api.wait_until(lambda: polls(api) > seen_polls, timeout=60, what="a poll after the restart")
                     restarts.append(time.monotonic() - started)
-                    status = (table_row(db_path) or ("finished", 0, 0))[0]
-                    if status != "playing":
-                        await sim.open_table("kadi")
-                        matches += 1
-                        continue
+                    if not playing(db_path):
+                        continue  # the match ended before the kill: the next round opens one
                     moved = await moves_again(api, sim, db_path, rng)
                     caught_up = moved and await catches_up(db_path)
                     if not caught_up:
