@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Self
 
 MAX_BYTES = 64
 # Ids fit SQLite's signed 64-bit integers with room to spare; nodes and digests are small.
@@ -131,49 +131,40 @@ class RuleDraft(_Data):
         return cls(_int(table, 1), _int(version), code)
 
 
-LOBBY_OPS = ("leave", "start", "cancel", "agree", "refuse", "add_bot", "drop_bot")
+@dataclass(frozen=True)
+class _TableOp(_Data):
+    """An operation on a table: `KIND:table:op`, op among the class's OPS."""
+
+    OPS: ClassVar[tuple[str, ...]]
+    table_id: int
+    op: str
+
+    def encode(self) -> str:
+        return _fit(f"{self.KIND}:{self.table_id}:{self.op}")
+
+    @classmethod
+    def parse(cls, data: object) -> Self:
+        table, op = _parts(data, cls.KIND, 2)
+        if op not in cls.OPS:
+            raise BadCallbackData(f"unknown {cls.__name__} operation")
+        return cls(_int(table, 1), op)
 
 
 @dataclass(frozen=True)
-class LobbyOp(_Data):
+class LobbyOp(_TableOp):
     """A lobby button: `L:table:op`, op in leave/start/cancel, agree/refuse for consent, and
     add_bot/drop_bot for computer players."""
 
     KIND: ClassVar[str] = "L"
-    table_id: int
-    op: str
-
-    def encode(self) -> str:
-        return _fit(f"L:{self.table_id}:{self.op}")
-
-    @classmethod
-    def parse(cls, data: object) -> LobbyOp:
-        table, op = _parts(data, cls.KIND, 2)
-        if op not in LOBBY_OPS:
-            raise BadCallbackData("unknown lobby operation")
-        return cls(_int(table, 1), op)
-
-
-LEAVE_OPS = ("ask", "yes", "no")
+    OPS: ClassVar[tuple[str, ...]] = ("leave", "start", "cancel", "agree", "refuse", "add_bot", "drop_bot")
 
 
 @dataclass(frozen=True)
-class LeaveTable(_Data):
+class LeaveTable(_TableOp):
     """Leaving a running match: `X:table:ask` (the hand's button), then `yes` or `no`."""
 
     KIND: ClassVar[str] = "X"
-    table_id: int
-    op: str
-
-    def encode(self) -> str:
-        return _fit(f"X:{self.table_id}:{self.op}")
-
-    @classmethod
-    def parse(cls, data: object) -> LeaveTable:
-        table, op = _parts(data, cls.KIND, 2)
-        if op not in LEAVE_OPS:
-            raise BadCallbackData("unknown leave operation")
-        return cls(_int(table, 1), op)
+    OPS: ClassVar[tuple[str, ...]] = ("ask", "yes", "no")
 
 
 @dataclass(frozen=True)
