@@ -48,6 +48,7 @@ from handlers.callback_data import (
 from handlers.context import BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
+from handlers.precedence import UpdatesFirst
 from handlers.publisher import Publisher
 from tables.feed import ChangeFeed
 from tables.service import TableService, Timing
@@ -80,8 +81,9 @@ def build_application(settings: Settings) -> Application:
         .request(HTTPXRequest(connection_pool_size=256, httpx_kwargs=tls))
         .get_updates_request(HTTPXRequest(connection_pool_size=1, httpx_kwargs=tls))
         .rate_limiter(FloodLimiter(gate))
-        # Tables are independent: one table's slow update never holds up another's.
-        .concurrent_updates(True)
+        # Tables are independent: one table's slow update never holds up another's; and updates
+        # go before publishing (handlers/precedence.py).
+        .concurrent_updates(UpdatesFirst())
         .context_types(ContextTypes(context=KarataContext, bot_data=BotData))
         .post_init(_post_init)
         .post_stop(_post_stop)
@@ -150,9 +152,11 @@ async def _post_init(application: Application) -> None:
     await store.open()
     feed = ChangeFeed()
     service = TableService(store, feed, timing_of(settings), application.job_queue)
-    courier = Courier(application.bot_data["gate"])
+    updates = application.update_processor
+    yield_to = updates.quiet if isinstance(updates, UpdatesFirst) else None
+    courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot
-    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language)
+    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
     guides = Path(settings.guides_dir) if settings.guides_dir else None
     application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides)
     # Menus and descriptions need not hold up the first update either.

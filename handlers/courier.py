@@ -34,8 +34,10 @@ class _Parcel:
 
 
 class Courier:
-    def __init__(self, gate: FloodGate):
+    def __init__(self, gate: FloodGate, yield_to: Callable[[], Awaitable[None]] | None = None):
         self.gate = gate
+        # Waits while updates are being handled (handlers/precedence.py): presses go first.
+        self.yield_to = yield_to
         self._queues: dict[int, dict[tuple[int, str], _Parcel]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._serials = itertools.count()
@@ -85,6 +87,8 @@ class Courier:
         queue = self._queues[chat_id]
         try:
             while queue:
+                if self.yield_to is not None:
+                    await self.yield_to()
                 best = min(queue.values())
                 ticket = await self.gate.acquire(chat_id, best.priority)
                 # The newest and most urgent delivery at the moment the gate opened.

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 
 from telegram import Bot, InlineKeyboardMarkup
@@ -65,6 +65,7 @@ class Publisher:
         bot_username: Callable[[], str],
         group_language: str,
         clock: Callable[[], float] = time.time,
+        yield_to: Callable[[], Awaitable[None]] | None = None,
     ):
         self.bot = bot
         self.service = service
@@ -73,6 +74,8 @@ class Publisher:
         self.bot_username = bot_username
         self.group_language = group_language
         self.clock = clock
+        # Waits while updates are being handled (handlers/precedence.py): presses go first.
+        self.yield_to = yield_to
         self._shown: dict[int, dict[str, Shown]] = {}
         self._passes: dict[int, asyncio.Task[None]] = {}
         self._next: dict[int, Loaded | None] = {}
@@ -186,6 +189,8 @@ class Publisher:
         """Render the table and queue what differs; the pass does not wait for the deliveries
         (a group's paced table edit must never hold up a player's hand)."""
         try:
+            if self.yield_to is not None:
+                await self.yield_to()
             loaded = loaded or await self.service.load(table_id)
             if loaded is None:
                 return

@@ -128,11 +128,19 @@ class TableService:
 
     async def load(self, table_id: int) -> Loaded | None:
         table = await self.store.get_table(table_id)
-        if table is None:
-            return None
+        return self._loaded(table) if table is not None else None
+
+    @staticmethod
+    def _loaded(table: TableRow) -> Loaded:
         game = get_game(table.game)
-        state = state_from_json(game, table.state) if table.state else None
-        return Loaded(table, game, state)
+        return Loaded(table, game, state_from_json(game, table.state) if table.state else None)
+
+    async def _load_for(self, table_id: int, request: str) -> tuple[Loaded | None, bool]:
+        """The table as `load` gives it, and whether `request` was already applied to it."""
+        table, repeated = await self.store.get_table_for(table_id, request)
+        if table is None or repeated:
+            return None, repeated
+        return self._loaded(table), False
 
     def _changed(self, loaded: Loaded) -> None:
         self.feed.put(loaded.table.table_id, loaded)
@@ -141,11 +149,7 @@ class TableService:
         """Save a change that is not a move (lobby, consent, warning, nudge) and publish it."""
         await self.store.save_table(table)
         self._arm(table)
-        self._changed(Loaded(table, get_game(table.game), self._state_of(table)))
-
-    @staticmethod
-    def _state_of(table: TableRow) -> State | None:
-        return state_from_json(get_game(table.game), table.state) if table.state else None
+        self._changed(self._loaded(table))
 
     # ----- the lobby ----------------------------------------------------------------------
     async def open_lobby(
@@ -422,9 +426,12 @@ class TableService:
         again, and its outcome says so (`repeated`). `computer`: the computer player of the seat
         acts (or moves for a person who ran out of time)."""
         async with self.lock(table_id):
-            if request is not None and await self.store.action_by_request(request) is not None:
-                return Outcome(True, repeated=True)
-            loaded = await self.load(table_id)
+            if request is None:
+                loaded = await self.load(table_id)
+            else:
+                loaded, repeated = await self._load_for(table_id, request)
+                if repeated:
+                    return Outcome(True, repeated=True)
             if loaded is None or loaded.state is None:
                 return Outcome.refused("no_table")
             table, game, state = loaded.table, loaded.game, loaded.state
@@ -694,7 +701,7 @@ class TableService:
                 return
             table.warned = True
             await self.store.save_table(table)
-            self._changed(Loaded(table, get_game(table.game), self._state_of(table)))
+            self._changed(self._loaded(table))
 
     async def nudge(self, table_id: int, version: int) -> None:
         """A "your turn" nudge for whoever the table waits for and was not nudged yet."""

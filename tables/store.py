@@ -298,13 +298,14 @@ class Store:
                 continue
             await self.db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
 
+    # Reads are one trip to the database thread each (execute and fetch together): under load a
+    # trip waits its turn on the event loop, and a press makes several.
     async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, parameters) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self.db.execute_fetchall(sql, parameters))
 
     async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, parameters) as cursor:
-            return await cursor.fetchone()
+        rows = await self.db.execute_fetchall(sql, parameters)
+        return next(iter(rows), None)
 
     @_serialized
     async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
@@ -419,6 +420,15 @@ class Store:
         row = await self._one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
         return _table_from_row(row) if row else None
 
+    async def get_table_for(self, table_id: int, request: str) -> tuple[TableRow | None, bool]:
+        """The table, and whether `request` (a button press) already made one of its actions:
+        one trip to the database for what every press needs first."""
+        row = await self._one(
+            "SELECT *, EXISTS(SELECT 1 FROM actions WHERE request = ?) AS repeated FROM tables WHERE table_id = ?",
+            (request, table_id),
+        )
+        return (_table_from_row(row), bool(row["repeated"])) if row else (None, False)
+
     async def live_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._one(
             "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing')",
@@ -481,7 +491,7 @@ class Store:
         `finished`: this change ended the match, whose records are written in the same transaction."""
         table.updated_at = time.time()
         table.revision += 1
-        await self.db.execute("BEGIN")
+        # The UPDATE opens the transaction (sqlite3's implicit BEGIN): one trip fewer per move.
         try:
             await self.db.execute(
                 f"UPDATE tables SET {', '.join(f'{name} = ?' for name in _SAVED)} WHERE table_id = ?",
