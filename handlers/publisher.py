@@ -91,6 +91,9 @@ class Publisher:
         self._confirming: set[asyncio.Task[None]] = set()
         # Digests of edited messages not yet written: table -> slot -> what it shows.
         self._unsaved: dict[int, dict[str, Shown]] = {}
+        # The revision each table was last recorded as published at (a pass that changed no
+        # message of a published revision writes nothing).
+        self._published: dict[int, int] = {}
         # Slots whose last delivery failed for a reason worth retrying (a network error).
         self._failures: set[tuple[int, str]] = set()
         self._pump: asyncio.Task[None] | None = None
@@ -238,7 +241,12 @@ class Publisher:
             if any((table_id, slot) in self._failures for slot in slots):
                 self._retry_later(table_id)
                 return
-            await self.service.record_screens(table_id, self._unsaved.pop(table_id, {}), revision)
+            unsaved = self._unsaved.pop(table_id, {})
+            if unsaved or self._published.get(table_id, -1) < revision:
+                if self.yield_to is not None:
+                    await self.yield_to()  # a press's move waits for no screen's write
+                await self.service.record_screens(table_id, unsaved, revision)
+                self._published[table_id] = max(revision, self._published.get(table_id, -1))
             if not live and table_id not in self._next and table_id not in self._passes:
                 self._forget(table_id)
 
@@ -258,6 +266,7 @@ class Publisher:
     def _forget(self, table_id: int) -> None:
         """A finished table's memory goes: a long-running bot keeps caches for live tables only."""
         self._shown.pop(table_id, None)
+        self._published.pop(table_id, None)
         for key in [key for key in self._opened if key[0] == table_id]:
             del self._opened[key]
         for key in [key for key in self._panels if key[0] == table_id]:

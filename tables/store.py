@@ -14,7 +14,6 @@ that finishes while a move is being saved can then never be overwritten by it.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import time
@@ -25,6 +24,7 @@ import aiosqlite
 
 from tables.records import Records, ensure_built, record_match
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
+from tables.turns import MOVE, RECORD, WriteTurns
 
 CACHE_SIZE = 50_000
 
@@ -246,23 +246,26 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
     )
 
 
-def _serialized(method):
-    """One connection is shared by all coroutines: writes take turns so that one write's
-    commit never commits another's half-done transaction."""
+def _serialized(method=None, *, priority: int = RECORD):
+    """One connection is shared by all coroutines: writes take turns (tables/turns.py) so that
+    one write's commit never commits another's half-done transaction."""
 
-    @functools.wraps(method)
-    async def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
-        async with self._write_lock:
-            return await method(self, *args, **kwargs)
+    def decorate(method):
+        @functools.wraps(method)
+        async def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+            async with self._writes.turn(priority):
+                return await method(self, *args, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorate(method) if method is not None else decorate
 
 
 class Store:
     def __init__(self, path: str):
         self.path = path
         self._db: aiosqlite.Connection | None = None
-        self._write_lock = asyncio.Lock()
+        self._writes = WriteTurns()
         # Users and chat languages are read on every update and change rarely; this process is
         # the only writer, so a write simply drops its entry.
         self._users: dict[int, UserRow] = {}
@@ -282,7 +285,7 @@ class Store:
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self.migrate()
-        async with self._write_lock:
+        async with self._writes.turn():
             await ensure_built(self.db)
 
     async def close(self) -> None:
@@ -478,7 +481,7 @@ class Store:
         )
         return [_table_from_row(row) for row in rows]
 
-    @_serialized
+    @_serialized(priority=MOVE)
     async def save_table(
         self,
         table: TableRow,
