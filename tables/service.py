@@ -425,7 +425,10 @@ class TableService:
         `request` names what asked for it (a button press): a request seen before is not applied
         again, and its outcome says so (`repeated`). `computer`: the computer player of the seat
         acts (or moves for a person who ran out of time)."""
+        import time as _t
+        _a = _t.monotonic()
         async with self.lock(table_id):
+            _b = _t.monotonic()
             if request is None:
                 loaded = await self.load(table_id)
             else:
@@ -466,7 +469,10 @@ class TableService:
             elif computer and player not in table.computers:
                 # A computer moved for a player who ran out of time (the table's stand-in option).
                 events = [Event(TIMED_OUT, {"players": [player]}), *events]
+            _c = _t.monotonic()
             await self._commit(Loaded(table, game, result.state), events, player, action, round_before, request)
+            with open("/tmp/act_times.txt", "a") as _fh:
+                _fh.write(f"{request} {_a} {_b} {_c} {_t.monotonic()}\n")
             return Outcome(True, table=table)
 
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
@@ -774,9 +780,16 @@ class TableService:
 
     async def record_screens(self, table_id: int, shown: dict[str, Shown], published: int) -> None:
         """What several messages show now, and that the table's messages caught up with
-        `published` (its revision), in one write."""
-        async with self.lock(table_id):
-            await self.store.record_screens(table_id, shown, published)
+        `published` (its revision), in one write.
+
+        The record never holds the table's lock while it waits for its turn to write (a press on
+        the table would wait behind other tables' moves): it writes when its turn comes and the
+        lock is free, which makes the write as if under the lock (writes take turns, and nothing
+        else records the table's messages); while a move of the table is under way, that goes first."""
+        lock = self.lock(table_id)
+        while not await self.store.record_screens(table_id, shown, published, unless=lock.locked):
+            async with lock:
+                pass
 
     async def record_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:
         """A poll was opened for the table (its answers are looked up by poll id)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import aiosqlite
@@ -547,8 +547,13 @@ class Store:
         await self.record_screens(table_id, {}, revision)
 
     @_serialized
-    async def record_screens(self, table_id: int, shown: dict[str, Shown], published: int) -> None:
-        """Several messages' digests and the table's published revision, in one transaction."""
+    async def record_screens(
+        self, table_id: int, shown: dict[str, Shown], published: int, unless: Callable[[], bool] | None = None
+    ) -> bool:
+        """Several messages' digests and the table's published revision, in one transaction;
+        nothing is written (False) if `unless()` says so once it is this write's turn."""
+        if unless is not None and unless():
+            return False
         await self.db.executemany(
             "UPDATE screens SET chat_id = ?, message_id = ?, shown = ? WHERE table_id = ? AND slot = ?",
             [(item.chat_id, item.message_id, item.digest, table_id, slot) for slot, item in shown.items()],
@@ -557,6 +562,7 @@ class Store:
             "UPDATE tables SET published_revision = MAX(published_revision, ?) WHERE table_id = ?", (published, table_id)
         )
         await self.db.commit()
+        return True
 
     # ----- polls --------------------------------------------------------------------------
     async def add_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:

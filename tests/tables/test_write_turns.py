@@ -6,7 +6,9 @@ import asyncio
 
 import pytest
 
+from tables.models import Shown
 from tables.turns import MOVE, RECORD, WriteTurns
+from tests.tables.matches import AMINA, BARAKA, GROUP, QUICK_KADI, open_service, seat_table
 
 pytestmark = pytest.mark.asyncio
 
@@ -55,3 +57,42 @@ async def test_a_writer_cancelled_while_waiting_does_not_block_the_next():
     await asyncio.wait_for(asyncio.gather(first, last), 1)
     assert done == ["first", "last"]
     assert cancelled.cancelled()
+
+
+async def published(service, table_id: int) -> int:
+    row = await service.store._one("SELECT published_revision FROM tables WHERE table_id = ?", (table_id,))
+    return row["published_revision"]
+
+
+async def test_a_press_never_waits_for_its_tables_screen_record_waiting_for_its_turn(tmp_path):
+    service = await open_service(str(tmp_path / "k.db"))
+    table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
+    shown = {"table": Shown(GROUP, 1, "digest")}
+    try:
+        async with service.store._writes.turn():  # another table's long write
+            recording = asyncio.create_task(service.record_screens(table.table_id, shown, 1))
+            await asyncio.sleep(0.01)
+            assert not recording.done()
+            # The record waits for its turn without the table's lock: a move may take it now.
+            assert not service.lock(table.table_id).locked()
+            async with service.lock(table.table_id):
+                pass
+        await asyncio.wait_for(recording, 1)
+        assert await published(service, table.table_id) == 1
+    finally:
+        await service.store.close()
+
+
+async def test_a_screen_record_lets_a_move_of_its_table_under_way_go_first(tmp_path):
+    service = await open_service(str(tmp_path / "k.db"))
+    table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
+    try:
+        async with service.lock(table.table_id):  # a move of the table is under way
+            recording = asyncio.create_task(service.record_screens(table.table_id, {}, 5))
+            await asyncio.sleep(0.01)
+            assert not recording.done()
+            assert await published(service, table.table_id) < 5
+        await asyncio.wait_for(recording, 1)
+        assert await published(service, table.table_id) == 5
+    finally:
+        await service.store.close()
