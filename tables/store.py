@@ -340,10 +340,11 @@ class Store:
         if user_id in self._users:
             return self._users[user_id]
         row = await self._one("SELECT * FROM users WHERE user_id = ?", (user_id,))
-        if row is None:
-            return None
+        return self._remember_user_row(row) if row is not None else None
+
+    def _remember_user_row(self, row: aiosqlite.Row) -> UserRow:
         user = UserRow(row["user_id"], row["first_name"], row["language"], bool(row["language_chosen"]), bool(row["dm_ok"]))
-        self._remember(self._users, user_id, user)
+        self._remember(self._users, user.user_id, user)
         return user
 
     async def remember_user(self, user_id: int, first_name: str, first_language: str) -> None:
@@ -367,12 +368,16 @@ class Store:
         self._users.pop(user_id, None)
 
     async def languages_of(self, user_ids: Iterable[int]) -> dict[int, str | None]:
+        """Known users' languages; every table pass asks, so from the users cache where it can."""
         ids = list(user_ids)
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        rows = await self._all(f"SELECT user_id, language FROM users WHERE user_id IN ({marks})", ids)
-        return {row["user_id"]: row["language"] for row in rows}
+        known = {user_id: self._users[user_id] for user_id in ids if user_id in self._users}
+        missing = [user_id for user_id in ids if user_id not in known]
+        if missing:
+            marks = ",".join("?" * len(missing))
+            for row in await self._all(f"SELECT * FROM users WHERE user_id IN ({marks})", missing):
+                user = self._remember_user_row(row)
+                known[user.user_id] = user
+        return {user_id: user.language for user_id, user in known.items()}
 
     async def set_dm_ok(self, user_id: int, ok: bool) -> None:
         await self._write("UPDATE users SET dm_ok = ? WHERE user_id = ?", (int(ok), user_id))
