@@ -4,8 +4,10 @@
 any sliding second, at most `group_per_minute` calls to one group in any sliding minute, never
 to a chat inside a flood wait (`retry_after`) Telegram gave it. Waiting calls go in priority
 order: the hand of the player whose turn it is first, then posts (round results, polls,
-replies), then table edits, then the rest. Table edits keep a reserve of the group's minute
-free for posts and are spaced out, so their pace adapts to whatever else the group was sent.
+replies), then table edits, then the rest; a call that has waited `PATIENCE` seconds goes with
+the most urgent, so that a busy bot whose players' hands fill every second still edits each
+group's table. Table edits keep a reserve of the group's minute free for posts and are spaced
+out, so their pace adapts to whatever else the group was sent.
 
 `FloodLimiter` is the python-telegram-bot rate limiter that puts every API call through the
 gate, and honours a 429 for the chat it came from (other chats are not held up).
@@ -37,6 +39,8 @@ BACKGROUND = 3  # other players' hands, nudges
 # Methods that change what a chat shows count against the limits; reading and answering do not.
 COUNTED_PREFIXES = ("send", "edit", "delete", "stop", "forward", "copy")
 NOT_COUNTED = {"sendChatAction"}
+# How long a less urgent call waits before it goes with the most urgent (seconds).
+PATIENCE = 3.0
 # Telegram measures windows on its side of the network: ours are a little longer.
 SECOND = 1.05
 MINUTE = 60.5
@@ -72,6 +76,7 @@ class _Waiter:
     serial: int
     chat_id: int = field(compare=False)
     granted: asyncio.Future[Ticket] = field(compare=False)
+    since: float = field(default=0.0, compare=False)
 
 
 def is_group(chat_id: int) -> bool:
@@ -87,8 +92,10 @@ class FloodGate:
         clock: Callable[[], float] = time.monotonic,
         second: float = SECOND,
         minute: float = MINUTE,
+        patience: float = PATIENCE,
     ):
         self.per_second = per_second
+        self.patience = patience
         self.group_per_minute = group_per_minute
         self.second = second
         self.minute = minute
@@ -105,7 +112,8 @@ class FloodGate:
     async def acquire(self, chat_id: int, priority: int = POST) -> Ticket:
         """Wait until a call to `chat_id` fits the limits; the ticket counts it. Give it back to
         `finished` when the call has been answered."""
-        waiter = _Waiter(priority, next(self._serials), chat_id, asyncio.get_running_loop().create_future())
+        granted = asyncio.get_running_loop().create_future()
+        waiter = _Waiter(priority, next(self._serials), chat_id, granted, self.clock())
         heapq.heappush(self._waiters, waiter)
         self._kick()
         try:
@@ -168,7 +176,7 @@ class FloodGate:
         self._bot = self._recent(self._bot, self.second, now)
         bot_wait = self._wait(self._bot, self.per_second, self.second, now)
         soonest = float("inf")
-        for waiter in sorted(self._waiters):
+        for waiter in sorted(self._waiters, key=lambda waiter: self._turn(waiter, now)):
             if waiter.granted.done():
                 self._waiters.remove(waiter)
                 heapq.heapify(self._waiters)
@@ -183,6 +191,12 @@ class FloodGate:
             if chat_wait <= 0:
                 break  # only the bot-wide second holds it up, and so it holds up everyone after it
         return max(0.001, soonest) if soonest != float("inf") else 0.05
+
+    def _turn(self, waiter: _Waiter, now: float) -> tuple[int, int]:
+        """A call that waited `patience` seconds goes with the most urgent: when players' hands
+        use the whole bot-wide second, a group's table is still edited every few seconds."""
+        priority = URGENT if now - waiter.since >= self.patience else waiter.priority
+        return priority, waiter.serial
 
     def _chat_wait(self, chat_id: int, priority: int, now: float) -> float:
         wait = self._banned.get(chat_id, 0.0) - now

@@ -64,6 +64,30 @@ async def test_the_most_urgent_call_goes_first_when_the_second_is_full():
     assert order == [URGENT, BACKGROUND]
 
 
+async def test_a_table_edit_is_not_starved_by_hands_that_fill_every_second():
+    gate = FloodGate(per_second=2, group_per_minute=1000, second=0.1, minute=10, patience=0.3)
+    granted: list[str] = []
+
+    async def hands_without_end() -> None:
+        for n in range(60):  # always another urgent hand waiting: about 3 s of full seconds
+            ticket = await gate.acquire(PRIVATE + n % 7, URGENT)
+            granted.append("hand")
+            gate.finished(ticket)
+
+    async def table_edit() -> None:
+        await asyncio.sleep(0.01)
+        ticket = await gate.acquire(GROUP, TABLE)
+        granted.append("table")
+        gate.finished(ticket)
+
+    hands = [asyncio.create_task(hands_without_end()) for _ in range(3)]
+    await asyncio.wait_for(table_edit(), 2)  # without patience it would wait for all 180 hands
+    assert "table" in granted and granted.count("hand") < 180
+    for task in hands:
+        task.cancel()
+    await asyncio.gather(*hands, return_exceptions=True)
+
+
 async def test_a_flood_wait_holds_only_its_own_chat():
     gate = FloodGate(per_second=100, group_per_minute=100, second=0.05, minute=10)
     gate.ban(GROUP, 0.3)
