@@ -4,9 +4,9 @@
 any sliding second, at most `group_per_minute` calls to one group in any sliding minute, never
 to a chat inside a flood wait (`retry_after`) Telegram gave it. Waiting calls go in priority
 order: the hand of the player whose turn it is first, then posts (round results, polls,
-replies), then table edits, then the rest; a call that has waited `PATIENCE` seconds goes with
-the most urgent, so that a busy bot whose players' hands fill every second still edits each
-group's table. Table edits keep a reserve of the group's minute free for posts and are spaced
+replies), then table edits, then the rest; a table edit that has waited `PATIENCE` seconds goes
+with the most urgent, so that a busy bot whose players' hands fill every second still edits
+each group's table. Table edits keep a reserve of the group's minute free for posts and are spaced
 out, so their pace adapts to whatever else the group was sent.
 
 `FloodLimiter` is the python-telegram-bot rate limiter that puts every API call through the
@@ -39,7 +39,7 @@ BACKGROUND = 3  # other players' hands, nudges
 # Methods that change what a chat shows count against the limits; reading and answering do not.
 COUNTED_PREFIXES = ("send", "edit", "delete", "stop", "forward", "copy")
 NOT_COUNTED = {"sendChatAction"}
-# How long a less urgent call waits before it goes with the most urgent (seconds).
+# How long a table edit waits before it goes with the most urgent calls (seconds).
 PATIENCE = 3.0
 # Telegram measures windows on its side of the network: ours are a little longer.
 SECOND = 1.05
@@ -193,10 +193,11 @@ class FloodGate:
         return max(0.001, soonest) if soonest != float("inf") else 0.05
 
     def _turn(self, waiter: _Waiter, now: float) -> tuple[int, int]:
-        """A call that waited `patience` seconds goes with the most urgent: when players' hands
-        use the whole bot-wide second, a group's table is still edited every few seconds."""
-        priority = URGENT if now - waiter.since >= self.patience else waiter.priority
-        return priority, waiter.serial
+        """A table edit that waited `patience` seconds goes with the most urgent: when players'
+        hands use the whole bot-wide second, a group's table is still edited every few seconds.
+        (Other players' hands may wait: they become urgent when it is their turn.)"""
+        aged = waiter.priority == TABLE and now - waiter.since >= self.patience
+        return (URGENT if aged else waiter.priority), waiter.serial
 
     def _chat_wait(self, chat_id: int, priority: int, now: float) -> float:
         wait = self._banned.get(chat_id, 0.0) - now
