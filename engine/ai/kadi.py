@@ -63,6 +63,7 @@ def unseen_cards(view: dict) -> list[str]:
 
 # ----- the search's view of Kadi --------------------------------------------------------------
 PLAYOUTS = 150
+EXPLORE = 0.1  # share of random plays in rollouts
 ROLLOUT_LIMIT = 200  # actions; a round still going then is judged by the cards left in hand
 
 
@@ -132,23 +133,33 @@ class Determinizer:
 
 
 def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
-    """The rollout policy: a random play when there is one (calling when offered), else a random
-    other move; random rollouts that draw half the time make rounds far longer than real ones."""
-    plays = [action for action in legal if action["type"] in ("play", "call", "accept")]
-    return rng.choice(plays) if plays and rng.random() < 0.9 else rng.choice(legal)
+    """The rollout policy: easy's move (read from the made-up deal), sometimes a random play.
+    Uniformly random opponents in rollouts lose most rounds whatever the searching player
+    does, which hides the difference between its moves."""
+    if len(legal) == 1:
+        return legal[0]
+    if rng.random() < EXPLORE:
+        plays = [action for action in legal if action["type"] in ("play", "call", "accept")]
+        return rng.choice(plays or legal)
+    return easy({"hand": state.hands[mover]}, legal, rng)
 
 
 def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
-    """Play the round out at random; the penalty points of the round against the best other."""
+    """Play the round out; 1 or 0 if the match ends with it (won or lost), else the round's
+    penalty points of the player against those of its rival, the other player lowest in the
+    match (the lowest total wins it): a round the rival loses heavily helps as well."""
     start = view["round"]
     state, _ = play_out(game, state, rng, lambda s: s.round == start and s.phase != "over", ROLLOUT_LIMIT, quick)
-    if state.round == start and state.phase != "over":  # cut off: fewer cards is better
+    if state.phase == "over":
+        return 1.0 / len(state.winners) if player in state.winners else 0.0
+    if state.round == start:  # cut off: fewer cards is better
         others = [-len(state.hands[p]) for p in state.seats if p != player]
         return margin(-len(state.hands[player]), others, 2.0) if player in state.seats else 0.0
     scores = state.scores
     before = view["scores"]
-    others = [before[p] - scores[p] for p in view["seats"] if p != player]
-    return margin(before[player] - scores[player], others, 15.0)
+    rival = min((p for p in view["seats"] if p != player), key=before.__getitem__)
+    lead = (before[player] - scores[player]) - (before[rival] - scores[rival])
+    return margin(lead, [0.0], 15.0)
 
 
 def determinize(view: dict, rng: random.Random):

@@ -7,6 +7,7 @@ discards the card whose loss leaves the least deadwood (the highest penalty on a
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from engine.core.protocol import Action
 from engine.three_thirteen.melds import deadwood_without, least_deadwood
@@ -56,8 +57,9 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 # the deadwood left after the best discard following the next draw, averaged over draws dealt
 # from the cards it has not seen (`Determinizer`); drawing from the pile is judged against the
 # same average for the stock.
-DRAWS = 30  # sampled next draws per candidate
 CANDIDATES = 6  # discards looked at ahead (the least deadwood now)
+NEXT_HANDS = 10  # hands dealt to the next player to judge what a discard gives it
+FEED = 0.5  # weight of the deadwood a discard saves the next player, against the player's own
 
 
 class Determinizer:
@@ -130,13 +132,21 @@ def _after_draw(hand: list[str], drawn: str, rules: MeldRules) -> int:
     return min(deadwood_without([*hand, drawn], rules).values())
 
 
+def _expected_after_draw(hand: list[str], draws: list[tuple[str, int]], total: int, rules: MeldRules) -> float:
+    """The mean least deadwood after a draw from the unseen cards and the best discard."""
+    return sum(count * _after_draw(hand, card, rules) for card, count in draws) / total
+
+
 def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
     rules = meld_rules(view)
     hand = view["hand"]
     pool = Determinizer(view).pool
     if not pool:
         return easy(view, legal, rng)
-    draws = [rng.choice(pool) for _ in range(DRAWS)]
+    # Every unseen card once, weighted by its copies: the exact mean over the next draw (a
+    # sample of 30 draws was as costly and left ties to chance).
+    draws = sorted(Counter(pool).items())
+    total = len(pool)
     last_turn = bool(view["went_out"])  # no next draw: only the deadwood now counts
     if legal[0]["type"] == "draw":
         pile = next((action for action in legal if action.get("from") == "discard"), None)
@@ -144,7 +154,7 @@ def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
         if pile is None or view["discard_top"] is None:
             return stock
         from_pile = _after_draw(hand, view["discard_top"], rules)
-        from_stock = sum(_after_draw(hand, card, rules) for card in draws) / len(draws)
+        from_stock = _expected_after_draw(hand, draws, total, rules)
         return pile if from_pile <= from_stock else stock
     outs = [action for action in legal if action["type"] == "go_out"]
     if outs:
@@ -155,10 +165,30 @@ def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
     if last_turn:
         return ranked[0]
 
+    looked = ranked[:CANDIDATES]
+    gift = _gifts(view, pool, [action["card"] for action in looked], rules, rng)
+
     def ahead(action: Action) -> float:
         rest = list(hand)
         rest.remove(action["card"])
-        expected = sum(_after_draw(rest, card, rules) for card in draws) / len(draws)
-        return expected + 0.25 * left[action["card"]]
+        own = _expected_after_draw(rest, draws, total, rules) + 0.25 * left[action["card"]]
+        return own + FEED * gift[action["card"]]
 
-    return min(ranked[:CANDIDATES], key=ahead)
+    return min(looked, key=ahead)
+
+
+def _gifts(view: dict, pool: list[str], cards: list[str], rules: MeldRules, rng: random.Random) -> dict[str, float]:
+    """Card -> the mean deadwood it would save the next player, who may take it from the pile,
+    over hands dealt to that player from the unseen cards (0 when nobody draws after us)."""
+    seated = view["seated"]
+    following = seated[(seated.index(view["you"]) + 1) % len(seated)]
+    count = view["hand_counts"].get(following, 0)
+    if following == view["you"] or view["went_out"] or not count or count > len(pool):
+        return dict.fromkeys(cards, 0.0)
+    saved = dict.fromkeys(cards, 0.0)
+    for _ in range(NEXT_HANDS):
+        other = rng.sample(pool, count)
+        now = least_deadwood(other, rules)
+        for card in cards:
+            saved[card] += max(0, now - _after_draw(other, card, rules)) / NEXT_HANDS
+    return saved

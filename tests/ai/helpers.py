@@ -111,4 +111,4 @@ def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     for module in MODULES.values():
         if hasattr(module, "PLAYOUTS"):
             monkeypatch.setattr(module, "PLAYOUTS", 12)
-    monkeypatch.setattr(three_thirteen, "DRAWS", 3)
+    monkeypatch.setattr(three_thirteen, "CANDIDATES", 2)
