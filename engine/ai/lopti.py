@@ -150,10 +150,6 @@ def _record(rule: dict) -> dict:
     return {"id": rule["id"], "author": rule["author"], "text": rule["text"], "round": rule["round"], "rule": rule["rule"]}
 
 
-def _left(state, seat: int) -> int:
-    return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
-
-
 def _key(action: Action):
     """Plays of one rank and size are the same move whatever their suits (suits have no value,
     L13.2); any face-down position is as good as another (nobody knows them)."""
@@ -244,7 +240,8 @@ def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
         deal = determinizer.sample(rng)
         for index, move in enumerate(moves):
             result = GAME.advance(deal.copy(), player, move)
-            totals[index] += rollout(GAME, result.state, player, view, rng)
+            if result.ok:  # always, with a consistent deal; a refusal would count as a lost round
+                totals[index] += rollout(GAME, result.state, player, view, rng)
     best = max(range(len(moves)), key=totals.__getitem__)
     if totals[best] > totals[default] + MARGIN * deals:
         return moves[best]
