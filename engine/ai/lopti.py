@@ -6,6 +6,10 @@ A computer player takes no part in the meta-game: it writes no house rule (it pa
 Easy puts its strongest cards face up before play, then sheds its lowest ordinary cards
 (as many of one rank as it may), keeps the cards that go on anything (2, 3, 7, 10) for when
 nothing else fits, and takes the pile only when it must.
+
+Strong (`strong`) plays easy's move unless another move does clearly better over the same
+sampled deals of the unseen cards, each deal played out to the round's end with easy's play
+for every seat (common deals make the comparison between moves far less noisy).
 """
 
 from __future__ import annotations
@@ -52,8 +56,8 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 
 
 # ----- the search's view of Lopti --------------------------------------------------------------
-PLAYOUTS = 300
-ROLLOUT_LIMIT = 30  # actions; then the cards left to shed judge the deal (whole rounds were too noisy)
+PLAYOUTS = 200  # rollouts per decision, shared among the distinct moves
+ROLLOUT_LIMIT = 400  # actions: a round is 70-160 (easy against easy), so rollouts play it out
 
 
 class Determinizer:
@@ -146,26 +150,39 @@ def _record(rule: dict) -> dict:
     return {"id": rule["id"], "author": rule["author"], "text": rule["text"], "round": rule["round"], "rule": rule["rule"]}
 
 
-def _left(state, seat: int) -> int:
-    return len(state.hands[seat]) + len(state.face_up[seat]) + sum(card is not None for card in state.face_down[seat])
+def _key(action: Action):
+    """Plays of one rank and size are the same move whatever their suits (suits have no value,
+    L13.2); any face-down position is as good as another (nobody knows them)."""
+    kind = action["type"]
+    if kind == "play":
+        return VALUE[action["cards"][0]], len(action["cards"])
+    return kind
 
 
 def candidates(view: dict, legal: list[Action]) -> list[Action]:
     """The moves the search compares: before play (swaps, ready) easy's choice alone, because a
-    rollout judges the play, not the set-up."""
+    rollout judges the play, not the set-up; in play one move of each kind (rank and size)."""
     if view["phase"] == "setup":
         return [_setup(view, legal)]
-    return legal
+    distinct: dict = {}
+    for action in legal:
+        distinct.setdefault(_key(action), action)
+    return list(distinct.values())
+
+
+# A rollout cut off before the round ends (rare: ROLLOUT_LIMIT) is judged by what each player has
+# left to shed; a special card in hand counts half (it goes on almost anything).
+SPECIAL_LEFT = 0.5
+FACE_UP_LEFT = 1.0
+FACE_DOWN_LEFT = 1.0
+SCALE = 3.0
 
 
 def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
-    """The rollout policy: usually easy's play (the lowest cards), sometimes any legal move."""
-    if rng.random() < 0.15:
-        return rng.choice(legal)
+    """The rollout policy, for every seat: easy's play (the lowest cards, as many as may go)."""
     best = None
     for action in legal:
-        kind = action["type"]
-        if kind == "play":
+        if action["type"] == "play":
             key = WORTH[action["cards"][0]] * 8 - len(action["cards"])
             if best is None or key < best[0]:
                 best = (key, action)
@@ -174,8 +191,19 @@ def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
     return legal[0] if legal[0]["type"] != "take" or len(legal) == 1 else legal[1]
 
 
+IS_SPECIAL = {card: VALUE[card] in SPECIAL for card in VALUE}
+
+
+def _burden(state, seat: int) -> float:
+    hand = state.hands[seat]
+    specials = sum(IS_SPECIAL[card] for card in hand)
+    return (len(hand) - specials + SPECIAL_LEFT * specials + FACE_UP_LEFT * len(state.face_up[seat])
+            + FACE_DOWN_LEFT * sum(card is not None for card in state.face_down[seat]))
+
+
 def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
-    """Play the round out at random: 1 for winning it, else judged by the cards left to shed."""
+    """Play on with easy's play for ROLLOUT_LIMIT actions: 1 for winning the round, 0 for
+    losing it, else judged by what each player has left to shed."""
     start = view["round"]
     state, _ = play_out(game, state, rng, lambda s: s.round == start and s.phase == "play", ROLLOUT_LIMIT, quick)
     me = state.players.index(player)
@@ -183,9 +211,38 @@ def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
         if state.round_winner == me or (state.round != start and state.wins[me] > view["seats"][player]["wins"]):
             return 1.0
         return 0.0
-    others = [-_left(state, seat) for seat in range(len(state.players)) if seat != me and seat not in state.out]
-    return margin(-_left(state, me), others, 3.0) if me not in state.out else 1.0
+    if me in state.out:
+        return 1.0
+    others = [-_burden(state, seat) for seat in range(len(state.players)) if seat != me and seat not in state.out]
+    return margin(-_burden(state, me), others, SCALE)
 
 
 def determinize(view: dict, rng: random.Random):
     return Determinizer(view).sample(rng)
+
+
+MARGIN = 0.05  # how much better (mean outcome, 0..1) a move must look than easy's to be played instead
+
+
+def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
+    """Easy's move unless another looks better over the same sampled deals."""
+    from engine.lopti import GAME
+
+    moves = candidates(view, legal)
+    if view["phase"] != "play" or len(moves) == 1:
+        return moves[0]
+    default = moves.index(easy(view, moves, rng))
+    player = view["me"]
+    determinizer = Determinizer(view)
+    deals = max(1, PLAYOUTS // len(moves))
+    totals = [0.0] * len(moves)
+    for _ in range(deals):
+        deal = determinizer.sample(rng)
+        for index, move in enumerate(moves):
+            result = GAME.advance(deal.copy(), player, move)
+            if result.ok:  # always, with a consistent deal; a refusal would count as a lost round
+                totals[index] += rollout(GAME, result.state, player, view, rng)
+    best = max(range(len(moves)), key=totals.__getitem__)
+    if totals[best] > totals[default] + MARGIN * deals:
+        return moves[best]
+    return moves[default]
