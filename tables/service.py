@@ -425,10 +425,7 @@ class TableService:
         `request` names what asked for it (a button press): a request seen before is not applied
         again, and its outcome says so (`repeated`). `computer`: the computer player of the seat
         acts (or moves for a person who ran out of time)."""
-        import time as _t
-        _a = _t.monotonic()
         async with self.lock(table_id):
-            _b = _t.monotonic()
             if request is None:
                 loaded = await self.load(table_id)
             else:
@@ -469,10 +466,7 @@ class TableService:
             elif computer and player not in table.computers:
                 # A computer moved for a player who ran out of time (the table's stand-in option).
                 events = [Event(TIMED_OUT, {"players": [player]}), *events]
-            _c = _t.monotonic()
             await self._commit(Loaded(table, game, result.state), events, player, action, round_before, request)
-            with open("/tmp/act_times.txt", "a") as _fh:
-                _fh.write(f"{request} {_a} {_b} {_c} {_t.monotonic()}\n")
             return Outcome(True, table=table)
 
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
