@@ -246,7 +246,7 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
     )
 
 
-def _serialized(method=None, *, priority: int = RECORD):
+def _in_turn(priority: int):
     """One connection is shared by all coroutines: writes take turns (tables/turns.py) so that
     one write's commit never commits another's half-done transaction."""
 
@@ -258,7 +258,11 @@ def _serialized(method=None, *, priority: int = RECORD):
 
         return wrapper
 
-    return decorate(method) if method is not None else decorate
+    return decorate
+
+
+_serialized = _in_turn(RECORD)
+_a_move = _in_turn(MOVE)  # a table's change: it goes before waiting records
 
 
 class Store:
@@ -486,7 +490,7 @@ class Store:
         )
         return [_table_from_row(row) for row in rows]
 
-    @_serialized(priority=MOVE)
+    @_a_move
     async def save_table(
         self,
         table: TableRow,
@@ -525,11 +529,6 @@ class Store:
             "SELECT version, player, action FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
         )
         return [(row["version"], row["player"], json.loads(row["action"])) for row in rows]
-
-    async def action_by_request(self, request: str) -> tuple[int, int, str] | None:
-        """(table, version, player) of the action a request made, if it made one."""
-        row = await self._one("SELECT table_id, version, player FROM actions WHERE request = ?", (request,))
-        return (row["table_id"], row["version"], row["player"]) if row else None
 
     # ----- what the messages show ---------------------------------------------------------
     async def screens_of(self, table_id: int) -> dict[str, Shown]:
