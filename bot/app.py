@@ -71,6 +71,7 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
 
 def build_application(settings: Settings) -> Application:
     gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
+    updates = UpdatesFirst()
     tls = {"verify": tls_for(settings.telegram_api_base_url)}
     application = (
         ApplicationBuilder()
@@ -83,7 +84,7 @@ def build_application(settings: Settings) -> Application:
         .rate_limiter(FloodLimiter(gate))
         # Tables are independent: one table's slow update never holds up another's; and updates
         # go before publishing (handlers/precedence.py).
-        .concurrent_updates(UpdatesFirst())
+        .concurrent_updates(updates)
         .context_types(ContextTypes(context=KarataContext, bot_data=BotData))
         .post_init(_post_init)
         .post_stop(_post_stop)
@@ -92,6 +93,7 @@ def build_application(settings: Settings) -> Application:
     )
     application.bot_data["settings"] = settings
     application.bot_data["gate"] = gate
+    application.bot_data["updates"] = updates
     # Who sent an update is recorded before any handler runs.
     application.add_handler(TypeHandler(Update, basics.track_user), group=-1)
     application.add_handler(CommandHandler("start", basics.start))
@@ -152,8 +154,7 @@ async def _post_init(application: Application) -> None:
     await store.open()
     feed = ChangeFeed()
     service = TableService(store, feed, timing_of(settings), application.job_queue)
-    updates = application.update_processor
-    yield_to = updates.quiet if isinstance(updates, UpdatesFirst) else None
+    yield_to = application.bot_data["updates"].quiet
     courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)

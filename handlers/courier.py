@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from handlers.flood import FloodGate, Ticket
+from handlers.precedence import at_once
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ class _Parcel:
 
 
 class Courier:
-    def __init__(self, gate: FloodGate, yield_to: Callable[[], Awaitable[None]] | None = None):
+    def __init__(self, gate: FloodGate, yield_to: Callable[[], Awaitable[None]] = at_once):
         self.gate = gate
         # Waits while updates are being handled (handlers/precedence.py): presses go first.
         self.yield_to = yield_to
@@ -87,8 +88,7 @@ class Courier:
         queue = self._queues[chat_id]
         try:
             while queue:
-                if self.yield_to is not None:
-                    await self.yield_to()
+                await self.yield_to()
                 best = min(queue.values())
                 ticket = await self.gate.acquire(chat_id, best.priority)
                 # The newest and most urgent delivery at the moment the gate opened.

@@ -26,27 +26,28 @@ class UpdatesFirst(SimpleUpdateProcessor):
     def __init__(self, max_concurrent_updates: int = 256):
         super().__init__(max_concurrent_updates)
         self._handling = 0
-        self._quiet: asyncio.Event | None = None
+        self._quiet = asyncio.Event()  # set while no update is being handled
+        self._quiet.set()
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         self._handling += 1
-        if self._quiet is not None:
-            self._quiet.clear()
+        self._quiet.clear()
         try:
             await coroutine
         finally:
             self._handling -= 1
-            if not self._handling and self._quiet is not None:
+            if not self._handling:
                 self._quiet.set()
 
     async def quiet(self) -> None:
         """Return once no update is being handled, or after `MAX_WAIT` seconds."""
-        if not self._handling:
+        if self._quiet.is_set():
             return
-        if self._quiet is None:
-            self._quiet = asyncio.Event()
         try:
             await asyncio.wait_for(self._quiet.wait(), MAX_WAIT)
         except TimeoutError:
             pass
 
+
+async def at_once() -> None:
+    """Yield to nothing: a publisher or courier used without an update processor (tests)."""

@@ -24,6 +24,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from handlers.i18n import translator
 from handlers.courier import Courier
 from handlers.flood import BACKGROUND, POST, Rate, Ticket
+from handlers.precedence import at_once
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot
 from tables.feed import ChangeFeed
 from tables.models import LIVE, Loaded, Shown
@@ -65,7 +66,7 @@ class Publisher:
         bot_username: Callable[[], str],
         group_language: str,
         clock: Callable[[], float] = time.time,
-        yield_to: Callable[[], Awaitable[None]] | None = None,
+        yield_to: Callable[[], Awaitable[None]] = at_once,
     ):
         self.bot = bot
         self.service = service
@@ -192,8 +193,7 @@ class Publisher:
         """Render the table and queue what differs; the pass does not wait for the deliveries
         (a group's paced table edit must never hold up a player's hand)."""
         try:
-            if self.yield_to is not None:
-                await self.yield_to()
+            await self.yield_to()
             loaded = loaded or await self.service.load(table_id)
             if loaded is None:
                 return
@@ -243,8 +243,7 @@ class Publisher:
                 return
             unsaved = self._unsaved.pop(table_id, {})
             if unsaved or self._published.get(table_id, -1) < revision:
-                if self.yield_to is not None:
-                    await self.yield_to()  # a press's move waits for no screen's write
+                await self.yield_to()  # a press's move waits for no screen's write
                 await self.service.record_screens(table_id, unsaved, revision)
                 self._published[table_id] = max(revision, self._published.get(table_id, -1))
             if not live and table_id not in self._next and table_id not in self._passes:
