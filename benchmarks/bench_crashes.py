@@ -95,7 +95,7 @@ async def moves_again(api: FakeBotAPI, sim: Simulation, db_path: str, rng: rando
     before = committed_moves(db_path) + 1
     until = time.monotonic() + PROGRESS_SECONDS
     while time.monotonic() < until:
-        if committed_moves(db_path) > before or playing(db_path) is False:
+        if committed_moves(db_path) > before or not playing(db_path):
             return True  # moved on, or the match ended (a new one is opened)
         if not await press_once(api, sim, rng):
             await asyncio.sleep(0.05)
