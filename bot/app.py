@@ -18,7 +18,6 @@ import httpx
 
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError
-from telegram.request import HTTPXRequest
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -31,6 +30,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.http_client import AiohttpRequest
 from bot.settings import Settings
 from handlers import basics, howto, lobby, play, profile, records, rule_builder
 from handlers.callback_data import (
@@ -72,15 +72,15 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
 def build_application(settings: Settings) -> Application:
     gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
     updates = UpdatesFirst()
-    tls = {"verify": tls_for(settings.telegram_api_base_url)}
+    tls = tls_for(settings.telegram_api_base_url)
     application = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.base_file_url)
         # PTB's own pool sizes: many calls at once, one long poll.
-        .request(HTTPXRequest(connection_pool_size=256, httpx_kwargs=tls))
-        .get_updates_request(HTTPXRequest(connection_pool_size=1, httpx_kwargs=tls))
+        .request(AiohttpRequest(connection_pool_size=256, tls=tls))
+        .get_updates_request(AiohttpRequest(connection_pool_size=1, tls=tls))
         .rate_limiter(FloodLimiter(gate))
         # Tables are independent: one table's slow update never holds up another's; and updates
         # go before publishing (handlers/precedence.py).
