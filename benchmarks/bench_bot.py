@@ -19,7 +19,8 @@ Figures, per table count:
 - busiest group minute, busiest bot second: most counted calls delivered in any sliding window;
 - 429s: calls Telegram would have refused (must be 0);
 - updates/s vs the no-op bot with the same limiter (goal >= 0.8x);
-- CPU per move, Karata and the no-op bot, both limiters lifted (goal within 3x).
+- CPU per move, Karata and the no-op bot, both limiters lifted (goal within 3x); the no-op bot
+  twice, with PTB's default HTTP client (httpx) and with Karata's (aiohttp, bot/http_client.py).
 And restart time by table count: from starting `karata run` on a database with N running tables
 to its first getUpdates (goal < 3 s for 10,000).
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import signal
@@ -39,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +56,21 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 # ----- processes ------------------------------------------------------------------------------
-async def start_process(script: list[str], api: FakeBotAPI, db_path: str, limits: bool) -> asyncio.subprocess.Process:
+@contextmanager
+def collector_paused():
+    """No garbage collection in this process (the fake Telegram and the players) while a run is
+    measured, as timeit does: the fake stamps every call it receives, and a full collection of
+    its growing records stopped it for up to 0.1 s, which the figures counted as the bot's."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+async def start_process(
+    script: list[str], api: FakeBotAPI, db_path: str, limits: bool, **extra_env: str
+) -> asyncio.subprocess.Process:
     env = {
         **os.environ,
         "BOT_TOKEN": DEMO_TOKEN,
@@ -65,6 +82,7 @@ async def start_process(script: list[str], api: FakeBotAPI, db_path: str, limits
         "KARATA_LOG_LEVEL": "WARNING",
         "KARATA_BOT_RATE": "30" if limits else "10000",
         "KARATA_GROUP_RATE": "20" if limits else "6000",
+        **extra_env,
     }
     return await asyncio.create_subprocess_exec(
         sys.executable, *script, cwd=ROOT, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
@@ -244,7 +262,10 @@ async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
                 run = Run()
                 rng = random.Random(seed)
                 until = started + seconds
-                await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims))
+                with collector_paused():
+                    await asyncio.gather(
+                        *(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims)
+                    )
                 elapsed, used = time.monotonic() - started, cpu_seconds(process.pid) - cpu
                 moves = committed_moves(db_path) - before_moves
                 after = api.flood_stats()
@@ -277,11 +298,14 @@ async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
                 await stop_process(process)
 
 
-async def noop_under_load(users: int, seconds: float, limits: bool) -> tuple[float, float]:
-    """(updates/s, CPU seconds per update) of the no-op bot with `users` pressing at once."""
+async def noop_under_load(users: int, seconds: float, limits: bool, http: str = "httpx") -> tuple[float, float]:
+    """(updates/s, CPU seconds per update) of the no-op bot with `users` pressing at once, making
+    its calls with PTB's default client (httpx) or Karata's (aiohttp)."""
     with tempfile.TemporaryDirectory() as folder:
         async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=limits) as api:
-            process = await start_process(["benchmarks/noop_bot.py"], api, str(Path(folder) / "n.db"), limits)
+            process = await start_process(
+                ["benchmarks/noop_bot.py"], api, str(Path(folder) / "n.db"), limits, NOOP_HTTP=http
+            )
             try:
                 await wait_for_poll(api)
                 people = [api.add_user(200_000 + n, f"P{n}") for n in range(users)]
@@ -291,7 +315,8 @@ async def noop_under_load(users: int, seconds: float, limits: bool) -> tuple[flo
                 run = Run()
                 cpu, started = cpu_seconds(process.pid), time.monotonic()
                 until = started + seconds
-                await asyncio.gather(*(drive_noop_user(api, person, until, run) for person in people))
+                with collector_paused():
+                    await asyncio.gather(*(drive_noop_user(api, person, until, run) for person in people))
                 elapsed, used = time.monotonic() - started, cpu_seconds(process.pid) - cpu
                 return len(run.presses) / elapsed, used / max(1, len(run.presses))
             finally:
@@ -406,8 +431,10 @@ async def load_figures(counts: list[int], seconds: float, seed: int) -> None:
     busiest = max(counts)
     karata_cpu = await karata_cpu_per_move(busiest, seconds, seed)
     _, noop_cpu = await noop_under_load(busiest, seconds, limits=False)
+    _, noop_aiohttp_cpu = await noop_under_load(busiest, seconds, limits=False, http="aiohttp")
     print(f"\nCPU per move, limits lifted, {busiest} tables: Karata {ms(karata_cpu)}, no-op {ms(noop_cpu)} "
-          f"({karata_cpu / noop_cpu:.1f}x)", flush=True)
+          f"({karata_cpu / noop_cpu:.1f}x); no-op with Karata's HTTP client (aiohttp) {ms(noop_aiohttp_cpu)} "
+          f"({karata_cpu / noop_aiohttp_cpu:.1f}x)", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ and edit the pressed message, behind the same flood limiter as Karata.
 /start sends a message with one button; each press is answered and the message is edited to
 show the next number with a new button. Run by bench_bot.py as its own process:
 BOT_TOKEN=... TELEGRAM_API_BASE_URL=... python benchmarks/noop_bot.py
+With NOOP_HTTP=aiohttp it makes its calls with Karata's HTTP client (bot/http_client.py) instead
+of PTB's default httpx one, so that the two bots' CPU can be compared with the same client too.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update  # noqa: E402
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes  # noqa: E402
 
+from bot.http_client import AiohttpRequest  # noqa: E402
 from handlers.flood import FloodGate, FloodLimiter  # noqa: E402
 
 
@@ -39,14 +42,16 @@ async def press(update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
 
 def main() -> None:
     gate = FloodGate(int(os.environ.get("KARATA_BOT_RATE", "30")), int(os.environ.get("KARATA_GROUP_RATE", "20")))
-    application = (
+    builder = (
         ApplicationBuilder()
         .token(os.environ["BOT_TOKEN"])
         .base_url(os.environ["TELEGRAM_API_BASE_URL"])
         .rate_limiter(FloodLimiter(gate))
         .concurrent_updates(True)
-        .build()
     )
+    if os.environ.get("NOOP_HTTP") == "aiohttp":
+        builder = builder.request(AiohttpRequest(tls=False)).get_updates_request(AiohttpRequest(1, tls=False))
+    application = builder.build()
     application.add_handler(CommandHandler("start", start))
     application.add_handler(CallbackQueryHandler(press))
     application.run_polling(allowed_updates=Update.ALL_TYPES)
