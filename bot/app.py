@@ -54,6 +54,7 @@ from handlers.publisher import Publisher
 from tables.feed import ChangeFeed
 from tables.service import TableService, Timing
 from tables.store import Store
+from tables.thinking import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,8 @@ async def _post_init(application: Application) -> None:
     store = Store(settings.db_path)
     await store.open()
     feed = ChangeFeed()
-    service = TableService(store, feed, timing_of(settings), application.job_queue)
+    thinker = Thinker(settings.computer_workers)
+    service = TableService(store, feed, timing_of(settings), application.job_queue, thinker=thinker)
     yield_to = application.bot_data["updates"].quiet
     courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot
@@ -195,6 +197,7 @@ async def _post_stop(application: Application) -> None:
 async def _post_shutdown(application: Application) -> None:
     found: Karata | None = application.bot_data.get("karata")
     if found is not None:
+        found.service.thinker.close()
         await found.store.close()
 
 

@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     nudge_seconds: float = Field(8, ge=0, le=600, validation_alias=AliasChoices("KARATA_NUDGE_SECONDS"))
     # A computer player's pause before its move, so that a group can follow the game.
     computer_seconds: float = Field(1.5, ge=0, le=30, validation_alias=AliasChoices("KARATA_COMPUTER_SECONDS"))
+    # Processes in which strong computer players search (0: a thread of the bot's own process,
+    # which then holds up other tables' presses while it thinks).
+    computer_workers: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("KARATA_COMPUTER_WORKERS"))
     # The games' full guides (<game>.md, sw/<game>.md) that /guide sends; unset: the source checkout's.
     guides_dir: str | None = Field(None, validation_alias=AliasChoices("KARATA_GUIDES_DIR"))
 
@@ -107,6 +110,7 @@ _ENV_NAMES = {
     "warn_seconds": "KARATA_WARN_SECONDS",
     "nudge_seconds": "KARATA_NUDGE_SECONDS",
     "computer_seconds": "KARATA_COMPUTER_SECONDS",
+    "computer_workers": "KARATA_COMPUTER_WORKERS",
     "group_messages_per_minute": "KARATA_GROUP_RATE",
     "bot_messages_per_second": "KARATA_BOT_RATE",
     "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",

@@ -42,6 +42,7 @@ from tables.models import (
     computer_seat,
 )
 from tables.store import Store
+from tables.thinking import Thinker
 from tables.timers import Due, Timers
 
 log = logging.getLogger(__name__)
@@ -105,11 +106,13 @@ class TableService:
         timing: Timing = Timing(),
         job_queue: JobQueue | None = None,
         clock: Callable[[], float] = time.time,
+        thinker: Thinker | None = None,
     ):
         self.store = store
         self.feed = feed
         self.timing = timing
         self.clock = clock
+        self.thinker = thinker or Thinker()
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
         # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
         # table ids, and ("chat", chat, topic) for opening a table there.
@@ -514,9 +517,9 @@ class TableService:
             level = table.level if table.level in ai.LEVELS else "easy"
             # Repeatable for a table, a move and a seat; nothing of the table's seed (the deck).
             digest = hashlib.sha256(f"{table.table_id}:{table.version}:{seat}".encode()).digest()
-            # Search takes up to a second: the event loop keeps serving the other tables.
-            action = await asyncio.to_thread(
-                ai.choose, game, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
+            # A search takes up to a second, in another process: the other tables go on.
+            action = await self.thinker.choose(
+                game.name, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
             )
             chosen.append(action)
             return action
