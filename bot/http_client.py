@@ -51,7 +51,11 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(limit=self._pool_size, ssl=self._tls)
             self._session = aiohttp.ClientSession(
-                connector=connector, headers={"User-Agent": self.USER_AGENT}, skip_auto_headers=("Accept-Encoding",)
+                connector=connector,
+                headers={"User-Agent": self.USER_AGENT},
+                skip_auto_headers=("Accept-Encoding",),
+                # HTTPS_PROXY and friends are honoured, as they were with httpx.
+                trust_env=True,
             )
 
     async def shutdown(self) -> None:
