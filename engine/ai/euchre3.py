@@ -1,8 +1,11 @@
-"""Euchre-3's computer player: rules of thumb (easy) and dealing what it cannot see (for the search).
+"""Euchre-3's computer player: rules of thumb (easy), and easy's move checked on sampled deals (strong).
 
 Easy makes trumps when its hand is strong in that suit (bowers, aces, length), plays with the
 dummy rather than alone, never defends alone, and in play wins a trick with its cheapest
 winning card when its side is not already winning it, else throws its weakest card.
+
+Strong (`strong`) plays easy's move unless another does clearly better over the same sampled
+deals of the cards it cannot see, each deal played out to the hand's end with easy's moves.
 """
 
 from __future__ import annotations
