@@ -1,15 +1,18 @@
-"""Euchre-3's computer player: rules of thumb (easy) and dealing what it cannot see (for the search).
+"""Euchre-3's computer player: rules of thumb (easy), and easy's move checked on sampled deals (strong).
 
 Easy makes trumps when its hand is strong in that suit (bowers, aces, length), plays with the
 dummy rather than alone, never defends alone, and in play wins a trick with its cheapest
 winning card when its side is not already winning it, else throws its weakest card.
+
+Strong (`strong`) plays easy's move unless another does clearly better over the same sampled
+deals of the cards it cannot see, each deal played out to the hand's end with easy's moves.
 """
 
 from __future__ import annotations
 
 import random
 
-from engine.ai.search import margin, play_out
+from engine.ai.search import play_out
 from engine.core.protocol import Action
 from engine.euchre3.ranking import EFFECTIVE_SUIT, SAME_COLOUR, STRENGTH_KEY, TRICK_VALUE
 
@@ -101,13 +104,45 @@ __all__ = ["SAME_COLOUR", "easy", "strength"]
 
 
 # ----- the search's view of Euchre-3 -------------------------------------------------------
-PLAYOUTS = 300
+PLAYOUTS = 240  # rollouts per bidding decision, shared among the moves compared
+PLAY_SHARE = 3  # a card to play gets PLAYOUTS // PLAY_SHARE: late in a hand play is nearly forced
+MIN_DEALS = 4
+Z = 2.0  # how many standard errors better than easy's move another move must look to be played
+TRIES = 20  # deals tried per sample for one that agrees with what the bidding said
+
+
+def _between(start: int, stop: int) -> list[int]:
+    """Seats clockwise from `start` up to `stop`, `stop` excluded."""
+    seats = []
+    seat = start
+    while seat != stop and len(seats) < 3:
+        seats.append(seat)
+        seat = (seat + 1) % 3
+    return seats
+
+
+def _passed(view: dict, seat_of) -> tuple[list[int], list[int]]:
+    """The seats that passed in the first and in the second round of bidding this hand (public:
+    everyone heard them), from who deals, who made trumps and where the up-card went."""
+    dealer = seat_of(view["dealer"])
+    first = (dealer + 1) % 3
+    phase = view["phase"]
+    turn = seat_of(view["to_act"][0]) if view["to_act"] else None
+    maker = seat_of(view["maker"]) if view["maker"] else None
+    if phase == "bid1":
+        return _between(first, turn), []
+    if view["up_card_status"] != "turned_down":
+        return _between(first, maker), []
+    if phase == "bid2":
+        return [0, 1, 2], _between(first, turn)
+    return [0, 1, 2], _between(first, maker)
 
 
 class Determinizer:
     """Deals the unseen cards consistently with the player's view: the other hands, their
     face-down discards, the dummy, the kitty (the up-card where everyone saw it go) and a lone
-    maker's unused dummy."""
+    maker's unused dummy. A player who did not follow suit gets no card of that suit, and a deal
+    where a player who passed would (by easy's measure) have made trumps is dealt again."""
 
     def __init__(self, view: dict):
         from engine.euchre3 import GAME
@@ -171,10 +206,91 @@ class Determinizer:
             "up_card": up,
         }
         self.base = GAME.load(data)
+        self.played_by, self.voids = self._plays(view)
+        self.checks = self._bidding(view, seat_of)
+
+    def _plays(self, view: dict) -> tuple[list[list[str]], list[set[str]]]:
+        """Who played which card this hand, and the suits each player showed it has none of
+        (public: everyone saw the tricks; the cards of finished tricks are listed in order)."""
+        from engine.euchre3.rules import first_leader, next_active
+
+        played_by: list[list[str]] = [[], [], []]
+        voids: list[set[str]] = [set(), set(), set()]
+        state = self.base
+        trump = state.trump
+        if trump is None or state.maker is None:
+            return played_by, voids
+        effective = EFFECTIVE_SUIT[trump]
+        size = 2 if state.sitting_out is not None else 3
+        cards = list(state.played)
+        tricks = []
+        leader = first_leader(state)
+        for at in range(0, len(cards), size):
+            chunk = cards[at : at + size]
+            seats = [leader]
+            while len(seats) < len(chunk):
+                seats.append(next_active(state, seats[-1]))
+            tricks.append(list(zip(seats, chunk)))
+            value = TRICK_VALUE[trump][effective[chunk[0]]]
+            leader = max(zip(seats, chunk), key=lambda play: value[play[1]])[0]
+        tricks.append(list(state.trick))
+        for trick in tricks:
+            if not trick:
+                continue
+            led = effective[trick[0][1]]
+            for seat, card in trick:
+                played_by[seat].append(card)
+                if effective[card] != led:
+                    voids[seat].add(led)
+        return played_by, [voids[s] if s != self.me else set() for s in range(3)]
+
+    def _bidding(self, view: dict, seat_of) -> list:
+        """(seat, test of the cards it held when bidding) for each other player who passed."""
+        from engine.core.cards import SUITS
+
+        first, second = _passed(view, seat_of)
+        dealer = seat_of(view["dealer"])
+        up = self.up
+        up_suit = up[-1]
+        named = SUITS if view["options"]["turned_down_suit"] else tuple(s for s in SUITS if s != up_suit)
+        checks = []
+        for seat in first:
+            if seat != self.me:
+                extra = (up,) if seat == dealer else ()
+                checks.append((seat, lambda cards, extra=extra: strength([*cards, *extra], up_suit) < _MAKE))
+        for seat in second:
+            if seat != self.me:
+                checks.append((seat, lambda cards: all(strength(cards, suit) < _MAKE for suit in named)))
+        return checks
+
+    def _agrees(self, hands) -> bool:
+        played_by = self.played_by
+        return all(check((*hands[seat], *played_by[seat])) for seat, check in self.checks)
 
     def sample(self, rng: random.Random):
+        for _ in range(TRIES if self.checks else 1):
+            state = self._deal(rng)
+            if self._agrees(state.hands):
+                break
+        return state
+
+    def _deal(self, rng: random.Random):
         pool = self.pool[:]
         rng.shuffle(pool)
+        hands = list(self.base.hands)
+        trump = self.base.trump
+        for seat in range(3):  # a player known to lack a suit first, from the cards of other suits
+            voids = self.voids[seat]
+            if seat == self.me or not voids:
+                continue
+            effective = EFFECTIVE_SUIT[trump]
+            count = self.hand_counts[seat] - (seat == self.up_to_dealer and self.hand_counts[seat] > 0)
+            fits = [card for card in pool if effective[card] not in voids][:count]
+            if len(fits) < count:  # cannot happen with a consistent view; deal as if nothing were known
+                continue
+            taken = set(fits)
+            pool = [card for card in pool if card not in taken]
+            hands[seat] = (self.up, *fits) if seat == self.up_to_dealer and self.hand_counts[seat] else tuple(fits)
         at = 0
 
         def take(count: int) -> tuple:
@@ -183,13 +299,14 @@ class Determinizer:
             at += count
             return got
 
-        hands = list(self.base.hands)
         discards = list(self.base.discards)
         for seat in range(3):
             if seat == self.me:
                 continue
             count = self.hand_counts[seat]
-            if seat == self.up_to_dealer and count:
+            if self.voids[seat] and len(hands[seat]) == count:
+                pass
+            elif seat == self.up_to_dealer and count:
                 hands[seat] = (self.up, *take(count - 1))
             else:
                 hands[seat] = take(count)
@@ -210,12 +327,15 @@ class Determinizer:
 
 
 def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
-    """The rollout policy: easy's move (read from the made-up deal), sometimes a random one.
-    Random defenders and makers in rollouts made every bid look good, and the search overbid."""
+    """The rollout policy: easy's move, read from the made-up deal (the keep: its five strongest
+    cards, the same as easy's up to ties, without trying every five of ten)."""
     if len(legal) == 1:
         return legal[0]
-    if rng.random() < 0.1:
-        return rng.choice(legal)
+    if legal[0]["type"] == "keep":
+        trump = state.trump
+        pool = state.hands[state.turn] + state.dummy
+        chosen = set(sorted(pool, key=lambda card: -strength((card,), trump))[:5])
+        return {"type": "keep", "cards": [card for card in pool if card in chosen]}
     return easy(_light_view(state, mover), legal, rng)
 
 
@@ -234,17 +354,117 @@ def _light_view(state, player: str) -> dict:
     }
 
 
+# How a played hand ends (easy against easy, 1,355 hands not thrown in): the maker marches
+# (3 points), makes (1 point) or is euchred (2 points to each defender).
+HAND_ENDS = ((0.57, 3, 0), (0.38, 1, 0), (0.05, 0, 2))
+_WIN_SHARES: dict[tuple, float] = {}
+
+
+def win_share(mine: int, first: int, second: int, target: int) -> float:
+    """The share of the match a player with `mine` points expects to win against two others
+    (first, second), if the hands to come end as HAND_ENDS says with the maker any of the three:
+    what a hand's points are worth depends on the scores (a point at 9 can end the match)."""
+    key = (mine, *sorted((first, second)), target)
+    share = _WIN_SHARES.get(key)
+    if share is not None:
+        return share
+    scores = (mine, first, second)
+    top = max(scores)
+    if top >= target:
+        winners = [score for score in scores if score >= target]
+        share = 1 / len(winners) if mine >= target else 0.0
+    else:
+        share = 0.0
+        for chance, maker_points, defender_points in HAND_ENDS:
+            for maker in range(3):
+                after = [score + (maker_points if seat == maker else defender_points) for seat, score in enumerate(scores)]
+                share += chance / 3 * win_share(after[0], after[1], after[2], target)
+    _WIN_SHARES[key] = share
+    return share
+
+
 def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
-    """Play the hand out with easy's moves; the hand's points for the player against the best other."""
+    """Play the hand out with easy's moves; the player's expected share of the match after it."""
     start = view["round"]
     state, _ = play_out(game, state, rng, lambda s: s.round == start and s.turn is not None, 300, quick)
-    scores = game.scores(state)
-    before = view["scores"]
-    if state.turn is None:
-        return 1.0 if player in game.winners(state) else 0.0
-    others = [scores[p] - before[p] for p in scores if p != player]
-    return margin(scores[player] - before[player], others, 1.5)
+    scores = state.scores
+    me = state.players.index(player)
+    others = [scores[seat] for seat in range(3) if seat != me]
+    return win_share(scores[me], others[0], others[1], state.options.target)
 
 
 def determinize(view: dict, rng: random.Random):
     return Determinizer(view).sample(rng)
+
+
+# ----- the strong player ---------------------------------------------------------------------
+def _voids(cards, trump: str) -> int:
+    suits = {EFFECTIVE_SUIT[trump][card] for card in cards}
+    return sum(1 for suit in ("S", "H", "D", "C") if suit != trump and suit not in suits)
+
+
+def _high(cards, trump: str) -> int:
+    return sum(1 for card in cards if EFFECTIVE_SUIT[trump][card] != trump and card[:-1] in ("A", "K"))
+
+
+def candidates(view: dict, legal: list[Action]) -> list[Action]:
+    """The moves the strong player compares: every card, bid and defence; the maker's five cards
+    to keep and the dealer's discard narrowed to a few good ones (trumps, then short side suits)."""
+    kinds = {action["type"] for action in legal}
+    if "keep" in kinds:
+        trump = view["trump"]
+        ranked = sorted(legal, key=lambda a: (-strength(a["cards"], trump), -_voids(a["cards"], trump),
+                                              -_high(a["cards"], trump)))
+        return _with(ranked[:4], easy(view, legal, random.Random(0)))
+    if "pick_up" in kinds:
+        hand = view["hand"]
+        up = view["up_card"]
+        trump = up[-1]
+
+        def after(action):
+            cards = [c for c in [*hand, up] if c != action["discard"]]
+            return (-strength(cards, trump), -_voids(cards, trump), -_high(cards, trump))
+
+        picks = sorted((a for a in legal if a["type"] == "pick_up"), key=after)[:3]
+        picks += [a for a in legal if a["type"] == "leave"]
+        return _with(picks, easy(view, legal, random.Random(0)))
+    if "with_dummy" in kinds and not view["options"]["lone_maker_bonus"]:
+        return [next(a for a in legal if a["type"] == "with_dummy")]  # alone scores the same, with fewer cards
+    return legal
+
+
+def _with(moves: list[Action], move: Action) -> list[Action]:
+    return moves if move in moves else [move, *moves]
+
+
+def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
+    """Easy's move unless another does clearly better over the same sampled deals, each played
+    out to the hand's end with easy's moves for every seat: the deals are common to the moves,
+    so the comparison is paired and far less noisy than a search that draws a deal per try."""
+    from engine.euchre3 import GAME
+
+    moves = candidates(view, legal)
+    if len(moves) == 1:
+        return moves[0]
+    default = moves.index(easy(view, moves, rng))
+    player = view["you"]
+    budget = PLAYOUTS if view["phase"] != "play" else PLAYOUTS // PLAY_SHARE
+    deals = max(MIN_DEALS, budget // len(moves))
+    determinizer = Determinizer(view)
+    results = [[0.0] * deals for _ in moves]
+    for deal_index in range(deals):
+        deal = determinizer.sample(rng)
+        for index, move in enumerate(moves):
+            result = GAME.advance(deal.copy(), player, move)
+            if result.ok:  # always, with a consistent deal; a refusal counts as a lost match
+                results[index][deal_index] = rollout(GAME, result.state, player, view, rng)
+    means = [sum(values) / deals for values in results]
+    best = max(range(len(moves)), key=means.__getitem__)
+    if best == default:
+        return moves[default]
+    gains = [a - b for a, b in zip(results[best], results[default])]
+    mean = sum(gains) / deals
+    spread = (sum((gain - mean) ** 2 for gain in gains) / max(1, deals - 1)) ** 0.5
+    if mean > 0 and mean > Z * spread / deals**0.5:
+        return moves[best]
+    return moves[default]
