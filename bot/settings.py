@@ -50,7 +50,7 @@ class Settings(BaseSettings):
     # A computer player's pause before its move, so that a group can follow the game.
     computer_seconds: float = Field(1.5, ge=0, le=30, validation_alias=AliasChoices("KARATA_COMPUTER_SECONDS"))
     # Processes in which strong computer players search (0: a thread of the bot's own process,
-    # which then holds up other tables' presses while it thinks).
+    # which then slows other tables' presses while it thinks: tables/thinking.py).
     computer_workers: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("KARATA_COMPUTER_WORKERS"))
     # The games' full guides (<game>.md, sw/<game>.md) that /guide sends; unset: the source checkout's.
     guides_dir: str | None = Field(None, validation_alias=AliasChoices("KARATA_GUIDES_DIR"))

@@ -1,8 +1,11 @@
 """Where computer players think: a strong search in worker processes, easy moves on the spot.
 
-A strong decision is up to about half a second of pure Python. In a thread it would hold the
-GIL that long, and every other table's press would wait behind it; in a worker process the bot
-goes on serving presses. Easy and random moves take well under 10 ms and are chosen inline.
+A strong decision is up to about half a second of pure Python. In a thread of the bot's process
+it shares the GIL with the event loop: every time a press at another table waits for anything
+(its database trip, its answer), the loop gets the GIL back only after Python's switch interval
+(5 ms), and a press waits dozens of times (benchmarks/bench_thinking.py: the loop woke 5.4 ms
+late at the median, 46 ms at worst, against 0.2 and 5 ms with a worker process). Easy and random
+moves take well under 10 ms and are chosen inline.
 The worker gets what the player may see (view and legal actions) and the seed, never the
 state: the same decision as in the bot's own process, made elsewhere.
 """
