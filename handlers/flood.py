@@ -16,12 +16,11 @@ gate, and honours a 429 for the chat it came from (other chats are not held up).
 from __future__ import annotations
 
 import asyncio
-import heapq
 import itertools
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -70,13 +69,13 @@ class Rate:
     ticket: Ticket | None = None
 
 
-@dataclass(order=True)
+@dataclass(eq=False)
 class _Waiter:
     priority: int
     serial: int
-    chat_id: int = field(compare=False)
-    granted: asyncio.Future[Ticket] = field(compare=False)
-    since: float = field(default=0.0, compare=False)
+    chat_id: int
+    granted: asyncio.Future[Ticket]
+    since: float = 0.0
 
 
 def is_group(chat_id: int) -> bool:
@@ -114,7 +113,7 @@ class FloodGate:
         `finished` when the call has been answered."""
         granted = asyncio.get_running_loop().create_future()
         waiter = _Waiter(priority, next(self._serials), chat_id, granted, self.clock())
-        heapq.heappush(self._waiters, waiter)
+        self._waiters.append(waiter)  # the pump orders them by `_turn` each time it grants
         self._kick()
         try:
             return await waiter.granted
@@ -137,7 +136,6 @@ class FloodGate:
                 waiter.priority = priority
                 hurried = True
         if hurried:
-            heapq.heapify(self._waiters)
             self._kick()
 
     def ban(self, chat_id: int, seconds: float) -> None:
@@ -179,12 +177,10 @@ class FloodGate:
         for waiter in sorted(self._waiters, key=lambda waiter: self._turn(waiter, now)):
             if waiter.granted.done():
                 self._waiters.remove(waiter)
-                heapq.heapify(self._waiters)
                 return None
             chat_wait = self._chat_wait(waiter.chat_id, waiter.priority, now)
             if chat_wait <= 0 and bot_wait <= 0:
                 self._waiters.remove(waiter)
-                heapq.heapify(self._waiters)
                 waiter.granted.set_result(self._count(waiter.chat_id, now))
                 return None
             soonest = min(soonest, max(chat_wait, bot_wait))
