@@ -11,8 +11,7 @@ from telegram.helpers import create_deep_linked_url
 from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
 from handlers import howto, languages, lobby, play, profile, telegram_io
 from handlers.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
-from handlers.context import KarataContext, chat_translator, effective, is_admin, seat_for
-
+from handlers.context import KarataContext, chat_translator, effective, is_admin, pressed, seat_for
 log = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"sw": "Kiswahili", "en": "English"}
@@ -133,11 +132,7 @@ async def language_command(update: Update, context: KarataContext) -> None:
 
 
 async def pick_language(update: Update, context: KarataContext) -> None:
-    query = update.callback_query
-    assert query is not None
-    data = PickLanguage.parse(query.data)
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, message, _ = await pressed(update, context, PickLanguage.parse)
     if data.language not in LANGUAGES:
         await telegram_io.answer(query, _("I did not understand that button."))
         return

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, NamedTuple, TypeVar
 
-from telegram import Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ExtBot
@@ -110,6 +111,31 @@ async def table_of_chat(update: Update, context: KarataContext) -> tuple[Transla
         await message.reply_text(_("There is no table here. Start one with /newgame."))
         return None
     return _, table
+
+
+Data = TypeVar("Data")
+
+
+class Press(NamedTuple, Generic[Data]):
+    """What every button handler starts from: the press, its parsed button data, where and by
+    whom it was pressed, and the words to answer in."""
+
+    query: CallbackQuery
+    data: Data
+    chat: Chat
+    user: User
+    message: Message
+    words: Translator  # the handler unpacks it as `_`
+
+
+async def pressed(update: Update, context: KarataContext, parse: Callable[[str], Data]) -> Press[Data]:
+    """The opening of a button handler. Forged or stale data fails in `parse`, before anything
+    else is read."""
+    query = update.callback_query
+    assert query is not None and query.data is not None
+    data = parse(query.data)
+    chat, user, message = effective(update)
+    return Press(query, data, chat, user, message, await chat_translator(context, chat, user))
 
 
 def effective(update: Update) -> tuple[Chat, User, Message]:

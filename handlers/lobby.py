@@ -17,6 +17,7 @@ from handlers.context import (
     effective,
     is_admin,
     is_member,
+    pressed,
     seat_for,
     table_of_chat,
     thread_of,
@@ -116,11 +117,7 @@ async def new_game(update: Update, context: KarataContext) -> None:
 
 
 async def pick_game(update: Update, context: KarataContext) -> None:
-    query = update.callback_query
-    assert query is not None
-    data = PickGame.parse(query.data)
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, message, _ = await pressed(update, context, PickGame.parse)
     if data.game not in available_games():
         await telegram_io.answer(query, refusal_text("unknown_game", None, {"game": data.game}, _))
         return
@@ -166,11 +163,7 @@ async def join_by_link(update: Update, context: KarataContext, link: JoinLink) -
 
 
 async def lobby_op(update: Update, context: KarataContext) -> None:
-    query = update.callback_query
-    assert query is not None
-    data = LobbyOp.parse(query.data)
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, _message, _ = await pressed(update, context, LobbyOp.parse)
     service = context.karata.service
     table = await context.karata.store.get_table(data.table_id)
     if table is None or table.chat_id != chat.id:
@@ -198,11 +191,7 @@ async def lobby_op(update: Update, context: KarataContext) -> None:
 
 
 async def play_again(update: Update, context: KarataContext) -> None:
-    query = update.callback_query
-    assert query is not None
-    data = PlayAgain.parse(query.data)
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, _message, _ = await pressed(update, context, PlayAgain.parse)
     outcome = await context.karata.service.play_again(data.table_id, chat.id, seat_for(user))
     if outcome.ok:
         await telegram_io.answer(query)

@@ -22,6 +22,7 @@ from handlers.context import (
     chat_translator,
     effective,
     is_admin,
+    pressed,
     table_of_chat,
     thread_of,
     user_translator,
@@ -38,11 +39,7 @@ from tables.models import PLAYING, Loaded, Outcome, TableRow
 
 async def press_action(update: Update, context: KarataContext) -> None:
     """A button of the action tree: open a branch, or apply the action it stands for."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    data = TreeNode.parse(query.data)
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, _message, _ = await pressed(update, context, TreeNode.parse)
     karata = context.karata
     player = str(user.id)
     opened: list[int] = []
@@ -158,11 +155,7 @@ def _confirmed(context: KarataContext, key: tuple[int, int, str]) -> bool:
 
 async def press_table_button(update: Update, context: KarataContext) -> None:
     """A button on the group table ("Kadi Moja!", accuse, vote): pressed by whoever it concerns."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    data = TableButton.parse(query.data)
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, _message, _ = await pressed(update, context, TableButton.parse)
     karata = context.karata
     table = await karata.store.get_table(data.table_id)
     if table is None or table.chat_id != chat.id:
@@ -390,11 +383,7 @@ async def leave_command(update: Update, context: KarataContext) -> None:
 
 async def press_leave(update: Update, context: KarataContext) -> None:
     """The hand's Leave button (ask), and the answers to the question (yes, no)."""
-    query = update.callback_query
-    assert query is not None and query.data is not None
-    data = LeaveTable.parse(query.data)
-    chat, user, message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, message, _ = await pressed(update, context, LeaveTable.parse)
     karata = context.karata
     table = await karata.store.get_table(data.table_id)
     if table is None or table.status != PLAYING:

@@ -11,7 +11,7 @@ from telegram.error import BadRequest, Forbidden
 from engine.registry import available_games
 from handlers import telegram_io
 from handlers.callback_data import MatchReplay
-from handlers.context import KarataContext, chat_translator, effective, seat_for, user_translator
+from handlers.context import KarataContext, chat_translator, effective, pressed, seat_for, user_translator
 from handlers.render.records import board_text, hidden_text, history_keyboard, history_text, replay_caption, stats_text
 
 MAX_ARGUMENT = 64
@@ -95,11 +95,7 @@ async def history_command(update: Update, context: KarataContext) -> None:
 async def send_replay(update: Update, context: KarataContext) -> None:
     """A /history button: the match's replay file goes to the presser's private chat (only one
     person asked for it; the group's message budget stays for the games)."""
-    query = update.callback_query
-    assert query is not None
-    data = MatchReplay.parse(query.data)
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, _message, _ = await pressed(update, context, MatchReplay.parse)
     store = context.karata.store
     replay = await store.records.replay(data.table_id)
     if replay is None or replay.chat_id != chat.id:

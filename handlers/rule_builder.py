@@ -31,7 +31,7 @@ from engine.lopti import (
 from handlers import telegram_io
 from handlers.telegram_io import press_request
 from handlers.callback_data import RuleDraft
-from handlers.context import KarataContext, chat_translator, effective
+from handlers.context import KarataContext, pressed
 from handlers.games import renderer_for
 from handlers.games.house_rules import (
     BUTTON,
@@ -295,11 +295,7 @@ def amendment_message(table_id: int, rule: Mapping[str, Any], _: Translator) -> 
 async def press_draft(update: Update, context: KarataContext) -> None:
     """A builder button: show the next step, go back, or submit the finished rule (or the
     amendment, to the vote)."""
-    query = update.callback_query
-    assert query is not None
-    data = RuleDraft.parse(query.data)
-    chat, user, _message = effective(update)
-    _ = await chat_translator(context, chat, user)
+    query, data, chat, user, _message, _ = await pressed(update, context, RuleDraft.parse)
     karata = context.karata
     player = str(user.id)
     parsed = DraftCode.parse(data.code)
