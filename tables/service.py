@@ -224,11 +224,16 @@ class TableService:
                 return Outcome.refused("not_lobby", table=table)
             if table.seat_of(seat.user_id):
                 return Outcome.refused("already_joined", table=table)
-            if len(table.seats) >= game.max_players:
-                return Outcome.refused("table_full", table=table, limit=game.max_players)
-            table.seats.append(seat)
-            await self._save(table)
-            return Outcome(True, table=table)
+            return await self._seat(table, game, seat)
+
+    async def _seat(self, table: TableRow, game: Game, seat: Seat | None) -> Outcome:
+        """Seat a person or a computer player (None: every computer player is seated) if the
+        lobby has room; the caller holds the table's lock."""
+        if seat is None or len(table.seats) >= game.max_players:
+            return Outcome.refused("table_full", table=table, limit=game.max_players)
+        table.seats.append(seat)
+        await self._save(table)
+        return Outcome(True, table=table)
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
         async with self.lock(table_id):
@@ -254,12 +259,7 @@ class TableService:
             table, game = loaded.table, loaded.game
             if user_id != table.creator_id:
                 return Outcome.refused("not_creator_computers", table=table)
-            seat = computer_seat(table.level, table.seats)
-            if len(table.seats) >= game.max_players or seat is None:
-                return Outcome.refused("table_full", table=table, limit=game.max_players)
-            table.seats.append(seat)
-            await self._save(table)
-            return Outcome(True, table=table)
+            return await self._seat(table, game, computer_seat(table.level, table.seats))
 
     async def remove_computer(self, table_id: int, user_id: int) -> Outcome:
         """The opener takes the last computer player off the lobby."""
