@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from telegram import CallbackQuery, Chat, Message, Update, User
