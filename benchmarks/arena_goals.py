@@ -5,10 +5,12 @@ Each line is `karata arena`'s match for match (engine.ai.arena.play_match: seats
 the match number, seed S + m, CPU time per decision). Every finished match is appended to
 OUT/<game>_<seats>.jsonl at once, so a run stopped at any moment loses at most the matches
 under way, and the next run plays only the matches still missing. `--jobs N` plays N matches
-at a time in worker processes. `--report` prints the table of the matches played so far.
+at a time in worker processes. `--report` prints the table of the matches played so far. The
+matches played so far are kept in the repository (benchmarks/arena-runs/, the default OUT), so
+that each sitting goes on from the last one's.
 
-    python benchmarks/arena_goals.py --out arena-runs --jobs 2 [--lines kadi/strong-random,pitch] [--matches 200]
-    python benchmarks/arena_goals.py --out arena-runs --report
+    python benchmarks/arena_goals.py --jobs 2 [--lines kadi/strong-random,pitch] [--matches 200]
+    python benchmarks/arena_goals.py --report
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.ai.arena import play_match  # noqa: E402
 from engine.registry import get_game  # noqa: E402
+
+RUNS = Path(__file__).resolve().parent / "arena-runs"
 
 # (game, seats, goal): the strong player's share of matches won that the issue asks for.
 LINES = [
@@ -58,7 +62,7 @@ def one_match(game_name: str, seats: tuple[str, ...], seed: int, match: int) -> 
         "strong_won": (1 / len(winners)) if strong in winners else 0.0,
         "strong_score": scores[strong],
         "other_scores": [score for player, score in scores.items() if player != strong],
-        "strong_decisions_ms": [round(t * 1000, 3) for t in times[strong]],
+        "strong_decisions_ms": [round(t * 1000, 1) for t in times[strong]],
     }
 
 
@@ -113,7 +117,7 @@ def run(out: Path, lines: list, matches: int, seed: int, jobs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, required=True, help="folder of the matches' files")
+    parser.add_argument("--out", type=Path, default=RUNS, help="folder of the matches' files")
     parser.add_argument(
         "--lines", default="", help="only these lines, in this order: games or game/seats (kadi,pitch/strong-easy)"
     )
