@@ -80,7 +80,8 @@ def report(out: Path) -> None:
             continue
         wins = sum(row["strong_won"] for row in rows)
         rate = wins / len(rows)
-        verdict = ("met" if rate >= goal else "**missed**") + ("" if len(rows) >= 200 else f" ({len(rows)} of 200 matches)")
+        short = "" if len(rows) >= 200 else f" ({len(rows)} of 200 matches)"
+        verdict = ("met" if rate >= goal else "**missed**") + short
         times = [t for row in rows for t in row["strong_decisions_ms"]]
         print(
             f"| {game} | {', '.join(seats)} | {len(rows)} | {wins:g} | {rate:.1%} | ≥{goal:.0%}: {verdict} "

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import urllib.request
+from urllib.parse import urlsplit
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -28,7 +30,7 @@ class AiohttpRequest(BaseRequest):
     connect timeout (aiohttp measures them together) and aiohttp has no write timeout: a body
     is written within the read timeout's clock."""
 
-    __slots__ = ("_pool_size", "_tls", "_timeouts", "_session")
+    __slots__ = ("_pool_size", "_tls", "_timeouts", "_session", "_proxies")
 
     def __init__(
         self,
@@ -42,6 +44,7 @@ class AiohttpRequest(BaseRequest):
         self._tls = tls
         self._timeouts = {"read": read_timeout, "connect": connect_timeout, "pool": pool_timeout}
         self._session: aiohttp.ClientSession | None = None
+        self._proxies: dict[tuple[str, str], str | None] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -54,8 +57,6 @@ class AiohttpRequest(BaseRequest):
                 connector=connector,
                 headers={"User-Agent": self.USER_AGENT},
                 skip_auto_headers=("Accept-Encoding",),
-                # HTTPS_PROXY and friends are honoured, as they were with httpx.
-                trust_env=True,
             )
 
     async def shutdown(self) -> None:
@@ -85,13 +86,28 @@ class AiohttpRequest(BaseRequest):
             sock_read=read,
         )
         data, headers = self._body(request_data, files)
+        proxy = self._proxy_for(url)
         try:
-            async with self._session.request(method, url, data=data, headers=headers, timeout=timeout) as response:
+            async with self._session.request(
+                method, url, data=data, headers=headers, timeout=timeout, proxy=proxy
+            ) as response:
                 return response.status, await response.read()
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+
+    def _proxy_for(self, url: str) -> str | None:
+        """The proxy HTTPS_PROXY / HTTP_PROXY name for this URL's scheme, unless NO_PROXY exempts
+        its host, as httpx honoured them. Read once per scheme and host: aiohttp's own
+        `trust_env` reads the environment and ~/.netrc again on every call, which cost about a
+        quarter of the bot's CPU per move."""
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.hostname or "")
+        if key not in self._proxies:
+            proxy = urllib.request.getproxies().get(parts.scheme)
+            self._proxies[key] = None if proxy and urllib.request.proxy_bypass(key[1]) else proxy
+        return self._proxies[key]
 
     def _given(self, value: ODVInput[float], name: str) -> float | None:
         return self._timeouts[name] if isinstance(value, DefaultValue) else value

@@ -56,7 +56,8 @@ async def test_parameters_arrive_as_a_form_and_the_answer_is_parsed(server):
     async with AiohttpRequest(tls=False) as request:
         result = await request.post(f"{url}/editMessageText", _data(chat_id=-100, text="Zamu yako 🂡"))
     assert result is True
-    assert seen == [("/bot1:x/editMessageText", AiohttpRequest.USER_AGENT, {"chat_id": "-100", "text": "Zamu yako 🂡"})]
+    fields = {"chat_id": "-100", "text": "Zamu yako 🂡"}
+    assert seen == [("/bot1:x/editMessageText", AiohttpRequest.USER_AGENT, fields)]
 
 
 async def test_a_file_goes_as_multipart_beside_the_other_parameters(server):
@@ -98,3 +99,47 @@ async def test_a_request_after_shutdown_is_refused_and_a_new_start_works_again(s
     await request.post(f"{url}/getMe")
     await request.shutdown()
     assert len(seen) == 1
+
+
+@pytest_asyncio.fixture
+async def proxy():
+    """A stand-in HTTP proxy: records each request line and answers every call with ok."""
+    lines = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines.append(head.split(b"\r\n", 1)[0].decode())
+        sizes = [line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")]
+        length = int(sizes[0]) if sizes else 0
+        await reader.readexactly(length)
+        body = b'{"ok": true, "result": true}'
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
+        writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}", lines
+    server.close()
+    await server.wait_closed()
+
+
+async def test_calls_go_through_the_proxy_the_environment_names(proxy, monkeypatch):
+    address, lines = proxy
+    monkeypatch.setenv("HTTP_PROXY", address)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    async with AiohttpRequest(tls=False) as request:
+        await request.post("http://api.karata.invalid/bot1:x/getMe")
+    assert lines == ["POST http://api.karata.invalid/bot1:x/getMe HTTP/1.1"]
+
+
+async def test_a_host_that_no_proxy_names_is_reached_directly(server, proxy, monkeypatch):
+    url, seen = server
+    address, lines = proxy
+    monkeypatch.setenv("HTTP_PROXY", address)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    async with AiohttpRequest(tls=False) as request:
+        await request.post(f"{url}/getMe")
+    assert lines == [] and len(seen) == 1

@@ -56,5 +56,6 @@ async def test_a_dead_worker_costs_no_move_and_the_next_decision_gets_a_fresh_on
 async def test_easy_moves_need_no_worker():
     thinker = Thinker(workers=1)
     game, view, legal, player = _decision(2)
-    assert await thinker.choose(game.name, view, legal, player, "easy", 2) == choose(game, view, legal, player, "easy", 2)
+    expected = choose(game, view, legal, player, "easy", 2)
+    assert await thinker.choose(game.name, view, legal, player, "easy", 2) == expected
     assert thinker._pool is None
