@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai.arena import play_match  # noqa: E402
+from engine.ai.arena import percentile, play_match, seating  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 
 RUNS = Path(__file__).resolve().parent / "arena-runs"
@@ -53,8 +53,7 @@ def played(path: Path) -> list[dict]:
 
 
 def one_match(game_name: str, seats: tuple[str, ...], seed: int, match: int) -> dict:
-    shift = match % len(seats)
-    kinds = [*seats[shift:], *seats[:shift]]
+    kinds = seating(seats, match)
     scores, winners, times = play_match(get_game(game_name), kinds, seed + match, time.process_time)
     strong = f"p{kinds.index('strong') + 1}"
     return {
@@ -64,11 +63,6 @@ def one_match(game_name: str, seats: tuple[str, ...], seed: int, match: int) -> 
         "other_scores": [score for player, score in scores.items() if player != strong],
         "strong_decisions_ms": [round(t * 1000, 1) for t in times[strong]],
     }
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
 def report(out: Path) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.ai.arena import percentile  # noqa: E402
 from tables.thinking import Thinker  # noqa: E402
 from tests.ai.helpers import GAMES, midgame  # noqa: E402
 
@@ -58,11 +59,6 @@ async def lateness_while_thinking(workers: int, work: list[tuple]) -> list[float
     finally:
         thinker.close()
     return late
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 async def main() -> None:

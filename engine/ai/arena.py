@@ -78,7 +78,13 @@ def play_match(game: Game, kinds: Sequence[str], seed: int, clock: Callable[[], 
     return game.scores(state), _winners(game, state), times
 
 
-def _percentile(values: list[float], share: float) -> float:
+def seating(seats: Sequence[str], match: int) -> list[str]:
+    """The kinds at seats 1, 2, ... in match number `match`: rotated by one seat each match."""
+    shift = match % len(seats)
+    return [*seats[shift:], *seats[:shift]]
+
+
+def percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -106,8 +112,7 @@ def run_arena(
     records = {kind: KindRecord(seats=list(seats).count(kind)) for kind in dict.fromkeys(seats)}
     count = len(seats)
     for match in range(matches):
-        shift = match % count
-        kinds = list(seats[shift:]) + list(seats[:shift])
+        kinds = seating(seats, match)
         scores, winners, times = play_match(game, kinds, seed + match, clock)
         players = [f"p{i + 1}" for i in range(count)]
         for player, kind in zip(players, kinds):
@@ -129,8 +134,8 @@ def run_arena(
                 "win_rate": round(record.wins / matches, 4) if matches else 0.0,
                 "mean_score": round(sum(record.scores) / len(record.scores), 3) if record.scores else 0.0,
                 "decision_ms": {
-                    "p50": round(_percentile(record.decisions, 0.50) * 1000, 3),
-                    "p99": round(_percentile(record.decisions, 0.99) * 1000, 3),
+                    "p50": round(percentile(record.decisions, 0.50) * 1000, 3),
+                    "p99": round(percentile(record.decisions, 0.99) * 1000, 3),
                     "max": round(max(record.decisions, default=0.0) * 1000, 3),
                 },
             }
