@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.search import margin, play_out
+from engine.ai.search import margin
 from engine.core.protocol import Action
+from engine.lopti.actions import ALL_PLAYS, FLIPS, PLAYS, PLAYS_CACHE_SIZE, TAKE
+from engine.lopti.game import play_keys
 from engine.lopti.rules import VALUE
+from engine.lopti.state import PLAY
 
 SPECIAL = {2: 20, 3: 21, 7: 19, 10: 22}  # cards that go on (almost) anything: worth keeping
 
@@ -65,7 +68,9 @@ class Determinizer:
     face-down card (the player's own too, L13.4), the stock, and which cards were burned (the
     view counts them but does not list them)."""
 
-    def __init__(self, view: dict):
+    def __init__(self, view: dict, round_only: bool = False):
+        """`round_only`: deals for rollouts, whose round ends in the authoring phase (house rules
+        on; nothing in play reads the option), so that no rollout deals the next round."""
         from engine.lopti import GAME
         from engine.lopti.rules import DECK
 
@@ -83,12 +88,13 @@ class Determinizer:
         self.stock_count = view["stock_count"]
         rules = [{**_record(rule), "active": True} for rule in view["rules"]]
         rules += [{**_record(rule), "active": False} for rule in view["removed_rules"]]
+        options = {**view["options"], "house_rules": "templates_and_text"} if round_only else view["options"]
         count = len(players)
         dealer = seat_of(view["dealer"])
         playing = view["phase"] == "play"
         data = {
             "seed": 0,
-            "options": view["options"],
+            "options": options,
             "players": players,
             "decks": [],
             "first_dealer": (dealer - (view["round"] - 1)) % count,
@@ -178,17 +184,62 @@ FACE_DOWN_LEFT = 1.0
 SCALE = 3.0
 
 
-def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
-    """The rollout policy, for every seat: easy's play (the lowest cards, as many as may go)."""
-    best = None
-    for action in legal:
-        if action["type"] == "play":
-            key = WORTH[action["cards"][0]] * 8 - len(action["cards"])
-            if best is None or key < best[0]:
-                best = (key, action)
-    if best is not None:
-        return best[1]
-    return legal[0] if legal[0]["type"] != "take" or len(legal) == 1 else legal[1]
+def _quick_keys() -> dict[int, int]:
+    """id of a listed action -> its rank for `quick` (lowest first): a play by its card's worth,
+    then more cards before fewer; a flip after any play, taking the pile last. Keyed by id: the
+    engine lists the same action dicts every time (engine/lopti/actions.py)."""
+    keys = {id(action): WORTH[action["cards"][0]] * 8 - len(action["cards"]) for action in ALL_PLAYS}
+    keys.update({id(flip): 1_000 for flip in FLIPS})
+    keys[id(TAKE)] = 2_000
+    return keys
+
+
+QUICK_KEY = _quick_keys()
+_OTHER = 3_000  # anything else listed (deleting one's own rule): never a rollout's move
+
+
+def _quick_key(action: Action, key=QUICK_KEY.get) -> int:
+    return key(id(action), _OTHER)
+
+
+def quick(legal: list[Action]) -> Action:
+    """The rollout policy, for every seat: easy's play (the lowest cards, as many as may go),
+    else the first face-down card, else the pile."""
+    return min(legal, key=_quick_key)
+
+
+class _ChunkBest(dict):
+    """`actions.PLAYS` key -> `quick`'s rank of the best play it lists (NO_PLAY: none), built
+    on first use; `BEST_PLAY` holds the play itself. Bounded as `PLAYS` is."""
+
+    def __missing__(self, key: int) -> int:
+        if len(self) >= PLAYS_CACHE_SIZE:
+            self.clear()
+            BEST_PLAY.clear()
+        plays = PLAYS[key]
+        if not plays:
+            self[key] = NO_PLAY
+            return NO_PLAY
+        best = quick(plays)
+        BEST_PLAY[key] = best
+        rank = self[key] = QUICK_KEY[id(best)]
+        return rank
+
+
+NO_PLAY = 1_000
+CHUNK_BEST: dict[int, int] = _ChunkBest()
+BEST_PLAY: dict[int, Action] = {}
+
+
+def quick_move(game, state, mover: str) -> Action:
+    """`quick(game.legal_actions(state, mover))` without listing the plays: the best of each
+    chunk of ranks is looked up by its `PLAYS` key (ranks never tie between chunks)."""
+    seat = state.turn
+    if state.hands[seat]:
+        key = min(play_keys(state, seat), key=CHUNK_BEST.__getitem__)
+        if CHUNK_BEST[key] != NO_PLAY:
+            return BEST_PLAY[key]
+    return quick(game.legal_actions(state, mover))
 
 
 IS_SPECIAL = {card: VALUE[card] in SPECIAL for card in VALUE}
@@ -203,17 +254,23 @@ def _burden(state, seat: int) -> float:
 
 def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
     """Play on with easy's play for ROLLOUT_LIMIT actions: 1 for winning the round, 0 for
-    losing it, else judged by what each player has left to shed."""
-    start = view["round"]
-    state, _ = play_out(game, state, rng, lambda s: s.round == start and s.phase == "play", ROLLOUT_LIMIT, quick)
-    me = state.players.index(player)
-    if state.round != start or state.phase != "play":
-        if state.round_winner == me or (state.round != start and state.wins[me] > view["seats"][player]["wins"]):
-            return 1.0
-        return 0.0
+    losing it, else judged by what each player has left to shed. The deal is `round_only`: its
+    round ends in the authoring phase."""
+    players, advance = state.players, game.advance
+    for _ in range(ROLLOUT_LIMIT):
+        if state.phase != PLAY:
+            break
+        mover = players[state.turn]
+        result = advance(state, mover, quick_move(game, state, mover))
+        if not result.ok:  # cannot happen with a consistent deal; judged as it stands
+            break
+        state = result.state
+    me = players.index(player)
+    if state.phase != PLAY:
+        return 1.0 if state.round_winner == me else 0.0
     if me in state.out:
         return 1.0
-    others = [-_burden(state, seat) for seat in range(len(state.players)) if seat != me and seat not in state.out]
+    others = [-_burden(state, seat) for seat in range(len(players)) if seat != me and seat not in state.out]
     return margin(-_burden(state, me), others, SCALE)
 
 
@@ -233,16 +290,24 @@ def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
         return moves[0]
     default = moves.index(easy(view, moves, rng))
     player = view["me"]
-    determinizer = Determinizer(view)
+    determinizer = Determinizer(view, round_only=True)
     deals = max(1, PLAYOUTS // len(moves))
+    bar = MARGIN * deals
     totals = [0.0] * len(moves)
-    for _ in range(deals):
+    trying = list(range(len(moves)))
+    for left in range(deals - 1, -1, -1):
         deal = determinizer.sample(rng)
-        for index, move in enumerate(moves):
-            result = GAME.advance(deal.copy(), player, move)
+        for index in trying:
+            result = GAME.advance(deal.copy(), player, moves[index])
             if result.ok:  # always, with a consistent deal; a refusal would count as a lost round
                 totals[index] += rollout(GAME, result.state, player, view, rng)
+        # A move that could not beat easy's by the margin even if it won every round left is
+        # dropped: the choice below comes out the same (rollouts draw nothing from `rng`, so the
+        # deals stay the same too), only sooner.
+        trying = [index for index in trying if index == default or totals[index] + left > totals[default] + bar]
+        if len(trying) == 1:
+            break
     best = max(range(len(moves)), key=totals.__getitem__)
-    if totals[best] > totals[default] + MARGIN * deals:
+    if totals[best] > totals[default] + bar:
         return moves[best]
     return moves[default]

@@ -55,6 +55,10 @@ for _value in range(2, 15):
             for size in range(1, len(_suits) + 1)
         ]
 
+# Every play action there is (each listed dict is one of these).
+ALL_PLAYS: tuple[Action, ...] = tuple(play for by_suits in _PLAY.values() for play in by_suits.values())
+
+
 def _situation(top: int, ten_on_seven: bool, sevens_stack_singly: bool) -> tuple[int, int, int]:
     """(mask of ranks playable in any number, mask of the rank that must match, its tag)."""
     any_number = match = tag = 0

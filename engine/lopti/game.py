@@ -132,6 +132,25 @@ def _land_with_rules(state: LoptiState, seat: int, cards: list[str], events: lis
     return burned
 
 
+def play_keys(state: LoptiState, seat: int) -> tuple[int, int, int, int]:
+    """The `actions.PLAYS` keys, one per chunk of ranks, whose lists together are the plays that
+    `seat` may make now: section 5.2 decided once per rank, with the hand as a bit mask (an
+    empty chunk's key is 0, which lists nothing). `legal_actions` lists them; a rollout policy
+    may pick among them without listing."""
+    held = sum(map(_BIT_OF, state.hands[seat]))  # distinct cards: the sum is the union
+    if state.obligation:
+        held &= THREES
+    elif state.pile:
+        any_number, match, tag = state.follow[state.pile[-1]]
+        match &= held
+        if match:  # only the allowed sizes of the match rank: keys tagged with them
+            held &= any_number | match
+            tag |= COUNT_TAG[state.last_play][state.run]
+            return tuple(part | tag if part & match else part for part in (held & chunk for chunk in CHUNKS))
+        held &= any_number
+    return held & CHUNK_0, held & CHUNK_1, held & CHUNK_2, held & CHUNK_3
+
+
 class Lopti(Game):
     name = "lopti"
     min_players = 2
@@ -249,32 +268,9 @@ class Lopti(Game):
             if seat != state.turn:
                 actions = []
             elif state.hands[seat]:
-                # The plays (and take): section 5.2 decided once per rank, with the hand as a bit
-                # mask and the plays from the tables of `engine.lopti.actions`.
-                held = sum(map(_BIT_OF, state.hands[seat]))  # distinct cards: the sum is the union
-                pile = state.pile
-                match = 0
-                if state.obligation:
-                    held &= THREES
-                elif pile:
-                    any_number, match, tag = state.follow[pile[-1]]
-                    match &= held
-                    held &= any_number | match
-                if match:  # only the allowed sizes of the match rank: keys tagged with them
-                    tag |= COUNT_TAG[state.last_play][state.run]
-                    actions = []
-                    for chunk in CHUNKS:
-                        part = held & chunk
-                        if part:
-                            actions += PLAYS[part | tag if part & match else part]
-                else:  # the four chunks unrolled (the usual case); an empty chunk lists nothing
-                    actions = [
-                        *PLAYS[held & CHUNK_0],
-                        *PLAYS[held & CHUNK_1],
-                        *PLAYS[held & CHUNK_2],
-                        *PLAYS[held & CHUNK_3],
-                    ]
-                if pile:
+                first, second, third, fourth = play_keys(state, seat)
+                actions = [*PLAYS[first], *PLAYS[second], *PLAYS[third], *PLAYS[fourth]]
+                if state.pile:
                     actions.append(TAKE)
             else:
                 actions = [FLIPS[position] for position, card in enumerate(state.face_down[seat]) if card is not None]
