@@ -21,7 +21,44 @@ _ORDER = {"accuse": 0, "call": 1, "accept": 2, "play": 3, "unhide": 5, "draw": 6
 _KEEP = {"2": 6, JOKER: 8, "J": 4, "8": 1, "7": 1}
 
 
+class _Hand:
+    """Easy's score of each play from one hand: the hand is counted once, not once per play."""
+
+    def __init__(self, hand: list[str]):
+        self.hand = hand
+        self.counts = Counter(hand)
+        self.suits = Counter(SUIT[card] for card in hand if card != JOKER)
+
+    def score(self, action: Action) -> float:
+        cards = action["cards"]
+        counts = self.counts
+        for card in cards:
+            if cards.count(card) > counts[card]:  # not from this hand (never for a listed play)
+                return _play_score(action, self.hand)
+        left = len(self.hand) - len(cards)
+        score = 10 * len(cards) + sum(_POINTS[card] for card in cards) / 10
+        score -= sum(_KEEP_OF[card] for card in cards)
+        if not left:
+            score += 1000  # going out
+        if action.get("call"):
+            score += 50 if left == 1 else -50
+        command = action.get("command")
+        if command is not None:
+            if command.get("power"):
+                score -= 3
+            else:
+                suit = command["suit"]
+                score += self.suits[suit] - sum(1 for card in cards if card != JOKER and SUIT[card] == suit)
+        return score
+
+
+_POINTS = CARD_POINTS["seed"]
+_KEEP_OF = {card: _KEEP.get(RANK[card], 0) for card in set(DECK)}
+
+
 def _play_score(action: Action, hand: list[str]) -> float:
+    """Easy's score of a play: shed many cards, keep 2s, jokers and Jacks, go out, call when one
+    card is left, command the suit the rest of the hand is richest in."""
     cards = action["cards"]
     left = Counter(hand)
     left.subtract(cards)
@@ -47,7 +84,7 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
     best = min(_ORDER.get(action["type"], 9) for action in legal)
     candidates = [action for action in legal if _ORDER.get(action["type"], 9) == best]
     if best == 3:
-        return max(candidates, key=lambda action: _play_score(action, hand))
+        return max(candidates, key=_Hand(hand).score)
     return candidates[0]
 
 
