@@ -19,7 +19,7 @@ import random
 from engine.ai.search import margin
 from engine.core.protocol import Action
 from engine.lopti.actions import ALL_PLAYS, FLIPS, PLAYS, PLAYS_CACHE_SIZE, TAKE
-from engine.lopti.game import play_keys
+from engine.lopti.game import play_keys, play_listed
 from engine.lopti.rules import VALUE
 from engine.lopti.state import PLAY
 
@@ -231,15 +231,15 @@ CHUNK_BEST: dict[int, int] = _ChunkBest()
 BEST_PLAY: dict[int, Action] = {}
 
 
-def quick_move(game, state, mover: str) -> Action:
-    """`quick(game.legal_actions(state, mover))` without listing the plays: the best of each
-    chunk of ranks is looked up by its `PLAYS` key (ranks never tie between chunks)."""
+def quick_play(state) -> Action | None:
+    """`quick`'s pick among the plays listed for the player to act, found without listing them:
+    the best of each chunk of ranks is looked up by its `PLAYS` key (ranks never tie between
+    chunks); None when they may not play."""
     seat = state.turn
-    if state.hands[seat]:
-        key = min(play_keys(state, seat), key=CHUNK_BEST.__getitem__)
-        if CHUNK_BEST[key] != NO_PLAY:
-            return BEST_PLAY[key]
-    return quick(game.legal_actions(state, mover))
+    if not state.hands[seat]:
+        return None
+    key = min(play_keys(state, seat), key=CHUNK_BEST.__getitem__)
+    return BEST_PLAY[key] if CHUNK_BEST[key] != NO_PLAY else None
 
 
 IS_SPECIAL = {card: VALUE[card] in SPECIAL for card in VALUE}
@@ -256,12 +256,16 @@ def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:
     """Play on with easy's play for ROLLOUT_LIMIT actions: 1 for winning the round, 0 for
     losing it, else judged by what each player has left to shed. The deal is `round_only`: its
     round ends in the authoring phase."""
-    players, advance = state.players, game.advance
+    players, advance, legal_actions = state.players, game.advance, game.legal_actions
     for _ in range(ROLLOUT_LIMIT):
         if state.phase != PLAY:
             break
+        play = quick_play(state)
+        if play is not None:
+            play_listed(state, play["cards"])
+            continue
         mover = players[state.turn]
-        result = advance(state, mover, quick_move(game, state, mover))
+        result = advance(state, mover, quick(legal_actions(state, mover)))
         if not result.ok:  # cannot happen with a consistent deal; judged as it stands
             break
         state = result.state

@@ -151,6 +151,13 @@ def play_keys(state: LoptiState, seat: int) -> tuple[int, int, int, int]:
     return held & CHUNK_0, held & CHUNK_1, held & CHUNK_2, held & CHUNK_3
 
 
+def play_listed(state: LoptiState, cards: list[str]) -> None:
+    """The player to act plays `cards`, a play `legal_actions` lists for them now, changing
+    `state` in place; nothing is checked and no events are kept. A search's rollouts play this
+    way: the play's rules are `advance`'s own, only the checks a listed play passes are skipped."""
+    Lopti._play_cards(state, state.turn, cards[:], [])
+
+
 class Lopti(Game):
     name = "lopti"
     min_players = 2
@@ -431,7 +438,8 @@ class Lopti(Game):
 
     @staticmethod
     def _play_cards(state: LoptiState, seat: int, cards: list[str], events: list[Event]) -> None:
-        """Play `cards` from the hand (checked by the caller): every play and the timer's."""
+        """Play `cards` from the hand (checked by the caller): every play, the timer's and a
+        rollout's (`play_listed`)."""
         hand = state.hands[seat]
         for card in cards:
             hand.remove(card)

@@ -11,6 +11,7 @@ import pytest
 from engine.ai import lopti
 from engine.ai.arena import arena_options
 from engine.lopti import GAME
+from engine.lopti.game import play_listed
 from engine.lopti.state import AUTHORING, PLAY
 
 
@@ -27,10 +28,21 @@ def _play_states(seed: int, options=None):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_rollout_policy_picks_what_it_would_pick_from_the_listed_actions(seed):
+def test_the_rollout_policy_plays_what_it_would_pick_from_the_listed_actions(seed):
     options = GAME.Options(house_rules="off", ten_on_seven=seed % 2 == 1, sevens_stack_singly=seed % 3 == 0)
+    plays = 0
     for state, mover in _play_states(seed, options):
-        assert lopti.quick_move(GAME, state, mover) == lopti.quick(GAME.legal_actions(state, mover))
+        picked = lopti.quick_play(state)
+        listed = lopti.quick(GAME.legal_actions(state, mover))
+        if picked is None:
+            assert listed["type"] != "play"
+            continue
+        assert picked == listed
+        played = state.copy()
+        play_listed(played, picked["cards"])
+        assert GAME.dump(played) == GAME.dump(GAME.apply(state, mover, picked).state)
+        plays += 1
+    assert plays > 50
 
 
 def _searched_views(count: int):
