@@ -59,7 +59,7 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 
 
 # ----- the search's view of Lopti --------------------------------------------------------------
-PLAYOUTS = 100  # rollouts per decision, shared among the distinct moves (see docs/ai/lopti.md on the budget)
+PLAYOUTS = 200  # rollouts per decision, shared among the distinct moves (see docs/ai/lopti.md on the budget)
 ROLLOUT_LIMIT = 400  # actions: a round is 70-160 (easy against easy), so rollouts play it out
 
 
