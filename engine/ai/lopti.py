@@ -14,6 +14,7 @@ for every seat (common deals make the comparison between moves far less noisy).
 
 from __future__ import annotations
 
+import math
 import random
 
 from engine.ai.search import margin
@@ -59,7 +60,7 @@ def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
 
 
 # ----- the search's view of Lopti --------------------------------------------------------------
-PLAYOUTS = 200  # rollouts per decision, shared among the distinct moves (see docs/ai/lopti.md on the budget)
+PLAYOUTS = 200  # rollouts per decision at most, shared among the moves still compared
 ROLLOUT_LIMIT = 400  # actions: a round is 70-160 (easy against easy), so rollouts play it out
 
 
@@ -282,11 +283,39 @@ def determinize(view: dict, rng: random.Random):
     return Determinizer(view).sample(rng)
 
 
-MARGIN = 0.05  # how much better (mean outcome, 0..1) a move must look than easy's to be played instead
+MARGIN = 0.05  # how much better (mean outcome, 0..1) a move must be than easy's to be played instead
+MIN_DEALS = 8  # deals before a move may be dropped: a standard error needs a few
+Z = 2.0  # standard errors: a move is played instead of easy's only when it is this surely better
+
+
+class Paired:
+    """A move's outcomes minus easy's move's on the same deals: their mean and how sure it is."""
+
+    __slots__ = ("count", "total", "squares")
+
+    def __init__(self):
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, difference: float) -> None:
+        self.count += 1
+        self.total += difference
+        self.squares += difference * difference
+
+    def bounds(self) -> tuple[float, float]:
+        """The mean difference less and plus Z standard errors."""
+        count = self.count
+        mean = self.total / count
+        if count < 2:
+            return -1.0, 1.0
+        variance = max(self.squares - self.total * mean, 0.0) / (count - 1)
+        spread = Z * math.sqrt(variance / count)
+        return mean - spread, mean + spread
 
 
 def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
-    """Easy's move unless another looks better over the same sampled deals."""
+    """Easy's move unless another is surely better over the same sampled deals."""
     from engine.lopti import GAME
 
     moves = candidates(view, legal)
@@ -295,23 +324,22 @@ def strong(view: dict, legal: list[Action], rng: random.Random) -> Action:
     default = moves.index(easy(view, moves, rng))
     player = view["me"]
     determinizer = Determinizer(view, round_only=True)
-    deals = max(1, PLAYOUTS // len(moves))
-    bar = MARGIN * deals
-    totals = [0.0] * len(moves)
-    trying = list(range(len(moves)))
-    for left in range(deals - 1, -1, -1):
+    paired = {index: Paired() for index in range(len(moves)) if index != default}
+    trying = [default, *paired]
+    spent = 0
+    while len(trying) > 1 and spent + len(trying) <= PLAYOUTS:
         deal = determinizer.sample(rng)
+        outcomes = []
         for index in trying:
             result = GAME.advance(deal.copy(), player, moves[index])
-            if result.ok:  # always, with a consistent deal; a refusal would count as a lost round
-                totals[index] += rollout(GAME, result.state, player, view, rng)
-        # A move that could not beat easy's by the margin even if it won every round left is
-        # dropped: the choice below comes out the same (rollouts draw nothing from `rng`, so the
-        # deals stay the same too), only sooner.
-        trying = [index for index in trying if index == default or totals[index] + left > totals[default] + bar]
-        if len(trying) == 1:
-            break
-    best = max(range(len(moves)), key=totals.__getitem__)
-    if totals[best] > totals[default] + bar:
-        return moves[best]
-    return moves[default]
+            # Always ok with a consistent deal; a refusal would count as a lost round.
+            outcomes.append(rollout(GAME, result.state, player, view, rng) if result.ok else 0.0)
+        spent += len(trying)
+        for index, outcome in zip(trying[1:], outcomes[1:]):
+            paired[index].add(outcome - outcomes[0])
+        if paired[trying[1]].count >= MIN_DEALS:  # moves that cannot be surely better are dropped
+            trying = [default, *(index for index in trying[1:] if paired[index].bounds()[1] >= MARGIN)]
+    surely_better = [index for index in trying[1:] if paired[index].bounds()[0] > MARGIN]
+    if not surely_better:
+        return moves[default]
+    return moves[max(surely_better, key=lambda index: paired[index].total)]
