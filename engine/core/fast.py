@@ -33,3 +33,22 @@ def applied(state: State, events: list[Event]) -> Applied:
     fields["state"] = state
     fields["events"] = events
     return made
+
+
+class _Unheard(list):
+    """An events list that keeps nothing, for moves whose events nobody reads (a search's
+    rollouts). The hottest paths test `events is UNHEARD` to skip building an event at all."""
+
+    __slots__ = ()
+
+    def append(self, item: Any) -> None:
+        pass
+
+    def extend(self, items: Any) -> None:
+        pass
+
+    def __iadd__(self, items: Any) -> _Unheard:
+        return self
+
+
+UNHEARD: list = _Unheard()

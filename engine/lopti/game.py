@@ -28,7 +28,7 @@ from engine.lopti.actions import (
     THREES,
 )
 from engine.lopti.dealing import deal_round
-from engine.core.fast import applied, event
+from engine.core.fast import UNHEARD, applied, event
 from engine.lopti.options import LoptiOptions
 from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_cards
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
@@ -155,7 +155,7 @@ def play_listed(state: LoptiState, cards: list[str]) -> None:
     """The player to act plays `cards`, a play `legal_actions` lists for them now, changing
     `state` in place; nothing is checked and no events are kept. A search's rollouts play this
     way: the play's rules are `advance`'s own, only the checks a listed play passes are skipped."""
-    Lopti._play_cards(state, state.turn, cards[:], [])
+    Lopti._play_cards(state, state.turn, cards[:], UNHEARD)
 
 
 class Lopti(Game):
@@ -443,7 +443,8 @@ class Lopti(Game):
         hand = state.hands[seat]
         for card in cards:
             hand.remove(card)
-        events.append(event("played", {"player": state.players[seat], "cards": cards, "extra": state.extra}))
+        if events is not UNHEARD:
+            events.append(event("played", {"player": state.players[seat], "cards": cards, "extra": state.extra}))
         if state.hooks:
             burned = _land_with_rules(state, seat, cards, events)
         else:

@@ -9,7 +9,7 @@ changed, because a copy shares it with the state it was made from.
 
 from __future__ import annotations
 
-from engine.core.fast import event
+from engine.core.fast import UNHEARD, event
 from engine.core.protocol import Event
 from engine.lopti.dealing import deal_round
 from engine.lopti.house import fire
@@ -184,8 +184,9 @@ def _draw_step(state: LoptiState, seat: int, hand: list[str], events: list[Event
     drawn = stock[:wanted]
     state.stock = stock[wanted:]
     hand.extend(drawn)
-    player = state.players[seat]
-    events.append(event("drew", {"player": player, "count": len(drawn)}, {player: {"cards": drawn}}))
+    if events is not UNHEARD:
+        player = state.players[seat]
+        events.append(event("drew", {"player": player, "count": len(drawn)}, {player: {"cards": drawn}}))
 
 
 def _round_over(state: LoptiState, seat: int, events: list[Event]) -> bool:
