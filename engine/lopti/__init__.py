@@ -6,7 +6,10 @@ Telegram renderer builds on.
 Fast path
     `advance(state, player, action)` is `apply` changing `state` in place (same code; `apply`
     copies first); a refusal leaves `state` unchanged. The dicts in a `legal_actions` list are
-    shared between calls: read them, do not change them.
+    shared between calls: read them, do not change them. For a search's rollouts,
+    `game.play_keys(state, seat)` names the plays `legal_actions` would list (as `actions.PLAYS`
+    keys, without listing them) and `game.play_listed(state, cards)` makes one of them for the
+    player to act, without the checks a listed play passes and without events.
 
 Session
     A table is a session with no end: `is_finished` is always False, `winners` always empty,
