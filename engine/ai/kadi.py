@@ -21,6 +21,30 @@ _ORDER = {"accuse": 0, "call": 1, "accept": 2, "play": 3, "unhide": 5, "draw": 6
 _KEEP = {"2": 6, JOKER: 8, "J": 4, "8": 1, "7": 1}
 
 
+def _score(action: Action, left: int, rest_in_suit) -> float:
+    """Easy's score of a play that leaves `left` cards in hand, `rest_in_suit(suit)` of them
+    (jokers aside) in that suit: shed many cards, keep 2s, jokers and Jacks, go out, call when
+    one card is left, command the suit the rest of the hand is richest in."""
+    cards = action["cards"]
+    score = 10 * len(cards) + sum(_POINTS[card] for card in cards) / 10
+    score -= sum(_KEEP_OF[card] for card in cards)
+    if not left:
+        score += 1000  # going out
+    if action.get("call"):
+        score += 50 if left == 1 else -50
+    command = action.get("command")
+    if command is not None:
+        if command.get("power"):
+            score -= 3
+        else:
+            score += rest_in_suit(command["suit"])
+    return score
+
+
+_POINTS = CARD_POINTS["seed"]
+_KEEP_OF = {card: _KEEP.get(RANK[card], 0) for card in set(DECK)}
+
+
 class _Hand:
     """Easy's score of each play from one hand: the hand is counted once, not once per play."""
 
@@ -35,48 +59,19 @@ class _Hand:
         for card in cards:
             if cards.count(card) > counts[card]:  # not from this hand (never for a listed play)
                 return _play_score(action, self.hand)
-        left = len(self.hand) - len(cards)
-        score = 10 * len(cards) + sum(_POINTS[card] for card in cards) / 10
-        score -= sum(_KEEP_OF[card] for card in cards)
-        if not left:
-            score += 1000  # going out
-        if action.get("call"):
-            score += 50 if left == 1 else -50
-        command = action.get("command")
-        if command is not None:
-            if command.get("power"):
-                score -= 3
-            else:
-                suit = command["suit"]
-                score += self.suits[suit] - sum(1 for card in cards if card != JOKER and SUIT[card] == suit)
-        return score
 
+        def rest_in_suit(suit: str) -> int:
+            return self.suits[suit] - sum(1 for card in cards if card != JOKER and SUIT[card] == suit)
 
-_POINTS = CARD_POINTS["seed"]
-_KEEP_OF = {card: _KEEP.get(RANK[card], 0) for card in set(DECK)}
+        return _score(action, len(self.hand) - len(cards), rest_in_suit)
 
 
 def _play_score(action: Action, hand: list[str]) -> float:
-    """Easy's score of a play: shed many cards, keep 2s, jokers and Jacks, go out, call when one
-    card is left, command the suit the rest of the hand is richest in."""
-    cards = action["cards"]
+    """`_score` with the rest of the hand counted card by card: the plain reading."""
     left = Counter(hand)
-    left.subtract(cards)
+    left.subtract(action["cards"])
     rest = [card for card, n in left.items() for _ in range(n)]
-    score = 10 * len(cards) + sum(CARD_POINTS["seed"][card] for card in cards) / 10
-    score -= sum(_KEEP.get(RANK[card], 0) for card in cards)
-    if not rest:
-        score += 1000  # going out
-    if action.get("call"):
-        score += 50 if len(rest) == 1 else -50
-    command = action.get("command")
-    if command is not None:
-        if command.get("power"):
-            score -= 3
-        else:
-            suits = Counter(SUIT[card] for card in rest if card != JOKER)
-            score += suits.get(command["suit"], 0)
-    return score
+    return _score(action, len(rest), Counter(SUIT[card] for card in rest if card != JOKER).__getitem__)
 
 
 def easy(view: dict, legal: list[Action], rng: random.Random) -> Action:
