@@ -80,6 +80,8 @@ async def start_process(
         "KARATA_TURN_SECONDS": "0",
         "KARATA_NUDGE_SECONDS": "0",
         "KARATA_LOG_LEVEL": "WARNING",
+        "KARATA_HTTP_LISTEN": "127.0.0.1",
+        "KARATA_HTTP_PORT": "0",
         "KARATA_BOT_RATE": "30" if limits else "10000",
         "KARATA_GROUP_RATE": "20" if limits else "6000",
         **extra_env,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import signal
 import ssl
 import time
 from pathlib import Path
@@ -60,6 +61,8 @@ log = logging.getLogger(__name__)
 
 # How long a graceful stop waits for the last deliveries before it closes the connection.
 STOP_DELIVERY_SECONDS = 10.0
+# getUpdates' long poll: an open connection that Telegram answers as soon as an update comes.
+POLL_TIMEOUT_SECONDS = 10
 
 
 def tls_for(base_url: str) -> ssl.SSLContext | bool:
@@ -201,17 +204,13 @@ async def _post_shutdown(application: Application) -> None:
         await found.store.close()
 
 
-def webhook_options(settings: Settings) -> dict[str, object]:
-    """Where the webhook server listens; its path is the path of the public URL."""
-    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
-    return {
-        "listen": settings.webhook_listen,
-        "port": settings.webhook_port,
-        "url_path": urlsplit(settings.webhook_url or "").path.lstrip("/"),
-        "webhook_url": settings.webhook_url,
-        "secret_token": secret,
-        "allowed_updates": Update.ALL_TYPES,
-    }
+def webhook_path(settings: Settings) -> str:
+    """The webhook's path on the bot's HTTP server is the path of its public URL."""
+    return urlsplit(settings.webhook_url or "").path or "/"
+
+
+def webhook_secret(settings: Settings) -> str | None:
+    return settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
 
 
 async def wait_for_telegram(settings: Settings, first_delay: float = 1.0, longest_delay: float = 60.0) -> None:
@@ -238,8 +237,17 @@ async def wait_for_telegram(settings: Settings, first_delay: float = 1.0, longes
 
 def run(settings: Settings) -> None:
     asyncio.run(wait_for_telegram(settings))
-    application = build_application(settings)
-    if settings.mode.value == "webhook":
-        application.run_webhook(bootstrap_retries=-1, **webhook_options(settings))  # type: ignore[arg-type]
-    else:
-        application.run_polling(allowed_updates=Update.ALL_TYPES, bootstrap_retries=-1)
+    asyncio.run(_serve(settings))
+
+
+async def _serve(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT (Ctrl-C), then stop gracefully (bot/runner.py)."""
+    from bot.runner import running_application
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with running_application(settings, poll_timeout=POLL_TIMEOUT_SECONDS):
+        await stop.wait()
+        log.info("stopping")

@@ -35,6 +35,9 @@ def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrid
         "KARATA_GROUP_RATE": 6000,
         "KARATA_BOT_RATE": 10000,
         "KARATA_ROUND_PAUSE_SECONDS": 0,
+        # The bot's HTTP server on a free port of this machine only.
+        "KARATA_HTTP_LISTEN": "127.0.0.1",
+        "KARATA_HTTP_PORT": 0,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -1,7 +1,9 @@
-"""Run the Application inside an existing event loop (the demo and end-to-end tests do this).
+"""Run the Application inside an existing event loop: `karata run`, the demo and the end-to-end
+tests all start the bot this way.
 
-`Application.run_polling` owns the loop and calls `post_init` itself; starting by hand must do
-the same steps in the same order, and undo them in reverse.
+Starting by hand does what `Application.run_polling` would (post_init, the updater, start) and
+undoes it in reverse; around it runs the bot's one HTTP server (bot/web.py), which receives the
+webhook's updates in webhook mode and serves the operator's and the Mini App's routes in both.
 """
 
 from __future__ import annotations
@@ -12,26 +14,42 @@ from collections.abc import AsyncIterator
 from telegram import Update
 from telegram.ext import Application
 
-from bot.app import build_application, webhook_options
+from bot.app import build_application, webhook_path, webhook_secret
 from bot.settings import Settings
+from bot.web import WebServer, webhook_routes
 
 
 @contextlib.asynccontextmanager
-async def running_application(settings: Settings) -> AsyncIterator[Application]:
+async def running_application(settings: Settings, poll_timeout: int = 1) -> AsyncIterator[Application]:
     application = build_application(settings)
+    web = WebServer(settings.http_listen, settings.http_port)
+    application.bot_data["web"] = web
+    webhook = settings.mode.value == "webhook"
+    if webhook:
+        web.add_routes(webhook_routes(application, webhook_path(settings), webhook_secret(settings)))
     await application.initialize()
     if application.post_init:
         await application.post_init(application)
+    await web.start()
     assert application.updater is not None
-    if settings.mode.value == "webhook":
-        await application.updater.start_webhook(**webhook_options(settings))  # type: ignore[arg-type]
+    if webhook:
+        # Telegram keeps undelivered updates while the bot is down and posts them once it is back.
+        await application.bot.set_webhook(
+            settings.webhook_url or "", secret_token=webhook_secret(settings), allowed_updates=Update.ALL_TYPES
+        )
     else:
-        await application.updater.start_polling(poll_interval=0.0, timeout=1, allowed_updates=Update.ALL_TYPES)
+        await application.updater.start_polling(
+            poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES, bootstrap_retries=-1
+        )
     await application.start()
     try:
         yield application
     finally:
-        await application.updater.stop()
+        # Inputs stop first (the long poll, the webhook and the Mini App), then the updates
+        # already taken are handled.
+        if application.updater.running:
+            await application.updater.stop()
+        await web.stop()
         await application.stop()
         if application.post_stop:
             await application.post_stop(application)

@@ -23,8 +23,14 @@ class Settings(BaseSettings):
     db_path: str = Field("karata.db", validation_alias=AliasChoices("KARATA_DB"))
     mode: Mode = Field(Mode.polling, validation_alias=AliasChoices("KARATA_MODE"))
     webhook_url: str | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_URL"))
-    webhook_listen: str = Field("0.0.0.0", validation_alias=AliasChoices("KARATA_WEBHOOK_LISTEN"))
-    webhook_port: int = Field(8443, ge=1, le=65535, validation_alias=AliasChoices("KARATA_WEBHOOK_PORT"))
+    # The bot's one HTTP server (bot/web.py): the webhook, /healthz, /metrics and the Mini App.
+    # Port 0 lets the system choose (tests). The webhook's old names still work.
+    http_listen: str = Field(
+        "0.0.0.0", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN")
+    )
+    http_port: int = Field(
+        8080, ge=0, le=65535, validation_alias=AliasChoices("KARATA_HTTP_PORT", "KARATA_WEBHOOK_PORT")
+    )
     webhook_secret: SecretStr | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_SECRET"))
     # The language of a group until an admin chooses one with /language.
     group_language: str = Field("sw", pattern="^(sw|en)$", validation_alias=AliasChoices("KARATA_GROUP_LANGUAGE"))
@@ -101,8 +107,8 @@ _ENV_NAMES = {
     "db_path": "KARATA_DB",
     "mode": "KARATA_MODE",
     "webhook_url": "KARATA_WEBHOOK_URL",
-    "webhook_listen": "KARATA_WEBHOOK_LISTEN",
-    "webhook_port": "KARATA_WEBHOOK_PORT",
+    "http_listen": "KARATA_HTTP_LISTEN",
+    "http_port": "KARATA_HTTP_PORT",
     "webhook_secret": "KARATA_WEBHOOK_SECRET",
     "log_level": "KARATA_LOG_LEVEL",
     "group_language": "KARATA_GROUP_LANGUAGE",

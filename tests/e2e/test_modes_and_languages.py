@@ -25,8 +25,8 @@ async def test_webhook_mode_registers_the_url_and_answers_posted_updates(api, st
     overrides = {
         "KARATA_MODE": "webhook",
         "KARATA_WEBHOOK_URL": "https://karata.example/hook",
-        "KARATA_WEBHOOK_LISTEN": "127.0.0.1",
-        "KARATA_WEBHOOK_PORT": port,
+        "KARATA_HTTP_LISTEN": "127.0.0.1",
+        "KARATA_HTTP_PORT": port,
         "KARATA_WEBHOOK_SECRET": "s3cret-token",
     }
     async with start_bot(**overrides):
@@ -47,6 +47,9 @@ async def test_webhook_mode_registers_the_url_and_answers_posted_updates(api, st
             forged = await client.post(f"http://127.0.0.1:{port}/hook", content=json.dumps(update),
                                        headers={"Content-Type": "application/json"})
             assert forged.status_code == 403, "an update without the secret token is refused"
+            garbage = await client.post(f"http://127.0.0.1:{port}/hook", content=b"{not json",
+                                        headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"})
+            assert garbage.status_code == 400, "a body that is not an update is refused"
             posted = await client.post(
                 f"http://127.0.0.1:{port}/hook",
                 content=json.dumps(update),

@@ -36,6 +36,8 @@ async def start_karata(base_url: str, db_path: str, token: str = DEMO_TOKEN, **e
         "KARATA_GROUP_LANGUAGE": "en",
         "KARATA_NUDGE_SECONDS": "0",
         "KARATA_TURN_SECONDS": "0",
+        "KARATA_HTTP_LISTEN": "127.0.0.1",
+        "KARATA_HTTP_PORT": "0",
         **env,
     }
     return await asyncio.create_subprocess_exec(
