@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import signal
 import ssl
 import time
 from pathlib import Path
@@ -61,8 +60,6 @@ log = logging.getLogger(__name__)
 
 # How long a graceful stop waits for the last deliveries before it closes the connection.
 STOP_DELIVERY_SECONDS = 10.0
-# getUpdates' long poll: an open connection that Telegram answers as soon as an update comes.
-POLL_TIMEOUT_SECONDS = 10
 
 
 def tls_for(base_url: str) -> ssl.SSLContext | bool:
@@ -233,21 +230,3 @@ async def wait_for_telegram(settings: Settings, first_delay: float = 1.0, longes
             )
             await asyncio.sleep(delay)
             delay = min(delay * 2, longest_delay)
-
-
-def run(settings: Settings) -> None:
-    asyncio.run(wait_for_telegram(settings))
-    asyncio.run(_serve(settings))
-
-
-async def _serve(settings: Settings) -> None:
-    """Run until SIGTERM or SIGINT (Ctrl-C), then stop gracefully (bot/runner.py)."""
-    from bot.runner import running_application
-
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    async with running_application(settings, poll_timeout=POLL_TIMEOUT_SECONDS):
-        await stop.wait()
-        log.info("stopping")

@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         from telegram.error import InvalidToken
 
-        from bot.app import run
+        from bot.runner import run
         from bot.logs import setup_logging
 
         setup_logging(settings.log_level, settings.token)

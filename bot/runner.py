@@ -8,15 +8,23 @@ webhook's updates in webhook mode and serves the operator's and the Mini App's r
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
+import signal
 from collections.abc import AsyncIterator
 
 from telegram import Update
 from telegram.ext import Application
 
-from bot.app import build_application, webhook_path, webhook_secret
+from bot.app import build_application, wait_for_telegram, webhook_path, webhook_secret
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
+
+log = logging.getLogger(__name__)
+
+# getUpdates' long poll: an open connection that Telegram answers as soon as an update comes.
+POLL_TIMEOUT_SECONDS = 10
 
 
 @contextlib.asynccontextmanager
@@ -56,3 +64,19 @@ async def running_application(settings: Settings, poll_timeout: int = 1) -> Asyn
         await application.shutdown()
         if application.post_shutdown:
             await application.post_shutdown(application)
+
+
+def run(settings: Settings) -> None:
+    asyncio.run(wait_for_telegram(settings))
+    asyncio.run(_serve(settings))
+
+
+async def _serve(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT (Ctrl-C), then stop gracefully."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with running_application(settings, poll_timeout=POLL_TIMEOUT_SECONDS):
+        await stop.wait()
+        log.info("stopping")
