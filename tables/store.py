@@ -284,14 +284,19 @@ class Store:
 
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self.migrate()
-        async with self._writes.turn():
-            await ensure_built(self.db)
+        try:
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self.migrate()
+            async with self._writes.turn():
+                await ensure_built(self.db)
+        except BaseException:
+            # aiosqlite's thread would keep the process alive after a failed start.
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
