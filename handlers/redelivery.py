@@ -70,7 +70,9 @@ async def drop_repeated(update: object, context: KarataContext) -> None:
     """Before every handler: an update seen before goes no further."""
     if not isinstance(update, Update):
         return
-    recent: Recent = context.bot_data.setdefault("recent_updates", Recent())
+    recent: Recent | None = context.bot_data.get("recent_updates")
+    if recent is None:
+        recent = context.bot_data["recent_updates"] = Recent()
     if not recent.add(update.update_id):
         raise ApplicationHandlerStop  # being handled, or handled, here: its first delivery answers
     if not _stored(update, context.bot.id) or not await context.karata.store.update_handled(update.update_id):
