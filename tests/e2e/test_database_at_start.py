@@ -127,3 +127,23 @@ def test_a_read_only_database_is_refused_before_anything_runs(tmp_path, journal)
     finally:
         folder.chmod(0o755)
     untouched(folder, "karata.db", content)
+
+
+@pytest.mark.asyncio
+async def test_a_failure_found_while_migrating_ends_the_process_with_one_line(tmp_path):
+    from tests.e2e.test_process import output_of, start_karata
+    from fakeapi import FakeBotAPI
+
+    db_path = tmp_path / "karata.db"
+    store = Store(str(db_path))
+    await store.open()
+    await store.close()
+    made = sqlite3.connect(db_path)
+    made.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")  # the last migration meets its own table
+    made.close()
+    async with FakeBotAPI(token=DEMO_TOKEN) as api:
+        process = await start_karata(api.base_url, str(db_path))
+        printed = (await output_of(process)).strip()
+    assert process.returncode == 2, printed
+    assert "Traceback" not in printed and printed.splitlines()[-1].startswith(f"karata: the database {db_path} failed")
+    assert not any(method == "getUpdates" for method, _ in api.calls), "it never polled"
