@@ -33,7 +33,7 @@ from telegram.ext import (
 
 from bot.http_client import AiohttpRequest
 from bot.settings import Settings
-from handlers import basics, howto, lobby, play, profile, records, rule_builder
+from handlers import basics, howto, lobby, play, profile, records, redelivery, rule_builder
 from handlers.callback_data import (
     HowTo,
     LeaveTable,
@@ -96,8 +96,11 @@ def build_application(settings: Settings) -> Application:
     application.bot_data["settings"] = settings
     application.bot_data["gate"] = gate
     application.bot_data["updates"] = updates
-    # Who sent an update is recorded before any handler runs.
+    # An update delivered again goes no further; who sent an update is recorded before any
+    # handler runs; an update handled to its end is remembered.
+    application.add_handler(TypeHandler(Update, redelivery.drop_repeated), group=-2)
     application.add_handler(TypeHandler(Update, basics.track_user), group=-1)
+    application.add_handler(TypeHandler(Update, redelivery.remember_handled), group=1)
     application.add_handler(CommandHandler("start", basics.start))
     application.add_handler(CommandHandler("help", basics.help_command))
     application.add_handler(CommandHandler("language", basics.language_command))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -78,10 +79,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         from bot.runner import run
         from bot.logs import setup_logging
+        from tables.db_check import DatabaseProblem, check_database
 
+        try:
+            # Before anything waits for Telegram: a database the bot cannot use stops it here.
+            check_database(settings.db_path)
+        except DatabaseProblem as problem:
+            print(problem, file=sys.stderr)
+            return 2
         setup_logging(settings.log_level, settings.token)
         try:
             run(settings)
+        except sqlite3.Error as error:
+            # What the start-up check could not see (a damaged page found while migrating).
+            print(f"karata: the database {settings.db_path} failed at start-up: {error}", file=sys.stderr)
+            return 2
         except InvalidToken:
             # Telegram's message quotes the token: say what to do instead, and nothing more.
             print("karata: Telegram refused BOT_TOKEN; get a valid one from @BotFather", file=sys.stderr)

@@ -19,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from fakeapi.errors import TelegramAPIError, too_many_requests
+from fakeapi.faults import Faults
 from fakeapi.flood import COUNTED_METHODS, FloodControl, FloodStats
 from fakeapi.inspection import Inspection
 from fakeapi.methods.chats import ChatMethods
@@ -34,7 +35,7 @@ from fakeapi.world import World
 
 
 class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods, QueryMethods,
-                 UpdateMethods, ProfileMethods, ChatMethods):
+                 UpdateMethods, ProfileMethods, ChatMethods, Faults):
     """Fake Telegram Bot API server. See the module docstring.
 
     ``clock`` times what benchmarks and flood accounting measure (callback answers, message
@@ -101,6 +102,8 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
 
         self.flood_control = FloodControl(clock, enforce=flood_limits)
         self._scripted_floods: dict[str, list[int]] = {}
+        self._faults: dict = {}  # method -> scripted 5xx or hang (fakeapi.faults)
+        self._message_updates: dict[tuple[int, int], dict] = {}  # (chat, message id) -> its update
         self._query_updates: dict[str, dict] = {}  # callback query id -> the update that carried it
         # What `wait_for_answer` also waits for once the answer is in (a test's choice).
         self.after_answer: Callable[[], Awaitable[Any]] | None = None
@@ -204,6 +207,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
             self.calls.append((method, params))
             if self.token is not None and request.match_info["token"] != self.token:
                 raise TelegramAPIError(401, "Unauthorized")
+            await self._fault(method)
             self._check_flood(method, params)
             handler = getattr(self, "_m_" + name, None)
             if handler is None:

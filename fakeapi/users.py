@@ -60,7 +60,7 @@ class SimulatedUsers:
         rec = self._user_message(u, chat_id, text, reply_to_message_id, thread_id)
         msg = self.message_dict(rec)
         if self._bot_receives(rec):
-            self._queue("message", msg)
+            self._message_updates[(chat_id, rec.message_id)] = self._queue("message", msg)
         return msg
 
     async def press(self, user: FakeUser | int, chat_id: int, message_id: int,
@@ -181,5 +181,12 @@ class SimulatedUsers:
         """Telegram sends a press again, same update and query id, when the bot did not confirm
         the update before it stopped (it died after handling it)."""
         self._pending.append(dict(self._query_updates[query_id]))
+        self._touch()
+        self._notify()
+
+    def redeliver_message(self, chat_id: int, message_id: int) -> None:
+        """Telegram sends a message's update again, same update id (a webhook retried, or the
+        bot stopped before confirming it)."""
+        self._pending.append(dict(self._message_updates[(int(chat_id), int(message_id))]))
         self._touch()
         self._notify()

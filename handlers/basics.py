@@ -6,6 +6,7 @@ import logging
 from html import escape
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import TelegramError
 from telegram.helpers import create_deep_linked_url
 
 from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
@@ -67,6 +68,7 @@ def help_markup(_: Translator) -> InlineKeyboardMarkup:
 
 async def track_user(update: Update, context: KarataContext) -> None:
     """Every update first: remember who sent it (their name changes; their language only by choice)."""
+    telegram_io.note_arrival()  # a press's answer window starts now
     user = update.effective_user
     if user is None or user.is_bot:
         return
@@ -163,11 +165,28 @@ async def unknown_button(update: Update, context: KarataContext) -> None:
 
 
 async def on_error(update: object, context: KarataContext) -> None:
-    """Log the failure (the log filter strips the token) and tell the presser something went wrong."""
+    """Log the failure (the log filter strips the token) and answer the press: "went wrong" only
+    when nothing it asked for was stored, so that nobody presses again for a move that stands."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None and update.effective_chat and update.effective_user:
         try:
-            _ = await chat_translator(context, update.effective_chat, update.effective_user)
-            await telegram_io.answer(update.callback_query, _("Something went wrong; please try again."))
+            text = None
+            if not await _may_have_stood(update, context):
+                _ = await chat_translator(context, update.effective_chat, update.effective_user)
+                text = _("Something went wrong; please try again.")
+            await telegram_io.answer(update.callback_query, text)
         except Exception:  # the error handler must never raise
             log.debug("could not answer after an error", exc_info=True)
+
+
+async def _may_have_stood(update: Update, context: KarataContext) -> bool:
+    """Whether what the press asked for may have been done: its move is in the action log, or a
+    call to Telegram failed (answers never raise: another call did, after the press was handled;
+    the chat shows what stands)."""
+    if isinstance(context.error, TelegramError):
+        return True
+    request = telegram_io.press_request(update)
+    try:
+        return request is not None and await context.karata.store.request_applied(request)
+    except Exception:  # the database cannot even be read: the move was not stored either
+        return False

@@ -6,14 +6,32 @@ the person in front of it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
+from contextvars import ContextVar
 from typing import Any
 
 from telegram import InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, NetworkError
 
 log = logging.getLogger(__name__)
+
+# Telegram takes the answer to a press for about 15 seconds after it; an answer that fails (a
+# 5xx, a cut or hung connection) is tried again until then, waiting longer each time.
+ANSWER_WINDOW_SECONDS = 15.0
+ANSWER_FIRST_RETRY_SECONDS = 0.5
+# How long one answer call may hang: short, so that a hung one leaves time to try again.
+ANSWER_TIMEOUT_SECONDS = 4.0
+
+# When the update being handled arrived (set by the first handler every update passes).
+_arrived: ContextVar[float | None] = ContextVar("arrived", default=None)
+
+
+def note_arrival() -> None:
+    """The update this task handles has just arrived: a press's answer window starts now."""
+    _arrived.set(time.monotonic())
 
 
 def press_request(update: Any) -> str | None:
@@ -25,12 +43,27 @@ def press_request(update: Any) -> str | None:
 
 async def answer(query: Any, text: str | None = None, alert: bool = False, url: str | None = None) -> None:
     """Answer a press (the spinner stops; a text shows as a toast, or `url` opens: our deep links
-    only). Plain text: never HTML."""
-    try:
-        await query.answer(text[:200] if text else None, show_alert=alert, url=url)
-    except BadRequest as error:
-        # A query that took too long to handle can no longer be answered; nothing is lost.
-        log.debug("callback answer failed: %s", error)
+    only). Plain text: never HTML. A failed call is tried again while Telegram still takes the
+    answer; it never raises, so what the press did is never reported as a failure."""
+    deadline = (_arrived.get() or time.monotonic()) + ANSWER_WINDOW_SECONDS
+    delay = ANSWER_FIRST_RETRY_SECONDS
+    while True:
+        try:
+            await query.answer(text[:200] if text else None, show_alert=alert, url=url,
+                               read_timeout=ANSWER_TIMEOUT_SECONDS)
+            return
+        except BadRequest as error:
+            # Too old, or already answered (a hung call that did arrive): nothing more to do.
+            log.debug("callback answer failed: %s", error)
+            return
+        except NetworkError as error:  # a 5xx, a refused, cut or timed-out connection
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.info("gave up answering a press: %s", error)
+                return
+            log.debug("answering a press failed (%s); trying again in %.1f s", error, min(delay, left))
+            await asyncio.sleep(min(delay, left))
+            delay *= 2
 
 
 async def reply(

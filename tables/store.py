@@ -183,7 +183,19 @@ MIGRATIONS: Sequence[str] = (
     ALTER TABLE tables ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE tables ADD COLUMN computer_turn INTEGER NOT NULL DEFAULT 0;
     """,
+    # 8: updates handled to their end (all but moves, which the action log names): one Telegram
+    # delivers again (after a crash, a webhook retried) is then a no-op. Kept a day, as Telegram
+    # keeps an update.
+    """
+    CREATE TABLE handled_updates (
+        update_id INTEGER PRIMARY KEY,
+        handled_at REAL NOT NULL
+    );
+    """,
 )
+
+# How long a handled update is remembered (Telegram keeps an unconfirmed update for 24 hours).
+HANDLED_UPDATE_SECONDS = 24 * 3600
 
 # The columns `save_table` writes: everything the table service decides under the table's lock.
 _SAVED = (
@@ -284,14 +296,20 @@ class Store:
 
     async def open(self) -> None:
         self._db = await aiosqlite.connect(self.path)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self.migrate()
-        async with self._writes.turn():
-            await ensure_built(self.db)
+        try:
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self.migrate()
+            async with self._writes.turn():
+                await ensure_built(self.db)
+            await self._write("DELETE FROM handled_updates WHERE handled_at < ?", (time.time() - HANDLED_UPDATE_SECONDS,))
+        except BaseException:
+            # aiosqlite's thread would keep the process alive after a failed start.
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -453,6 +471,19 @@ class Store:
             (request, table_id),
         )
         return (_table_from_row(row), bool(row["repeated"])) if row else (None, False)
+
+    async def update_handled(self, update_id: int) -> bool:
+        """Whether the update with this id was handled to its end before (`remember_update`)."""
+        return await self._one("SELECT 1 FROM handled_updates WHERE update_id = ?", (update_id,)) is not None
+
+    async def remember_update(self, update_id: int) -> None:
+        await self._write(
+            "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)", (update_id, time.time())
+        )
+
+    async def request_applied(self, request: str) -> bool:
+        """Whether `request` (a button press) made an action of some table."""
+        return await self._one("SELECT 1 FROM actions WHERE request = ?", (request,)) is not None
 
     async def live_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._one(

@@ -110,6 +110,10 @@ class KadiRenderer(GameRenderer):
         return [[*first, *order, *rest] for order in dict.fromkeys(permutations(middle))]
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
+        if _out(view):
+            points = (view.get("scores") or {}).get(view["you"], 0)
+            return ["🚫 " + _("You are out of this match: {points} points, over the limit of {limit}.",
+                             points=points, limit=view.get("points_limit"))]
         lines = super().hand_lines(view, _, active)
         if view.get("hidden"):
             lines.append("🙈 " + _("Hidden: {card}", card=show.card(view["hidden"])))
@@ -121,6 +125,9 @@ class KadiRenderer(GameRenderer):
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
         """What the keyboard offers, and the penalty or command in force, in whole sentences."""
         kinds = {action["type"] for action in legal}
+        if _out(view) and not view.get("finished"):
+            return _("You watch the others play on until one of them is left: the group's table shows the "
+                     "match to its end.")
         if view.get("phase") == "challenge":
             if "accept" in kinds:
                 return _("{name} says they are out. Accept the win, or accuse them if you think they hide a card.",
@@ -333,6 +340,11 @@ class KadiRenderer(GameRenderer):
             crown = "🏆 " if player in winners else ""
             lines.append(f"{crown}{name(names, player)}: {score}")
         return lines
+
+
+def _out(view: Mapping[str, Any]) -> bool:
+    """The reader was eliminated (over the points limit) and only watches."""
+    return view.get("you") is not None and view["you"] in (view.get("eliminated") or [])
 
 
 def eliminated_line(players: Sequence[str], _: Translator, names: Mapping[str, str]) -> str:
