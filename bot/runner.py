@@ -35,35 +35,49 @@ async def running_application(settings: Settings, poll_timeout: int = 1) -> Asyn
     webhook = settings.mode.value == "webhook"
     if webhook:
         web.add_routes(webhook_routes(application, webhook_path(settings), webhook_secret(settings)))
-    await application.initialize()
-    if application.post_init:
-        await application.post_init(application)
-    await web.start()
     assert application.updater is not None
-    if webhook:
-        # Telegram keeps undelivered updates while the bot is down and posts them once it is back.
-        await application.bot.set_webhook(
-            settings.webhook_url or "", secret_token=webhook_secret(settings), allowed_updates=Update.ALL_TYPES
-        )
-    else:
-        await application.updater.start_polling(
-            poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES, bootstrap_retries=-1
-        )
-    await application.start()
-    try:
-        yield application
-    finally:
+    updater = application.updater
+    # Each step that succeeded is undone in reverse, also when a later step fails (a database
+    # that fails while migrating must not leave connections open behind a one-line error).
+    async with contextlib.AsyncExitStack() as undo:
+        await application.initialize()
+        undo.push_async_callback(_shut_down, application)
+        if application.post_init:
+            await application.post_init(application)
+        undo.push_async_callback(_post_stop, application)
+        await web.start()
+        if webhook:
+            # Telegram keeps undelivered updates while the bot is down and posts them once it is back.
+            await application.bot.set_webhook(
+                settings.webhook_url or "", secret_token=webhook_secret(settings), allowed_updates=Update.ALL_TYPES
+            )
+        else:
+            await updater.start_polling(
+                poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES, bootstrap_retries=-1
+            )
+        await application.start()
         # Inputs stop first (the long poll, the webhook and the Mini App), then the updates
         # already taken are handled.
-        if application.updater.running:
-            await application.updater.stop()
-        await web.stop()
-        await application.stop()
-        if application.post_stop:
-            await application.post_stop(application)
-        await application.shutdown()
-        if application.post_shutdown:
-            await application.post_shutdown(application)
+        undo.push_async_callback(application.stop)
+        undo.push_async_callback(web.stop)
+        undo.push_async_callback(_stop_updater, application)
+        yield application
+
+
+async def _stop_updater(application: Application) -> None:
+    if application.updater is not None and application.updater.running:
+        await application.updater.stop()
+
+
+async def _post_stop(application: Application) -> None:
+    if application.post_stop:
+        await application.post_stop(application)
+
+
+async def _shut_down(application: Application) -> None:
+    await application.shutdown()
+    if application.post_shutdown:
+        await application.post_shutdown(application)
 
 
 def run(settings: Settings) -> None:
