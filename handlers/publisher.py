@@ -27,7 +27,7 @@ from handlers.flood import BACKGROUND, POST, Rate, Ticket
 from handlers.precedence import at_once
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot
 from tables.feed import ChangeFeed
-from tables.models import LIVE, Loaded, Shown
+from tables.models import LIVE, Loaded, Shown, TableRow
 from tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,8 @@ class Publisher:
         self._published: dict[int, int] = {}
         # Slots whose last delivery failed for a reason worth retrying (a network error).
         self._failures: set[tuple[int, str]] = set()
+        # The clock each table is drawn at while it stays at one revision (see `_moment`).
+        self._moments: dict[int, tuple[tuple[int, bool], float]] = {}
         self._pump: asyncio.Task[None] | None = None
         self._retries: set[asyncio.Task[None]] = set()
 
@@ -206,7 +208,7 @@ class Publisher:
                 for (table_key, user), (version, panel) in self._panels.items()
                 if table_key == table_id and version == table.version
             }
-            screens = table_screens(loaded, readers, self.clock(), opened, panels)
+            screens = table_screens(loaded, readers, self._moment(table), opened, panels)
             shown = await self._shown_of(table_id)
             waits = []
             for slot, screen in screens.items():
@@ -253,6 +255,18 @@ class Publisher:
         self._confirming.add(task)
         task.add_done_callback(self._confirming.discard)
 
+    def _moment(self, table: TableRow) -> float:
+        """The clock a table is drawn at: fixed while its revision is, so that a pass no change
+        caused (a refused press, a marked card) draws the group's table as it shows it; its
+        countdown says the time left when that revision was first drawn."""
+        now = self.clock()
+        key = (table.revision, table.paused_until is not None and now < table.paused_until)
+        drawn = self._moments.get(table.table_id)
+        if drawn is not None and drawn[0] == key:
+            return drawn[1]
+        self._moments[table.table_id] = (key, now)
+        return now
+
     def _retry_later(self, table_id: int) -> None:
         async def again() -> None:
             await asyncio.sleep(RETRY_SECONDS)
@@ -266,6 +280,7 @@ class Publisher:
         """A finished table's memory goes: a long-running bot keeps caches for live tables only."""
         self._shown.pop(table_id, None)
         self._published.pop(table_id, None)
+        self._moments.pop(table_id, None)
         for key in [key for key in self._opened if key[0] == table_id]:
             del self._opened[key]
         for key in [key for key in self._panels if key[0] == table_id]:
