@@ -21,7 +21,8 @@ from telegram.error import BadRequest, Forbidden
 from telegram.helpers import create_deep_linked_url
 
 from handlers.i18n import N_, Translator, translator
-from engine.registry import available_games
+from engine.core.options import parse_options
+from engine.registry import available_games, get_game
 from handlers import guide_pages, telegram_io
 from handlers.callback_data import HowTo, HowToLink
 from handlers.context import KarataContext, chat_translator, effective, group_translator
@@ -93,10 +94,21 @@ SUMMARIES: dict[str, tuple[str, ...]] = {
 }
 
 
+def players_text(game: str, _: Translator) -> str:
+    """How many play: the range with the standard options (the engine's fact), and the most any
+    options allow when that is more (Kadi: 7 with smaller hands)."""
+    engine = get_game(game)
+    low, high = engine.player_range(parse_options(engine.Options, {}))
+    text = _("{low}-{high} players.", low=low, high=high) if low < high else _("{count} players.", count=low)
+    if engine.max_players > high:
+        text += " " + _("Up to {most} with other table options (see the full guide).", most=engine.max_players)
+    return text
+
+
 def summary_text(game: str, _: Translator) -> str:
     """The summary as one HTML message (the catalog's paragraphs carry only our own tags)."""
     title = "<b>❓ " + escape(_("How to play {game}", game=game_title(game, _))) + "</b>"
-    return "\n\n".join([title, *(_(paragraph) for paragraph in SUMMARIES.get(game, ()))])
+    return "\n\n".join([title, players_text(game, _), *(_(paragraph) for paragraph in SUMMARIES.get(game, ()))])
 
 
 def summary_markup(game: str, _: Translator) -> InlineKeyboardMarkup:

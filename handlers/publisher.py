@@ -27,12 +27,16 @@ from handlers.flood import BACKGROUND, POST, Rate, Ticket
 from handlers.precedence import at_once
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot
 from tables.feed import ChangeFeed
-from tables.models import LIVE, Loaded, Shown
+from tables.models import LIVE, Loaded, Shown, TableRow
 from tables.service import TableService
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
+# An edit's new digest is written with its pass; when the pass still waits (a group's table for
+# its flood budget), it is written on its own this soon after the edit, so that a restart never
+# sends an edit the chat already shows ("message is not modified").
+SAVE_EDITS_SECONDS = 0.05
 REMOVED = "removed"
 
 
@@ -92,11 +96,17 @@ class Publisher:
         self._confirming: set[asyncio.Task[None]] = set()
         # Digests of edited messages not yet written: table -> slot -> what it shows.
         self._unsaved: dict[int, dict[str, Shown]] = {}
+        # Writes of a table's unsaved edits that do not wait for the pass (see `_save_soon`), and
+        # the tables whose such write is under way (it can no longer be called off).
+        self._saving: dict[int, asyncio.Task[None]] = {}
+        self._writing: set[int] = set()
         # The revision each table was last recorded as published at (a pass that changed no
         # message of a published revision writes nothing).
         self._published: dict[int, int] = {}
         # Slots whose last delivery failed for a reason worth retrying (a network error).
         self._failures: set[tuple[int, str]] = set()
+        # The clock each table is drawn at while it stays at one revision (see `_moment`).
+        self._moments: dict[int, tuple[tuple[int, bool], float]] = {}
         self._pump: asyncio.Task[None] | None = None
         self._retries: set[asyncio.Task[None]] = set()
 
@@ -109,7 +119,7 @@ class Publisher:
         delivered = await self.settle(timeout)
         if self._pump is not None:
             self._pump.cancel()
-        for task in [*self._retries, *self._passes.values(), *self._confirming]:
+        for task in [*self._retries, *self._passes.values(), *self._confirming, *self._saving.values()]:
             task.cancel()
         return delivered
 
@@ -206,7 +216,7 @@ class Publisher:
                 for (table_key, user), (version, panel) in self._panels.items()
                 if table_key == table_id and version == table.version
             }
-            screens = table_screens(loaded, readers, self.clock(), opened, panels)
+            screens = table_screens(loaded, readers, self._moment(table), opened, panels)
             shown = await self._shown_of(table_id)
             waits = []
             for slot, screen in screens.items():
@@ -241,6 +251,11 @@ class Publisher:
             if any((table_id, slot) in self._failures for slot in slots):
                 self._retry_later(table_id)
                 return
+            saving = self._saving.pop(table_id, None)
+            if saving is not None and table_id in self._writing:
+                await saving  # its write lands first
+            elif saving is not None:
+                saving.cancel()  # this pass's write takes its edits
             unsaved = self._unsaved.pop(table_id, {})
             if unsaved or self._published.get(table_id, -1) < revision:
                 await self.yield_to()  # a press's move waits for no screen's write
@@ -252,6 +267,18 @@ class Publisher:
         task = asyncio.get_running_loop().create_task(confirm())
         self._confirming.add(task)
         task.add_done_callback(self._confirming.discard)
+
+    def _moment(self, table: TableRow) -> float:
+        """The clock a table is drawn at: fixed while its revision is, so that a pass no change
+        caused (a refused press, a marked card) draws the group's table as it shows it; its
+        countdown says the time left when that revision was first drawn."""
+        now = self.clock()
+        key = (table.revision, table.paused_until is not None and now < table.paused_until)
+        drawn = self._moments.get(table.table_id)
+        if drawn is not None and drawn[0] == key:
+            return drawn[1]
+        self._moments[table.table_id] = (key, now)
+        return now
 
     def _retry_later(self, table_id: int) -> None:
         async def again() -> None:
@@ -266,6 +293,7 @@ class Publisher:
         """A finished table's memory goes: a long-running bot keeps caches for live tables only."""
         self._shown.pop(table_id, None)
         self._published.pop(table_id, None)
+        self._moments.pop(table_id, None)
         for key in [key for key in self._opened if key[0] == table_id]:
             del self._opened[key]
         for key in [key for key in self._panels if key[0] == table_id]:
@@ -301,9 +329,36 @@ class Publisher:
             cache[slot] = shown
         if before is not None and shown is not None and before.message_id == shown.message_id:
             self._unsaved.setdefault(table_id, {})[slot] = shown
+            self._save_soon(table_id)
             return
         self._unsaved.get(table_id, {}).pop(slot, None)
         await self.service.record_screen(table_id, slot, shown)
+
+    def _save_soon(self, table_id: int) -> None:
+        """Write the table's edits made so far unless their pass does it first (usually it does:
+        its last delivery follows within milliseconds, and one write serves the whole pass)."""
+        if table_id in self._saving:
+            return
+
+        async def save() -> None:
+            await asyncio.sleep(SAVE_EDITS_SECONDS)
+            await self.yield_to()
+            self._writing.add(table_id)
+            try:
+                unsaved = self._unsaved.pop(table_id, {})
+                if unsaved:
+                    await self.service.record_screens(table_id, unsaved, 0)
+            finally:
+                self._writing.discard(table_id)
+
+        task = asyncio.get_running_loop().create_task(save())
+        self._saving[table_id] = task
+
+        def done(ended: asyncio.Task[None]) -> None:
+            if self._saving.get(table_id) is ended:
+                del self._saving[table_id]
+
+        task.add_done_callback(done)
 
     # ----- deliveries (run by the courier once the flood gate let them through) ---------------
     async def _deliver(self, table_id: int, slot: str, screen: Screen, ticket: Ticket) -> None:

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 SERVICE_REFUSALS: dict[str, str] = {
     "no_table": N_("This table is closed. Start a new one with /newgame."),
     "not_lobby": N_("This table has already started."),
+    "cancelled": N_("This table was closed: it was cancelled. Start a new one with /newgame."),
+    "closed_empty": N_("This table was closed: everyone left. Start a new one with /newgame."),
     "not_playing": N_("This match is over."),
     "already_joined": N_("You are already at this table."),
     "table_full": N_("The table is full ({limit} players)."),
@@ -27,7 +29,8 @@ SERVICE_REFUSALS: dict[str, str] = {
     "not_creator_or_admin_end": N_("Only the player who opened the table or a group admin can end the session."),
     "not_member": N_("Only members of the table's group can join it."),
     "group_only": N_("Tables are opened in groups: add me to a group and send /newgame there."),
-    "player_count": N_("This game needs {low}-{high} players."),
+    "player_count": N_("This table needs {low}-{high} players."),
+    "player_count_exact": N_("This table needs {count} players."),
     "table_exists": N_("This chat already has a table. Finish or /cancel it first."),
     "unknown_game": N_("I do not know the game {game}."),
     "bad_option": N_("I cannot use the option {option}: its name or value is wrong. Write options as name=value, "

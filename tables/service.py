@@ -80,6 +80,13 @@ class Timing:
 Chooser = Callable[[Loaded], "Action | Outcome | Awaitable[Action | Outcome]"]
 
 
+def not_lobby(table: TableRow | None) -> Outcome:
+    """Why a lobby's button no longer works: the table was closed, or it has started."""
+    if table is not None and table.status == CANCELLED:
+        return Outcome.refused("closed_empty" if table.closed_reason == "empty" else "cancelled", table=table)
+    return Outcome.refused("not_lobby", table=table)
+
+
 def windows_after(
     windows: Mapping[str, list[float]],
     kinds: Sequence[str],
@@ -180,8 +187,9 @@ class TableService:
             return Outcome.refused("bad_option", str(error), option=error.option or "")
         if level not in COMPUTER_LEVELS:
             return Outcome.refused("bad_option", option="level")
-        if computers < 0 or 1 + computers > game.max_players:
-            return Outcome.refused("table_full", limit=game.max_players)
+        most = game.player_range(options)[1]
+        if computers < 0 or 1 + computers > most:
+            return Outcome.refused("table_full", limit=most)
         # One lobby per chat and topic: two presses of "Play again" must not race to open two.
         async with self.lock(("chat", chat_id, thread_id)):
             if await self.store.live_table(chat_id, thread_id):
@@ -221,7 +229,7 @@ class TableService:
                 return Outcome.refused("no_table")
             table, game = loaded.table, loaded.game
             if table.status != LOBBY or table.consents is not None:
-                return Outcome.refused("not_lobby", table=table)
+                return not_lobby(table)
             if table.seat_of(seat.user_id):
                 return Outcome.refused("already_joined", table=table)
             return await self._seat(table, game, seat)
@@ -229,8 +237,9 @@ class TableService:
     async def _seat(self, table: TableRow, game: Game, seat: Seat | None) -> Outcome:
         """Seat a person or a computer player (None: every computer player is seated) if the
         lobby has room; the caller holds the table's lock."""
-        if seat is None or len(table.seats) >= game.max_players:
-            return Outcome.refused("table_full", table=table, limit=game.max_players)
+        most = game.player_range(parse_options(game.Options, table.options))[1]
+        if seat is None or len(table.seats) >= most:
+            return Outcome.refused("table_full", table=table, limit=most)
         table.seats.append(seat)
         await self._save(table)
         return Outcome(True, table=table)
@@ -239,7 +248,7 @@ class TableService:
         async with self.lock(table_id):
             table = await self.store.get_table(table_id)
             if table is None or table.status != LOBBY:
-                return Outcome.refused("not_lobby", table=table)
+                return not_lobby(table)
             if not table.seat_of(user_id):
                 return Outcome.refused("not_seated", table=table)
             table.seats = [seat for seat in table.seats if seat.user_id != user_id]
@@ -255,7 +264,7 @@ class TableService:
         async with self.lock(table_id):
             loaded = await self.load(table_id)
             if loaded is None or loaded.table.status != LOBBY or loaded.table.consents is not None:
-                return Outcome.refused("not_lobby", table=loaded.table if loaded else None)
+                return not_lobby(loaded.table if loaded else None)
             table, game = loaded.table, loaded.game
             if user_id != table.creator_id:
                 return Outcome.refused("not_creator_computers", table=table)
@@ -266,7 +275,7 @@ class TableService:
         async with self.lock(table_id):
             table = await self.store.get_table(table_id)
             if table is None or table.status != LOBBY or table.consents is not None:
-                return Outcome.refused("not_lobby", table=table)
+                return not_lobby(table)
             if user_id != table.creator_id:
                 return Outcome.refused("not_creator_computers", table=table)
             last = next((seat for seat in reversed(table.seats) if seat.is_computer), None)
@@ -297,14 +306,17 @@ class TableService:
                 return Outcome.refused("no_table")
             table, game = loaded.table, loaded.game
             if table.status != LOBBY:
-                return Outcome.refused("not_lobby", table=table)
+                return not_lobby(table)
             if user_id != table.creator_id:
                 return Outcome.refused("not_creator", table=table)
             options = parse_options(game.Options, table.options)
             if not table.humans:
                 return Outcome.refused("no_human", table=table)
             if game.player_count_problem(table.players, options):
-                return Outcome.refused("player_count", table=table, low=game.min_players, high=game.max_players)
+                low, high = game.player_range(options)
+                if low == high:
+                    return Outcome.refused("player_count_exact", table=table, count=low)
+                return Outcome.refused("player_count", table=table, low=low, high=high)
             needing = [name for name in game.consent_options if table.options.get(name)]
             if needing and table.consents is None:
                 # Options such as Kadi's hiding mode start only if every player agrees; computer
@@ -321,7 +333,7 @@ class TableService:
         async with self.lock(table_id):
             loaded = await self.load(table_id)
             if loaded is None or loaded.table.status != LOBBY or loaded.table.consents is None:
-                return Outcome.refused("not_lobby")
+                return not_lobby(loaded.table if loaded else None)
             table, game = loaded.table, loaded.game
             if table.seat_of(user_id) is None:
                 return Outcome.refused("not_seated", table=table)

@@ -87,10 +87,17 @@ class Game(ABC):
     action_fields: ClassVar[Mapping[str, Mapping[str, str]]]
 
     # ----- set-up -------------------------------------------------------------------------
+    def player_range(self, options: BaseModel) -> tuple[int, int]:
+        """The fewest and the most players a table with these options can seat and deal to
+        (`min_players`..`max_players` are the bounds over every choice of options). The lobby,
+        Start, practice tables, the demo and the texts all ask this."""
+        return self.min_players, self.max_players
+
     def player_count_problem(self, players: Sequence[str], options: BaseModel) -> str | None:
         """Why this many players cannot play with these options, or None."""
-        if not self.min_players <= len(players) <= self.max_players:
-            return f"{self.name} needs {self.min_players}-{self.max_players} players"
+        low, high = self.player_range(options)
+        if not low <= len(players) <= high:
+            return f"{self.name} needs {low}-{high} players" if low < high else f"{self.name} needs {low} players"
         return None
 
     @abstractmethod

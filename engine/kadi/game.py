@@ -82,10 +82,14 @@ class KadiGame(Game):
     }
 
     # ----- set-up -------------------------------------------------------------------------
+    def player_range(self, options: BaseModel) -> tuple[int, int]:
+        # KAD-A2: seven hands of 7 would leave 4 cards in the stock.
+        return 2, 7 if options.hand_size <= 6 else 6  # type: ignore[attr-defined]
+
     def player_count_problem(self, players: Sequence[str], options: BaseModel) -> str | None:
-        most = 7 if options.hand_size <= 6 else 6  # type: ignore[attr-defined]
-        if not 2 <= len(players) <= most:
-            return f"kadi needs 2-{most} players with hands of {options.hand_size}"  # type: ignore[attr-defined]
+        low, high = self.player_range(options)
+        if not low <= len(players) <= high:
+            return f"kadi needs {low}-{high} players with hands of {options.hand_size}"  # type: ignore[attr-defined]
         return None
 
     def deck(self, options: BaseModel, players: Sequence[str]) -> list[str]:
@@ -101,6 +105,9 @@ class KadiGame(Game):
     ) -> KadiState:
         if not isinstance(options, KadiOptions):
             options = parse_options(KadiOptions, options if isinstance(options, Mapping) else None)
+        problem = self.player_count_problem(players, options)
+        if problem:
+            raise ValueError(problem)
         state = object.__new__(KadiState)
         state.seed = seed
         state.options = options

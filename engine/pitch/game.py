@@ -44,6 +44,11 @@ class PitchGame(Game):
     action_fields = {"bid": {"value": "int"}, "pass": {}, "play": {"card": "card"}}
 
     # ----- set-up -------------------------------------------------------------------------
+    def player_range(self, options: BaseModel) -> tuple[int, int]:
+        if getattr(options, "partnerships", False):
+            return 4, 4  # two teams of two
+        return self.min_players, self.max_players
+
     def player_count_problem(self, players: Sequence[str], options: BaseModel) -> str | None:
         if getattr(options, "partnerships", False) and len(players) != 4:
             return "pitch with partnerships needs exactly 4 players (two teams of two)"

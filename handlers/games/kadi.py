@@ -10,6 +10,7 @@ from typing import Any
 from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import NAME_LIMIT, GameRenderer, name, names_list, shorten, winners_line
+from engine.core.cards import JOKER
 from handlers.render.action_tree import Alone, Card, Step
 
 CALL = "📣"
@@ -103,11 +104,32 @@ class KadiRenderer(GameRenderer):
         the first (it must fit) and the last (the new top) change the game."""
         path = self.action_path(action, view, _)
         cards = action.get("cards") or []
+        shortcut = self._all_of_a_rank(action, view, _)
         if action["type"] != "play" or len(cards) < 3:
-            return [path]
+            return [path, *shortcut]
         at = 1 if action.get("call") else 0
         first, middle, rest = path[: at + 1], path[at + 1 : at + len(cards) - 1], path[at + len(cards) - 1 :]
-        return [[*first, *order, *rest] for order in dict.fromkeys(permutations(middle))]
+        return [[*first, *order, *rest] for order in dict.fromkeys(permutations(middle))] + shortcut
+
+    def _all_of_a_rank(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
+        """One press for the common play of every card of a rank the player holds: a button
+        naming the cards in the order played (the last is the new top), beside the single cards
+        (which still mark and wait for ✔ when another may join them). One button per card that
+        may go first; the others follow in the hand's order. A Jack's command follows it."""
+        cards = action.get("cards") or []
+        if action["type"] != "play" or len(cards) < 2 or action.get("call") or JOKER in cards:
+            return []
+        rank = cards[0][:-1]
+        held = [card for card in view.get("hand") or [] if card[:-1] == rank]
+        rest = list(cards[1:])
+        if any(card[:-1] != rank for card in cards) or len(held) != len(cards):
+            return []
+        if rest != sorted(rest, key=show.by_suit_then_rank):
+            return []
+        path: list[Step] = ["⏩ " + " ".join(show.card(card) for card in cards)]
+        if "command" in action:
+            path.append(self._command_label(action["command"], _))
+        return [path]
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
         if _out(view):

@@ -13,7 +13,7 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from handlers.i18n import Translator
-from engine.core.options import parse_options
+from engine.core.options import OptionsError, parse_options
 from engine.core.protocol import Game, State
 from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
@@ -27,10 +27,21 @@ def heading(table: TableRow, _: Translator) -> str:
 
 
 # ----- the lobby -------------------------------------------------------------------------------
+def player_range(table: TableRow, game: Game) -> tuple[int, int]:
+    """How many players this table can seat and deal to, with its options (checked when it opened)."""
+    try:
+        return game.player_range(parse_options(game.Options, table.options))
+    except OptionsError:
+        return game.min_players, game.max_players
+
+
 def lobby_text(table: TableRow, game: Game, _: Translator) -> str:
+    low, high = player_range(table, game)
+    opened = (_("A new table is open: {low}-{high} players.", low=low, high=high) if low < high
+              else _("A new table is open: {count} players.", count=low))
     lines = [
         heading(table, _),
-        _("A new table is open: {low}-{high} players.", low=game.min_players, high=game.max_players),
+        opened,
         "",
         _("Players:"),
     ]

@@ -181,3 +181,29 @@ def test_the_second_joker_can_join_the_first():
     joker = next(child for label, child in seen.tree.root.links if label == "🃏")
     rows = labels(opened(table, game, state, amina, joker)[1])
     assert rows[0] == ["✅ 🃏", "🃏"] and rows[-1] == ["✔", "↩"]
+
+
+def test_every_kadi_card_of_a_rank_plays_with_one_press():
+    table, game, state = kadi_with([["5H", "5S", "5D", "5C", "KS"]])
+    amina = table.players[0]
+    seen = seen_by(table, game, state, amina, EN)
+    shortcuts = {label: child for label, child in seen.tree.root.links if label.startswith("⏩")}
+    # Only the 5♥️ fits the 6♥️: one button, the others in the hand's order, the last the new top.
+    assert list(shortcuts) == ["⏩ 5♥️ 5♠ 5♣ 5♦️"]
+    node = shortcuts["⏩ 5♥️ 5♠ 5♣ 5♦️"]
+    assert not node.children and node.action == {"type": "play", "cards": ["5H", "5S", "5C", "5D"]}
+    assert any("⏩ 5♥️ 5♠ 5♣ 5♦️" in row for row in labels(render_hand(table, game, state, amina, EN)[1]))
+
+
+def test_a_kadi_pair_that_fits_either_way_gets_a_button_per_order():
+    table, game, state = kadi_with([["6S", "6D", "KS", "9C", "2C"]])
+    amina = table.players[0]
+    seen = seen_by(table, game, state, amina, EN)
+    shortcuts = {label: child.action["cards"] for label, child in seen.tree.root.links if label.startswith("⏩")}
+    assert shortcuts == {"⏩ 6♠ 6♦️": ["6S", "6D"], "⏩ 6♦️ 6♠": ["6D", "6S"]}
+
+
+def test_a_kadi_hand_with_one_card_of_each_rank_has_no_shortcut():
+    table, game, state = kadi_with([["6S", "7D", "KS", "9C", "2C"]])
+    seen = seen_by(table, game, state, table.players[0], EN)
+    assert not [label for label, _child in seen.tree.root.links if label.startswith("⏩")]
