@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from bot.demo import Simulation
 from tests.e2e.conftest import simulation
 from tests.e2e.test_records import ask
 from tests.kadi.test_kadi_helpers import build_deck
@@ -90,3 +91,145 @@ async def test_a_group_upgraded_mid_match_plays_on_in_the_supergroup_with_its_re
         await karata.keeper.moved(old, SUPERGROUP)
         assert await karata.store.live_table(old, 0) is None
         assert (await karata.store.get_table(table.table_id)).chat_id == SUPERGROUP
+
+
+@pytest.mark.parametrize("told", [True, False], ids=["told by my_chat_member", "learnt from a 403"])
+async def test_a_removed_bot_stops_calling_the_group_and_the_players_get_the_standings(api, start_bot, told):
+    sim = simulation(api)
+    amina = sim.users[0]
+    # A short turn: an orphaned table would go on timing out and trying its group.
+    async with start_bot(KARATA_TURN_SECONDS=1, KARATA_WARN_SECONDS=0) as application:
+        karata = application.bot_data["karata"]
+        table = await open_quick_kadi(sim, karata)
+        api.remove_bot(sim.group_id, notify=told)
+        mark = len(api.calls)
+
+        async def ended():
+            return (await karata.store.get_table(table.table_id)).status == "finished"
+
+        await api.wait_until(ended, timeout=10, what="the table to end")
+        ended_at = len(api.calls_to(sim.group_id, mark))
+        assert ended_at <= (0 if told else 1), api.calls_to(sim.group_id, mark)
+        await asyncio.sleep(2.5)  # two turns' time: nothing times out, nothing tries the group
+        await karata.publisher.flush()
+        assert len(api.calls_to(sim.group_id, mark)) == ended_at
+        final = await karata.store.get_table(table.table_id)
+        assert final.closed_reason == "chat_lost" and final.deadline is None
+        hand = api.last_message(amina.id)
+        assert "I can no longer write in this table's group" in hand.plain and "Standings:" in hand.plain
+        assert not hand.buttons
+
+        # Added back: the group is written to again (a new table opens there).
+        api.add_bot_back(sim.group_id)
+        await api.settle(quiet=0.05)
+        await sim.open_table("kadi", QUICK)
+        assert await karata.store.live_table(sim.group_id, 0) is not None
+
+
+async def test_a_player_who_blocks_the_bot_is_noticed_at_once_and_caught_up_on_return(api, start_bot):
+    sim = simulation(api)
+    amina, baraka, _ = sim.users
+    async with start_bot() as application:
+        karata = application.bot_data["karata"]
+        table = await open_quick_kadi(sim, karata)
+        api.block(baraka)
+
+        async def unreachable():
+            return baraka.id in (await karata.store.get_table(table.table_id)).unreachable
+
+        await api.wait_until(unreachable, what="Baraka marked unreachable")
+        await karata.publisher.flush()
+        assert not [error for error in api.errors if error[1].get("chat_id") == baraka.id], "no failed send needed"
+        notice = api.last_message(sim.group_id)
+        assert "Baraka, I cannot send you your cards" in notice.plain
+        assert (await karata.store.get_user(baraka.id)).dm_ok is False
+
+        # Moves go on meanwhile; Baraka's chat is not called.
+        mark = len(api.calls)
+        assert await move(karata, table, str(amina.id))
+        await karata.publisher.flush()
+        assert not api.calls_to(baraka.id, mark)
+
+        before = max(message.message_id for message in api.messages(baraka.id))
+        await api.user_starts_bot(baraka)  # unblocks: my_chat_member, then /start
+        await api.wait_until(lambda: (sim.hand_message(baraka) or api.messages(baraka.id)[0]).message_id > before,
+                             what="Baraka's hand posted again")
+        await api.wait_until(lambda: not any("cannot send you" in (m.plain or "") for m in api.bot_messages(sim.group_id)),
+                             what="the notice gone")
+        assert baraka.id not in (await karata.store.get_table(table.table_id)).unreachable
+
+
+async def converged(karata):
+    """Every table's messages show its latest committed state: nothing behind, nothing queued, and
+    each message as its render says (read back from the fake)."""
+    if await karata.store.tables_behind() or karata.publisher.busy() or karata.publisher.retrying():
+        return False
+    return True
+
+
+def shows_latest(api, karata, loaded, readers, shown):
+    from handlers.render.screens import POST_ONCE, table_screens
+
+    for slot, screen in table_screens(loaded, readers, karata.publisher.clock()).items():
+        current = shown.get(slot)
+        if screen.kind == POST_ONCE:
+            continue
+        assert current is not None and current.digest == screen.digest, slot
+        message = api.message(current.chat_id, current.message_id)
+        assert message is not None and message.text == screen.text, slot
+
+
+@pytest.mark.parametrize("kinds", [("5xx", "cut")], ids=["5xx and cut calls"])
+async def test_a_fault_window_loses_no_acknowledged_move_and_every_table_converges(api, start_bot, kinds):
+    groups = [Simulation.create(api, 3, 7, group_id=-1001000000001 - index, first_user=2001 + 10 * index) for index in range(3)]
+    async with start_bot() as application:
+        karata = application.bot_data["karata"]
+        karata.publisher.retry_seconds, karata.publisher.retry_cap_seconds = 0.1, 1.0
+        tables = [await open_quick_kadi(sim, karata, "hand_size=5 points_limit=500") for sim in groups]
+        mark = len(api.calls)
+        api.inject_faults(0.4, kinds=kinds, seed=3)
+        acknowledged = {table.table_id: 0 for table in tables}
+        for _ in range(8):
+            for sim, table in zip(groups, tables):
+                if await move(karata, table, "nobody"):
+                    acknowledged[table.table_id] += 1
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        api.stop_faults()
+        assert sum(api.faults.values()) > 5, api.faults
+        during = len(api.calls) - mark
+
+        async def settled():
+            return await converged(karata)
+
+        await api.wait_until(settled, timeout=20, what="every table to converge")
+        for table in tables:
+            loaded = await karata.service.load(table.table_id)
+            actions = await karata.store.actions_of(table.table_id)
+            assert len([a for a in actions if a[0] > 1]) >= acknowledged[table.table_id] > 0, "no move lost"
+            readers = await karata.publisher.readers(loaded.table.chat_id, [seat.user_id for seat in loaded.table.seats])
+            shows_latest(api, karata, loaded, readers, await karata.store.screens_of(table.table_id))
+        assert during < 400, f"{during} calls in the fault window: no tight loop"
+
+
+@pytest.mark.long
+async def test_hung_calls_time_out_and_the_table_catches_up(api, start_bot):
+    sim = simulation(api)
+    async with start_bot() as application:
+        karata = application.bot_data["karata"]
+        karata.publisher.retry_seconds, karata.publisher.retry_cap_seconds = 0.1, 1.0
+        table = await open_quick_kadi(sim, karata, "hand_size=5 points_limit=500")
+        # Every edit hangs past the client's read timeout (5 s) while two moves are made.
+        api.inject_faults(1.0, kinds=("hang",), hang_seconds=5.5, methods={"editMessageText"})
+        assert await move(karata, table, "nobody") and await move(karata, table, "nobody")
+        await api.wait_until(lambda: api.faults["hang"] >= 1, what="a hung call")
+        api.stop_faults()
+
+        async def settled():
+            return await converged(karata)
+
+        await api.wait_until(settled, timeout=20, what="the table to converge")
+        loaded = await karata.service.load(table.table_id)
+        readers = await karata.publisher.readers(loaded.table.chat_id, [seat.user_id for seat in loaded.table.seats])
+        shows_latest(api, karata, loaded, readers, await karata.store.screens_of(table.table_id))
+        assert api.faults["hang"] <= 4, "each chat's hung call holds its queue; no pile of retries"
