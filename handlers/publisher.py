@@ -398,10 +398,15 @@ class Publisher:
                 self._failures.add((table_id, slot))
                 raise
             user_id = user_of_slot(slot)
-            if screen.chat_id > 0 and user_id is not None:
-                await self.service.mark_unreachable(table_id, user_id)
+            if screen.chat_id > 0:
+                # A private chat: its user is marked unreachable (never given up on: a /start
+                # or an unblock opens it again).
+                if user_id is not None:
+                    await self.service.mark_unreachable(table_id, user_id)
+                else:  # a practice table's message: nothing to try again
+                    await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
                 if self.watch is not None:
-                    await self.watch.user_unreachable(user_id)
+                    await self.watch.user_unreachable(screen.chat_id)
             elif self.watch is not None:
                 await self.watch.lost(screen.chat_id, str(error))
             else:

@@ -132,6 +132,7 @@ async def test_a_player_who_blocks_the_bot_is_noticed_at_once_and_caught_up_on_r
     async with start_bot() as application:
         karata = application.bot_data["karata"]
         table = await open_quick_kadi(sim, karata)
+        assert "my_chat_member" in api.allowed_updates, "the bot asks for it"
         api.block(baraka)
 
         async def unreachable():
@@ -233,3 +234,22 @@ async def test_hung_calls_time_out_and_the_table_catches_up(api, start_bot):
         readers = await karata.publisher.readers(loaded.table.chat_id, [seat.user_id for seat in loaded.table.seats])
         shows_latest(api, karata, loaded, readers, await karata.store.screens_of(table.table_id))
         assert api.faults["hang"] <= 4, "each chat's hung call holds its queue; no pile of retries"
+
+
+async def test_a_group_that_keeps_failing_is_retried_with_backoff_not_in_a_loop(api, start_bot):
+    sim = simulation(api)
+    async with start_bot() as application:
+        karata = application.bot_data["karata"]
+        table = await open_quick_kadi(sim, karata, "hand_size=5 points_limit=500")
+        karata.publisher.retry_seconds = 0.25
+        api.inject_faults(1.0, kinds=("5xx",), methods={"editMessageText", "sendMessage"})
+        mark = len(api.calls)
+        assert await move(karata, table, "nobody")
+        await asyncio.sleep(2)
+        # Passes at 0, then after 0.125-0.25 s, 0.25-0.5 s more, 0.5-1 s more, 1-2 s more: at
+        # most five in two seconds, and one call to the group each.
+        tries = len(api.calls_to(sim.group_id, mark))
+        assert 3 <= tries <= 5, tries
+        assert karata.publisher.retrying() == 1, "one pending retry for the table"
+        api.stop_faults()
+        await api.wait_until(lambda: converged(karata), timeout=70, what="the table to catch up")
