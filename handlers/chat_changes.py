@@ -5,14 +5,10 @@ the new one). What follows is the chat keeper's (handlers/chat_keeper.py)."""
 
 from __future__ import annotations
 
-import logging
-
 from telegram import Chat, ChatMember, ChatMemberRestricted, Update
 
 from handlers import play
 from handlers.context import KarataContext
-
-log = logging.getLogger(__name__)
 
 GONE = (ChatMember.LEFT, ChatMember.BANNED)
 

@@ -324,6 +324,7 @@ class Publisher:
         """A finished table's memory goes: a long-running bot keeps caches for live tables only."""
         self._shown.pop(table_id, None)
         self._published.pop(table_id, None)
+        self._attempts.pop(table_id, None)
         for key in [key for key in self._opened if key[0] == table_id]:
             del self._opened[key]
         for key in [key for key in self._panels if key[0] == table_id]:
