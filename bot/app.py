@@ -23,6 +23,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -33,7 +34,7 @@ from telegram.ext import (
 
 from bot.http_client import AiohttpRequest
 from bot.settings import Settings
-from handlers import basics, howto, lobby, play, profile, records, redelivery, rule_builder
+from handlers import basics, chat_changes, howto, lobby, play, profile, records, redelivery, rule_builder
 from handlers.callback_data import (
     HowTo,
     LeaveTable,
@@ -46,6 +47,7 @@ from handlers.callback_data import (
     TableButton,
     TreeNode,
 )
+from handlers.chat_keeper import ChatKeeper
 from handlers.context import BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
@@ -133,6 +135,9 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(howto.press_howto, pattern=HowTo.matches))
     application.add_handler(CallbackQueryHandler(basics.unknown_button))
     application.add_handler(PollAnswerHandler(play.poll_answer))
+    # The chat changed under its tables: the bot removed or blocked, a group upgraded.
+    application.add_handler(ChatMemberHandler(chat_changes.my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, chat_changes.migrated))
     application.add_error_handler(basics.on_error)
     return application
 
@@ -164,8 +169,9 @@ async def _post_init(application: Application) -> None:
     courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
+    keeper = publisher.watch = ChatKeeper(service, publisher, courier)
     guides = Path(settings.guides_dir) if settings.guides_dir else None
-    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides)
+    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides, keeper)
     # Menus and descriptions need not hold up the first update either.
     background = asyncio.get_running_loop().create_task(profile.publish_profile(bot, settings.group_language))
     if application.job_queue is not None:

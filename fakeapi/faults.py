@@ -1,16 +1,41 @@
-"""Scripted failures of the fake Bot API: a method answering 5xx (a few times, or for a while:
-an outage), or hanging before it answers (the client may give up first; the call still happens,
-as on Telegram when only the response is lost).  A mixin of FakeBotAPI."""
+"""Transient faults of Telegram's side: 5xx answers, calls that hang, connections cut mid-call.
+
+A mixin of FakeBotAPI, in two forms. Scripted (:meth:`fail`, :meth:`hang`): one method answers
+5xx a few times or for a while (an outage), or hangs before it answers (the client may give up
+first; the call still happens, as on Telegram when only the response is lost). A fault window
+(:meth:`inject_faults`): each chat-bound call that changes a chat (send/edit/delete/stop...)
+fails with ``probability``, by a kind drawn from ``kinds``, seeded so that a run repeats exactly;
+such a call does nothing on the fake's side: it failed before Telegram acted on it. Calls that
+only read or answer (getUpdates, answerCallbackQuery, getChatMember...) are left alone by a
+window unless ``methods`` names them.
+"""
+
 
 from __future__ import annotations
 
 import asyncio
+import random
 import time
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from aiohttp import web
+
 from fakeapi.errors import TelegramAPIError
+from fakeapi.flood import COUNTED_METHODS
+
+SERVER_ERROR = "5xx"
+HANG = "hang"
+CUT = "cut"
 
 STATUS_TEXT = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+# What a fault window's 5xx answers are drawn from.
+_ANSWERS = [(code, STATUS_TEXT[code]) for code in (500, 502, 503)]
+
+
+class CutConnection(Exception):
+    """The fake closes the connection without an answer."""
 
 
 @dataclass
@@ -49,3 +74,39 @@ class Faults:
             await asyncio.sleep(fault.seconds)
             return
         raise TelegramAPIError(fault.code, STATUS_TEXT.get(fault.code, "Server Error"))
+
+    def inject_faults(self, probability: float, kinds: Iterable[str] = (SERVER_ERROR, HANG, CUT), seed: int = 0,
+                      hang_seconds: float = 6.0, methods: Iterable[str] | None = None) -> None:
+        """From now on each counted call (or one of ``methods``) fails with ``probability``: a 5xx
+        answer, a call that hangs ``hang_seconds`` and is then cut (longer than the client's read
+        timeout: it times out), or a connection cut at once.  ``inject_faults(0)`` ends the window."""
+        self._fault_probability = float(probability)
+        self._fault_kinds = list(kinds)
+        self._fault_rng = random.Random(seed)
+        self._fault_hang = float(hang_seconds)
+        self._fault_methods = {method.lower() for method in methods} if methods is not None else None
+
+    def stop_faults(self) -> None:
+        self._fault_probability = 0.0
+
+    @property
+    def faults(self) -> Counter:
+        """How many calls failed by each kind of fault so far."""
+        return self._fault_counts
+
+    async def _maybe_fault(self, method: str, request: web.Request) -> None:
+        """Raise the fault this call meets, if any (called before the method acts)."""
+        if not getattr(self, "_fault_probability", 0.0):
+            return
+        name = method.lower()
+        wanted = self._fault_methods if self._fault_methods is not None else COUNTED_METHODS
+        if name not in wanted or self._fault_rng.random() >= self._fault_probability:
+            return
+        kind = self._fault_rng.choice(self._fault_kinds)
+        self._fault_counts[kind] += 1
+        if kind == SERVER_ERROR:
+            code, description = self._fault_rng.choice(_ANSWERS)
+            raise TelegramAPIError(code, description)
+        if kind == HANG:
+            await asyncio.sleep(self._fault_hang)
+        raise CutConnection()

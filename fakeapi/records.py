@@ -49,6 +49,10 @@ class FakeChat:
     is_forum: bool = False
     username: str | None = None
     topics: dict[int, str] = field(default_factory=dict)  # message_thread_id -> name
+    # Set when the group was upgraded to a supergroup (every call to it then fails with 400 and
+    # `migrate_to_chat_id`), or deleted (every call fails with 403).
+    migrated_to: int | None = None
+    deleted: bool = False
 
     def status(self, user_id: int) -> str:
         return self.members.get(user_id, "left")

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
 
+from fakeapi.changes import ChatChanges
 from fakeapi.errors import TelegramAPIError, too_many_requests
-from fakeapi.faults import Faults
+from fakeapi.faults import CutConnection, Faults
 from fakeapi.flood import COUNTED_METHODS, FloodControl, FloodStats
 from fakeapi.inspection import Inspection
 from fakeapi.methods.chats import ChatMethods
@@ -35,7 +37,7 @@ from fakeapi.world import World
 
 
 class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods, QueryMethods,
-                 UpdateMethods, ProfileMethods, ChatMethods, Faults):
+                 UpdateMethods, ProfileMethods, ChatMethods, ChatChanges, Faults):
     """Fake Telegram Bot API server. See the module docstring.
 
     ``clock`` times what benchmarks and flood accounting measure (callback answers, message
@@ -76,6 +78,8 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.bot_status: dict[int, str] = {}  # group chat id -> bot's status
+        self.bot_rights: dict[int, dict] = {}  # group chat id -> the restricted bot's rights
+        self._fault_counts: Counter = Counter()  # fakeapi.faults
         self._messages: dict[int, list[MessageRecord]] = {}
         self._msg_index: dict[tuple[int, int], MessageRecord] = {}
         self._next_msg_id: dict[int, int] = {}
@@ -208,6 +212,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
             if self.token is not None and request.match_info["token"] != self.token:
                 raise TelegramAPIError(401, "Unauthorized")
             await self._fault(method)
+            await self._maybe_fault(method, request)
             self._check_flood(method, params)
             handler = getattr(self, "_m_" + name, None)
             if handler is None:
@@ -221,6 +226,12 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
             if not (is_poll and gone):  # a long poll the client already abandoned
                 self.errors.append((method, params, e.code, e.description))
             return web.json_response(e.to_json(), status=e.code)
+        except CutConnection:
+            # The connection ends without an answer; the client sees it dropped.
+            self.errors.append((method, params, 0, "connection cut"))
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=500)
         except Exception as e:  # a bug in the fake or a malformed parameter: make it loud
             desc = f"Internal Server Error: FakeBotAPI failed on {method}: {e!r}"
             self.errors.append((method, params, 500, desc))

@@ -50,6 +50,8 @@ class SimulatedUsers:
         if chat_id in self.chats:
             if not self._is_member(u.id, chat_id):
                 raise ValueError(f"user {u.id} is not a member of chat {chat_id}")
+            if self.chats[chat_id].migrated_to is not None or self.chats[chat_id].deleted:
+                raise ValueError(f"chat {chat_id} was upgraded or deleted: nobody writes there")
         elif chat_id == u.id:
             if not u.started or u.blocked:
                 if re.match(r"^/start(\s|$)", text):

@@ -11,7 +11,8 @@ import time
 from typing import Any, Iterable
 
 from fakeapi.errors import (
-    E_BLOCKED, E_CANT_INITIATE, E_CHAT_NOT_FOUND, E_KICKED, E_NOT_MEMBER, bad, forbidden,
+    E_BLOCKED, E_CANT_INITIATE, E_CHAT_NOT_FOUND, E_GROUP_DELETED, E_KICKED, E_MIGRATED, E_NO_RIGHTS,
+    E_NOT_MEMBER, TelegramAPIError, bad, forbidden,
 )
 from fakeapi.records import FakeChat, FakeUser, MessageRecord
 
@@ -75,14 +76,18 @@ class World:
         if was_member:
             self._queue("my_chat_member", self._my_chat_member(u, "member", "kicked"))
 
-    def _my_chat_member(self, u: FakeUser, old: str, new: str) -> dict:
-        def cm(status: str) -> dict:
+    def _my_chat_member(self, u: FakeUser, old: str, new: str, chat: dict | None = None,
+                        rights: dict | None = None) -> dict:
+        """The bot's own membership changed in ``chat`` (default: the user's private chat);
+        ``rights`` completes a "restricted" or "administrator" member."""
+        def cm(status: str, extra: dict | None) -> dict:
             d: dict[str, Any] = {"status": status, "user": self.bot_user}
-            if status == "kicked":
+            if status in ("kicked", "restricted"):
                 d["until_date"] = 0
+            d.update(extra or {})
             return d
-        return {"chat": u.private_chat(), "from": u.to_api(), "date": int(time.time()),
-                "old_chat_member": cm(old), "new_chat_member": cm(new)}
+        return {"chat": chat or u.private_chat(), "from": u.to_api(), "date": int(time.time()),
+                "old_chat_member": cm(old, None), "new_chat_member": cm(new, rights)}
 
     # ----------------------------------------------------------------- lookups
     @property
@@ -120,9 +125,19 @@ class World:
             except ValueError:
                 raise bad(E_CHAT_NOT_FOUND)
         cid = int(raw)
+        chat = self.chats.get(cid)
+        if chat is not None and chat.migrated_to is not None:
+            raise TelegramAPIError(400, E_MIGRATED, {"migrate_to_chat_id": chat.migrated_to})
+        if chat is not None and chat.deleted:
+            raise forbidden(E_GROUP_DELETED)
         if cid in self.chats or cid in self.users:
             return cid
         raise bad(E_CHAT_NOT_FOUND)
+
+    def _check_in_group(self, chat_id: int) -> None:
+        """A bot that left or was removed can do nothing in the group, not even delete."""
+        if chat_id in self.chats and self.bot_status.get(chat_id) in GONE_STATUSES:
+            self._check_can_write(chat_id)
 
     def _check_can_write(self, chat_id: int) -> None:
         if chat_id in self.chats:
@@ -131,6 +146,8 @@ class World:
                 raise forbidden(E_KICKED)
             if st == "left":
                 raise forbidden(E_NOT_MEMBER)
+            if st == "restricted" and not self.bot_rights.get(chat_id, {}).get("can_send_messages", True):
+                raise bad(E_NO_RIGHTS)
             return
         u = self.users[chat_id]
         if u.blocked:

@@ -12,6 +12,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ExtBot
 
+from handlers.chat_keeper import ChatKeeper
 from handlers.i18n import Translator, first_language, translator
 from handlers.publisher import Publisher
 from tables.models import Seat, TableRow
@@ -31,6 +32,8 @@ class Karata:
     group_language: str
     # Where the games' full guides are (None: the source checkout's docs/games).
     guides_dir: Path | None = None
+    # What becomes of tables when their chat changes (None: tests that build no publisher).
+    keeper: ChatKeeper | None = None
 
 
 class BotData(dict[str, Any]):

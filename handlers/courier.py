@@ -6,6 +6,10 @@ while its group waits for room in its flood budget, the group's table message is
 to the last state. A chat's queue sends one call at a time, most urgent slot first, after the
 flood gate said it fits; chats do not wait for each other. The delivery itself is a coroutine
 function of the publisher's that reads what to send when it runs, so it is always current.
+
+A chat the bot can no longer write to (removed from the group, the group deleted or upgraded to
+a supergroup) is given up: what was queued for it is dropped, and later deliveries to it are
+done at once without a call, until the bot is back in the chat (`revive`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+
+from telegram.error import TelegramError
 
 from handlers.flood import FloodGate, Ticket
 from handlers.precedence import at_once
@@ -44,10 +50,37 @@ class Courier:
         self._serials = itertools.count()
         self._idle = asyncio.Event()
         self._idle.set()
+        # Chats given up on, and why (one line in the log each, not one per call).
+        self._gone: dict[int, str] = {}
+
+    def give_up(self, chat_id: int, reason: str) -> bool:
+        """Stop calling `chat_id`: drop what is queued for it (as delivered: there is nothing
+        left to deliver it to). False if it was given up already."""
+        if chat_id in self._gone:
+            return False
+        self._gone[chat_id] = reason
+        for parcel in self._queues.get(chat_id, {}).values():
+            if not parcel.done.done():
+                parcel.done.set_result(None)
+        self._queues.get(chat_id, {}).clear()
+        return True
+
+    def revive(self, chat_id: int) -> None:
+        """The bot can write to `chat_id` again."""
+        self._gone.pop(chat_id, None)
+
+    def gone(self, chat_id: int) -> str | None:
+        """Why `chat_id` was given up, or None."""
+        return self._gone.get(chat_id)
 
     def send(self, chat_id: int, key: tuple[int, str], priority: int, deliver: Delivery) -> asyncio.Future[None]:
         """Queue the newest delivery for `key` (table, slot) in `chat_id`; the future resolves
-        when the slot has been delivered (with this content or newer)."""
+        when the slot has been delivered (with this content or newer), or at once for a chat
+        given up on."""
+        if chat_id in self._gone:
+            done = asyncio.get_running_loop().create_future()
+            done.set_result(None)
+            return done
         queue = self._queues.setdefault(chat_id, {})
         waiting = queue.get(key)
         done = waiting.done if waiting is not None else asyncio.get_running_loop().create_future()
@@ -91,11 +124,16 @@ class Courier:
                 await self.yield_to()
                 best = min(queue.values())
                 ticket = await self.gate.acquire(chat_id, best.priority)
+                if not queue:  # the chat was given up on while we waited
+                    self.gate.finished(ticket)
+                    break
                 # The newest and most urgent delivery at the moment the gate opened.
                 parcel = min(queue.values())
                 del queue[parcel.key]
                 try:
                     await parcel.deliver(ticket)
+                except TelegramError as error:  # Telegram's answer: one line, the publisher retries
+                    log.warning("delivery %s to chat %s failed: %s: %s", parcel.key, chat_id, type(error).__name__, error)
                 except Exception:  # one failed delivery must not stop the chat's queue
                     log.exception("delivery %s to chat %s failed", parcel.key, chat_id)
                 finally:

@@ -7,19 +7,27 @@ to the table service, which records it under the table's lock; when all of a cha
 deliveries are done, the table is marked published up to that revision (every saved change has one). A restart republishes
 only tables that were not (their revision is ahead of what was published), and sends only what
 differs from what the database says is shown.
+
+A delivery that fails for a reason that may pass (a 5xx, a timeout, a dropped connection) is
+tried again by the table's next pass, which comes after a jittered backoff (one pending per
+table, RETRY_SECONDS doubling up to RETRY_CAP_SECONDS). One that fails because the chat is gone
+for the bot (removed, blocked, deleted, upgraded to a supergroup) is never tried again: the
+chat keeper (handlers/chat_keeper.py) is told, once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from handlers.i18n import translator
 from handlers.courier import Courier
@@ -32,12 +40,35 @@ from tables.service import TableService
 
 log = logging.getLogger(__name__)
 
-RETRY_SECONDS = 5.0
 # An edit's new digest is written with its pass; when the pass still waits (a group's table for
 # its flood budget), it is written on its own this soon after the edit, so that a restart never
 # sends an edit the chat already shows ("message is not modified").
 SAVE_EDITS_SECONDS = 0.05
+# The first retry of a table whose delivery failed; each failure in a row doubles it, up to the
+# cap, and a random part of it is taken off (so that tables failed together do not retry together).
+RETRY_SECONDS = 1.0
+RETRY_CAP_SECONDS = 60.0
 REMOVED = "removed"
+# Telegram's words for a chat the bot can no longer write to (its 403s all mean that).
+_CHAT_GONE = ("chat not found", "not enough rights", "have no rights", "chat_write_forbidden", "bot was kicked",
+              "bot is not a member", "group chat was deleted")
+
+
+def chat_gone(error: TelegramError) -> bool:
+    """Whether a call failed because the chat is closed to the bot (not because of the call)."""
+    return isinstance(error, Forbidden) or (
+        isinstance(error, BadRequest) and any(words in str(error).lower() for words in _CHAT_GONE)
+    )
+
+
+class ChatWatch(Protocol):
+    """Told when a chat is closed to the bot or moved (handlers/chat_keeper.py)."""
+
+    async def lost(self, chat_id: int, reason: str) -> None: ...
+
+    async def moved(self, old: int, new: int) -> None: ...
+
+    async def user_unreachable(self, user_id: int) -> None: ...
 
 
 class _Paid:
@@ -108,7 +139,12 @@ class Publisher:
         # The clock each table is drawn at while it stays at one revision (see `_moment`).
         self._moments: dict[int, tuple[tuple[int, bool], float]] = {}
         self._pump: asyncio.Task[None] | None = None
-        self._retries: set[asyncio.Task[None]] = set()
+        # One pending retry per table, and how many failed in a row (its backoff).
+        self._retries: dict[int, asyncio.Task[None]] = {}
+        self._attempts: dict[int, int] = {}
+        self.retry_seconds = RETRY_SECONDS
+        self.retry_cap_seconds = RETRY_CAP_SECONDS
+        self.watch: ChatWatch | None = None
 
     # ----- running ------------------------------------------------------------------------
     def start(self) -> None:
@@ -119,7 +155,7 @@ class Publisher:
         delivered = await self.settle(timeout)
         if self._pump is not None:
             self._pump.cancel()
-        for task in [*self._retries, *self._passes.values(), *self._confirming, *self._saving.values()]:
+        for task in [*self._retries.values(), *self._passes.values(), *self._confirming, *self._saving.values()]:
             task.cancel()
         return delivered
 
@@ -251,6 +287,7 @@ class Publisher:
             if any((table_id, slot) in self._failures for slot in slots):
                 self._retry_later(table_id)
                 return
+            self._attempts.pop(table_id, None)
             saving = self._saving.pop(table_id, None)
             if saving is not None and table_id in self._writing:
                 await saving  # its write lands first
@@ -281,19 +318,41 @@ class Publisher:
         return now
 
     def _retry_later(self, table_id: int) -> None:
+        """Publish the table again after a backoff; one pending retry per table, whatever failed."""
+        if table_id in self._retries:
+            return
+        attempt = self._attempts.get(table_id, 0)
+        self._attempts[table_id] = attempt + 1
+        delay = min(self.retry_cap_seconds, self.retry_seconds * 2**attempt) * random.uniform(0.5, 1.0)
+
         async def again() -> None:
-            await asyncio.sleep(RETRY_SECONDS)
+            await asyncio.sleep(delay)
             self.feed.put(table_id)
 
         task = asyncio.get_running_loop().create_task(again())
-        self._retries.add(task)
-        task.add_done_callback(self._retries.discard)
+        self._retries[table_id] = task
+        task.add_done_callback(lambda _task: self._retries.pop(table_id, None))
+
+    def retrying(self) -> int:
+        """Tables waiting for a retry (for tests and drills that wait for convergence)."""
+        return len(self._retries)
+
+    def chat_moved(self, table_ids: list[int]) -> None:
+        """These tables moved to another chat (a group upgraded to a supergroup): what this process
+        remembers of their messages goes, and each is published anew from the database."""
+        for table_id in table_ids:
+            self._forget(table_id)
+            self._unsaved.pop(table_id, None)
+            if table_id in self._next:
+                self._next[table_id] = None  # the pass after the running one reads the table again
+            self.feed.put(table_id)
 
     def _forget(self, table_id: int) -> None:
         """A finished table's memory goes: a long-running bot keeps caches for live tables only."""
         self._shown.pop(table_id, None)
         self._published.pop(table_id, None)
         self._moments.pop(table_id, None)
+        self._attempts.pop(table_id, None)
         for key in [key for key in self._opened if key[0] == table_id]:
             del self._opened[key]
         for key in [key for key in self._panels if key[0] == table_id]:
@@ -387,16 +446,28 @@ class Publisher:
                     # The message moved to the bottom of the chat: the old one goes.
                     await self._delete(current.chat_id, current.message_id, paid)
             await self._record(table_id, slot, Shown(screen.chat_id, message_id, screen.digest))
-        except Forbidden as error:
+        except ChatMigrated as error:
+            if self.watch is not None:
+                await self.watch.moved(screen.chat_id, int(error.new_chat_id))
+        except TelegramError as error:
+            if not chat_gone(error):
+                self._failures.add((table_id, slot))
+                raise
             user_id = user_of_slot(slot)
-            if screen.chat_id > 0 and user_id is not None:
-                await self.service.mark_unreachable(table_id, user_id)
+            if screen.chat_id > 0:
+                # A private chat: its user is marked unreachable (never given up on: a /start
+                # or an unblock opens it again).
+                if user_id is not None:
+                    await self.service.mark_unreachable(table_id, user_id)
+                else:  # a practice table's message: nothing to try again
+                    await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
+                if self.watch is not None:
+                    await self.watch.user_unreachable(screen.chat_id)
+            elif self.watch is not None:
+                await self.watch.lost(screen.chat_id, str(error))
             else:
                 log.warning("cannot write to chat %s: %s", screen.chat_id, error)
                 await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
-        except TelegramError:
-            self._failures.add((table_id, slot))
-            raise
 
     async def _edit(self, screen: Screen, message_id: int, paid: _Paid) -> int | None:
         """Edit in place; None when the message is gone (it is then sent anew)."""
@@ -412,6 +483,8 @@ class Publisher:
             )
         except BadRequest as error:
             lowered = str(error).lower()
+            if chat_gone(error):
+                raise
             if "not modified" in lowered:
                 return message_id
             if "not found" in lowered or "can't be edited" in lowered:

@@ -21,6 +21,8 @@ PLAYING = "playing"
 FINISHED = "finished"
 CANCELLED = "cancelled"
 LIVE = (LOBBY, PLAYING)
+# Why a table closed: the bot can no longer write in its chat (removed, muted, the group deleted).
+CHAT_LOST = "chat_lost"
 
 
 # Computer players sit with negative user ids (records list them apart: tables/records.py); the

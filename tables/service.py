@@ -10,6 +10,7 @@ what each message shows, which the service records under the table's lock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
@@ -30,6 +31,7 @@ from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
 from tables.models import (
     CANCELLED,
+    CHAT_LOST,
     COMPUTER_LEVELS,
     FINISHED,
     LOBBY,
@@ -831,3 +833,58 @@ class TableService:
                     await self._save(table)
                     recovered.append(table.table_id)
         return recovered
+
+    async def mark_user_unreachable(self, user_id: int) -> list[int]:
+        """The user blocked the bot (or their private chat is gone): every running group table of
+        theirs tells the group at once, instead of learning it from one failed send each."""
+        await self.store.set_dm_ok(user_id, False)
+        marked = []
+        for table in await self.store.live_tables_of_user(user_id):
+            if table.chat_id < 0 and table.status == PLAYING and user_id not in table.unreachable:
+                await self.mark_unreachable(table.table_id, user_id)
+                marked.append(table.table_id)
+        return marked
+
+    # ----- the chat changed under its tables -----------------------------------------------
+    async def migrate_chat(self, old: int, new: int) -> list[int]:
+        """The group `old` became the supergroup `new`: its tables, messages and records move
+        there, under the locks of its chat and of its open tables, once (a second call moves
+        nothing). Returns the open tables moved; each is put on the change feed, to be posted
+        again in the new chat."""
+        if old == new:
+            return []
+        async with contextlib.AsyncExitStack() as held:
+            # The chat's locks first (no lobby opens meanwhile), then its tables' (no move is
+            # applied meanwhile), each in one order.
+            for chat in sorted((old, new)):
+                await held.enter_async_context(self.lock(("chat", chat, 0)))
+            for table in await self.store.live_tables_in_chat(old):
+                await held.enter_async_context(self.lock(table.table_id))
+            moved = await self.store.move_chat(old, new)
+        for table_id in moved:
+            self.feed.put(table_id)
+        return moved
+
+    async def end_lost_chat(self, chat_id: int) -> list[int]:
+        """The bot can no longer write in `chat_id`: its open tables end where they stand (a
+        lobby is cancelled, a match finishes; the players' private chats show the standings)
+        and their timers stop. Returns the tables ended."""
+        ended = []
+        for found in await self.store.live_tables_in_chat(chat_id):
+            async with self.lock(found.table_id):
+                loaded = await self.load(found.table_id)
+                if loaded is None or loaded.table.status not in (LOBBY, PLAYING) or loaded.table.chat_id != chat_id:
+                    continue
+                table = loaded.table
+                finished = table.status == PLAYING and loaded.state is not None
+                table.status, table.closed_reason = (FINISHED if finished else CANCELLED), CHAT_LOST
+                table.deadline = table.deadline_seconds = table.deadline_version = None
+                table.paused_until = None
+                table.nudged = []
+                table.windows = {}
+                table.computer_turn = False
+                await self.store.save_table(table, finished=finished)
+                self._arm(table)
+                self._changed(loaded)
+                ended.append(table.table_id)
+        return ended

@@ -534,6 +534,66 @@ class Store:
         )
         return [_table_from_row(row) for row in rows]
 
+    async def live_tables_in_chat(self, chat_id: int) -> list[TableRow]:
+        """The chat's open tables, every forum topic's."""
+        rows = await self._all(
+            "SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing') ORDER BY table_id", (chat_id,)
+        )
+        return [_table_from_row(row) for row in rows]
+
+    @_a_move
+    async def move_chat(self, old: int, new: int) -> list[int]:
+        """A group upgraded to a supergroup: everything kept under its id moves to the new id in one
+        transaction (its language, tables, what their messages show, polls, results and ratings).
+        Returns the open tables moved; a second call finds nothing left to move.
+
+        The open tables' group messages are to be posted again (the old chat cannot be written
+        to), so their digests are cleared and their revision steps on: a restart before they are
+        posted posts them. A table already open in the new chat keeps its place there (the old
+        chat's one stays behind, to be ended as lost); a rating the new chat already has wins."""
+
+        def write(connection: sqlite3.Connection) -> list[int]:
+            with connection:  # commits, or rolls back on an error
+                connection.execute(
+                    "INSERT OR IGNORE INTO chats (chat_id, language, title) "
+                    "SELECT ?, language, title FROM chats WHERE chat_id = ?",
+                    (new, old),
+                )
+                connection.execute("DELETE FROM chats WHERE chat_id = ?", (old,))
+                live = [
+                    row[0]
+                    for row in connection.execute(
+                        "SELECT table_id FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing')", (old,)
+                    )
+                ]
+                connection.execute(
+                    "UPDATE OR IGNORE tables SET chat_id = ?, revision = revision + "
+                    "(CASE WHEN status IN ('lobby', 'playing') THEN 1 ELSE 0 END) WHERE chat_id = ?",
+                    (new, old),
+                )
+                moved = [
+                    table_id
+                    for table_id in live
+                    if connection.execute("SELECT chat_id FROM tables WHERE table_id = ?", (table_id,)).fetchone()[0] == new
+                ]
+                marks = ",".join("?" * len(moved))
+                connection.execute(
+                    "UPDATE screens SET chat_id = ?, message_id = NULL, shown = CASE WHEN slot IN ('table', 'poll') "
+                    f"AND table_id IN ({marks}) THEN '' ELSE shown END "
+                    "WHERE chat_id = ? AND table_id IN (SELECT table_id FROM tables WHERE chat_id = ?)",
+                    (new, *moved, old, new),
+                )
+                connection.execute("UPDATE polls SET chat_id = ?, open = 0 WHERE chat_id = ?", (new, old))
+                connection.execute("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
+                connection.execute("UPDATE OR IGNORE ratings SET chat_id = ? WHERE chat_id = ?", (new, old))
+                connection.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
+                return moved
+
+        moved = await self._in_one_trip(write)
+        self._chat_languages.pop(old, None)
+        self._chat_languages.pop(new, None)
+        return moved
+
     @_a_move
     async def save_table(
         self,

@@ -76,6 +76,7 @@ class MessageMethods:
 
     async def _m_deletemessage(self, p: dict) -> bool:
         chat_id = self._resolve_chat(p.get("chat_id"))
+        self._check_in_group(chat_id)
         rec = self._get_msg(chat_id, int(p.get("message_id") or 0))
         if rec is None:
             raise bad(E_DELETE_NOT_FOUND)

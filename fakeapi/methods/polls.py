@@ -41,6 +41,7 @@ class PollMethods:
 
     async def _m_stoppoll(self, p: dict) -> dict:
         chat_id = self._resolve_chat(p.get("chat_id"))
+        self._check_in_group(chat_id)
         rec = self._get_msg(chat_id, int(p.get("message_id") or 0))
         if rec is None or rec.poll_id is None:
             raise bad(E_POLL_STOP_NOT_FOUND)

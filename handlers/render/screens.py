@@ -21,7 +21,7 @@ from handlers.i18n import Translator
 from handlers.flood import BACKGROUND, POST, TABLE, URGENT
 from handlers.games import renderer_for
 from handlers.render import hand, table as group
-from tables.models import LOBBY, PLAYING, Loaded
+from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded
 
 # How a slot is delivered: a message edited in place; a post sent once per content and never
 # edited or deleted; a nudge or notice sent once and deleted when it no longer applies; a poll.
@@ -151,7 +151,10 @@ def table_screens(
             continue
         reader = readers.of(user_id)
         shown = panels[user_id](reader) if user_id in panels and playing else None
-        if shown is not None:
+        if table.closed_reason == CHAT_LOST:
+            # The group is closed to the bot: the standings go to each player instead.
+            text, markup = group.lost_text(table, game, state, reader, view), None
+        elif shown is not None:
             text, markup = shown
         else:
             text, markup = hand.render_hand(table, game, state, seat.player, reader, opened.get(user_id), paused)

@@ -185,6 +185,20 @@ def table_top(table: TableRow, game: Game, state: State, _: Translator, view: Ma
     return top + ([""] + centre if centre else [])
 
 
+def lost_text(table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any]) -> str:
+    """A player's hand once the bot can no longer write in the table's group: why the match
+    ended, and the standings as it stood (`view`: the spectator's)."""
+    renderer = renderer_for(table.game)
+    standings = renderer.result_lines(view, game.scores(state), game.winners(state), _, table.names)
+    return "\n".join([
+        heading(table, _),
+        _("I can no longer write in this table's group (I was removed, or may not send messages there), "
+          "so the match ended where it stood."),
+        _("Standings:"),
+        *standings,
+    ])
+
+
 def status_line(table: TableRow, game: Game, state: State, _: Translator, names: Mapping[str, str], now: float) -> str:
     """Whom the table waits for and how long they have, or why it waits for nobody."""
     who = names_list(game.to_act(state), names, _)
