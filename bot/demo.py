@@ -270,7 +270,8 @@ class Transcript:
                 for version in new if self.verbose else new[-1:]:
                     print(f"── {label} ──")
                     print(shown_text(self.api, message, version))
-                    buttons = " ".join(f"[{text}]" for row in markup_buttons(version["reply_markup"]) for text, _ in row)
+                    rows = markup_buttons(version["reply_markup"])
+                    buttons = " ".join(f"[{text}]" for row in rows for text, _data in row)
                     if buttons:
                         print(buttons)
 
@@ -297,7 +298,9 @@ async def _demo(game_name: str, players: int, seed: int, language: str, verbose:
             # TRANSLATORS: the demo transcript's label of what the group chat shows
             group = {simulation.group_id: _.pgettext("demo", "group")}
             # TRANSLATORS: the demo transcript's label of what one player's private chat shows
-            privates = {user.id: _.pgettext("demo", "{name} (private)", name=user.first_name) for user in simulation.users}
+            privates = {
+                user.id: _.pgettext("demo", "{name} (private)", name=user.first_name) for user in simulation.users
+            }
             transcript = Transcript(api, group | privates, verbose)
             settings = demo_settings(api, str(Path(folder) / "demo.db"), language)
             async with running_application(settings) as application:
@@ -334,7 +337,8 @@ async def _demo(game_name: str, players: int, seed: int, language: str, verbose:
                             transcript.flush()
                 await api.settle(quiet=0.05)
                 if not verbose:
-                    print(_.plural("… {count} button press later …", "… {count} button presses later …", presses))
+                    later = _.plural("… {count} button press later …", "… {count} button presses later …", presses)
+                    print(later)
                 transcript.flush(None if verbose else group)
                 ended = await status()
     if ended != FINISHED:
