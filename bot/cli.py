@@ -1,5 +1,6 @@
 """The `karata` command: `karata run` starts the bot, `karata demo [GAME]` plays offline,
-`karata arena GAME` pits kinds of computer players against each other.
+`karata arena GAME` pits kinds of computer players against each other, `karata replay FILE`
+plays a replay file (as `python -m engine.replay FILE`).
 
 Plain `karata` runs the bot when BOT_TOKEN is set; otherwise it explains how to get a token
 and runs the demo, so a fresh install always shows something.
@@ -13,32 +14,63 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 
-NO_TOKEN_HELP = """\
-BOT_TOKEN is not set, so here is the offline demo instead.
+NO_TOKEN_HELP = "BOT_TOKEN is not set, so here is the offline demo instead (these steps follow it again)."
+TOKEN_STEPS = """\
 To run Karata for real:
   1. In Telegram, talk to @BotFather, send /newbot, and copy the token it gives you.
   2. export BOT_TOKEN='123456:ABC...'   (never commit it or paste it in a chat)
   3. karata run
+The demo: `karata demo [GAME]` (Swahili by default; `--language en` for English,
+`--verbose` for every message, `karata demo --help` for the rest).
 """
+# The demo speaks the bot's own default language (a new group's language).
+DEMO_LANGUAGE = Settings.model_fields["group_language"].default
+GAMES = "lopti, kadi, pitch, euchre3 or three_thirteen"
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="karata", description="Karata: card games in Telegram groups.")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="start the bot (needs BOT_TOKEN)")
-    demo = commands.add_parser("demo", help="play a game offline against a fake Telegram, with random players")
-    demo.add_argument("game", nargs="?", default="kadi", help="lopti, kadi, pitch, euchre3 or three_thirteen")
-    demo.add_argument("--players", type=int, default=3, help="how many simulated players (default 3)")
-    demo.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
-    demo.add_argument("--language", choices=("sw", "en"), default="en", help="language of the demo chats")
-    arena = commands.add_parser("arena", help="play whole matches between kinds of computer players, offline")
-    arena.add_argument("game", help="lopti, kadi, pitch, euchre3 or three_thirteen")
+    defaults = argparse.ArgumentDefaultsHelpFormatter
+    demo = commands.add_parser(
+        "demo", formatter_class=defaults, help="play a game offline against a fake Telegram, with random players",
+        description="Play one round offline: the real bot against a fake Telegram, with simulated players "
+        "pressing random buttons. Prints what the chats show when the game starts and what the group shows "
+        "when the first round is over (--verbose: every message, as it changes).",
+    )  # fmt: skip
+    demo.add_argument("game", nargs="?", default="kadi", help=GAMES)
+    demo.add_argument("--players", type=_at_least_one, default=3, help="how many simulated players")
+    demo.add_argument("--seed", type=int, default=1, help="seed of the deal and of the players' choices")
+    demo.add_argument("--language", choices=("sw", "en"), default=DEMO_LANGUAGE, help="language of the demo chats")
+    demo.add_argument("--verbose", action="store_true", help="print every version of every message")
+    arena = commands.add_parser(
+        "arena", formatter_class=defaults, help="play whole matches between kinds of computer players, offline"
+    )
+    arena.add_argument("game", help=GAMES)
     arena.add_argument("--seats", default="strong,random", help="a kind per seat: strong, easy or random")
-    arena.add_argument("--matches", type=int, default=20, help="how many matches (seats rotate each match)")
+    arena.add_argument("--matches", type=_at_least_one, default=20, help="how many matches (seats rotate each match)")
     arena.add_argument("--seed", type=int, default=1, help="seed of the first match's deal")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    from engine.replay import DESCRIPTION
+
+    replay = commands.add_parser(
+        "replay", help="play a replay file and print the outcome as JSON",
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    replay.add_argument("file", help="a replay file (/history sends them; examples: tests/<game>/replays/)")
     return parser
 
 
@@ -46,13 +78,18 @@ def _arena(args: argparse.Namespace) -> int:
     import json
     import time
 
+    from bot.progress import progress_bar
     from engine.ai.arena import format_report, run_arena
-    from engine.registry import UnknownGame
+    from engine.registry import available_games
 
+    if args.game not in available_games():
+        print(f"karata arena: unknown game {args.game}; games: {', '.join(available_games())}", file=sys.stderr)
+        return 2
     try:
         seats = [kind.strip() for kind in args.seats.split(",")]
-        report = run_arena(args.game, seats, args.matches, args.seed, time.process_time)
-    except (ValueError, UnknownGame) as error:
+        with progress_bar(args.matches, f"{args.game} arena", "matches") as bar:
+            report = run_arena(args.game, seats, args.matches, args.seed, time.process_time, lambda _done: bar.update())
+    except ValueError as error:
         print(f"karata arena: {error}", file=sys.stderr)
         return 2
     print(json.dumps(report) if args.json else format_report(report))
@@ -66,9 +103,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("BOT_TOKEN"):
             command = "run"
         else:
+            from bot.demo import run_demo
+
             print(NO_TOKEN_HELP)
-            args = _parser().parse_args(["demo"])
-            command = "demo"
+            print(TOKEN_STEPS)
+            demo = _parser().parse_args(["demo"])
+            code = run_demo(demo.game, demo.players, demo.seed, demo.language, demo.verbose)
+            print()
+            print(TOKEN_STEPS, end="")
+            return code
     if command == "run":
         try:
             settings = load_settings()
@@ -101,9 +144,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if command == "arena":
         return _arena(args)
+    if command == "replay":
+        from engine.replay import main as replay
+
+        return replay([args.file])
     from bot.demo import run_demo
 
-    return run_demo(args.game, args.players, args.seed, args.language)
+    return run_demo(args.game, args.players, args.seed, args.language, args.verbose)
 
 
 if __name__ == "__main__":

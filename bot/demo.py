@@ -2,25 +2,35 @@
 
 Everything runs on this machine: the fake Telegram server on 127.0.0.1, the real Application
 talking to it over HTTP, and simulated users who open a table, join by deep link and press
-random buttons of their own hands. What the group and each player are shown is printed in
-order, until the first round ends. The same `Simulation` drives the end-to-end tests.
+random buttons of their own hands, until the first round ends. The transcript shows what the
+chats hold when the game starts and what the group shows when the round is over; `verbose`
+prints every version of every message, in order. The same `Simulation` drives the end-to-end
+tests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
+
+from engine.core.protocol import Game
 from fakeapi import FakeBotAPI, FakeUser, MessageRecord
+from fakeapi.records import markup_buttons
+from bot.progress import progress_bar
 from bot.settings import Settings
 
 DEMO_TOKEN = "123456789:karata-offline-demo-token"
 PLAYER_NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
 GROUP_ID = -1001234567890
 SKIP = "\x00skip"
+# A first round still going after this many presses is stuck, not long.
+MAX_PRESSES = 20_000
 
 
 def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrides: object) -> Settings:
@@ -179,68 +189,162 @@ class Simulation:
         return labels + (["✔"] if target.children else [])
 
 
-class Transcript:
-    """Prints each new version of every message, labelled with who sees it."""
+def demo_options(game: Game) -> dict[str, object]:
+    """What the demo writes after `/newgame GAME`: a first round short enough to read. Lopti
+    without house rules has no Rule Vote to propose, so its random players stick to cards."""
+    return {"house_rules": "off"} if game.name == "lopti" else {}
 
-    def __init__(self, api: FakeBotAPI, chats: dict[int, str]):
+
+def demo_player(game: Game, rng: random.Random) -> Callable[..., dict | None] | None:
+    """How the demo's players choose among the moves their buttons offer, when not at random.
+
+    A Lopti player who takes the pile at random, or proposes rule changes, makes a first round
+    of thousands of presses: the demo's players get ready, then play or flip a card whenever
+    they can, and take the pile only when they cannot."""
+    if game.name != "lopti":
+        return None
+
+    def choose(player: str, actions: list[dict], loaded: object) -> dict | None:
+        for kind in ("ready", "no_rule"):
+            for action in actions:
+                if action["type"] == kind:
+                    return action
+        plays = [action for action in actions if action["type"] in ("play", "flip")]
+        others = [action for action in actions if action["type"] not in ("propose", "amend_rule")]
+        return rng.choice(plays or others) if plays or others else None
+
+    return choose
+
+
+def demo_players_problem(game_name: str, players: int) -> str | None:
+    """Why the demo cannot seat `players` at `game_name`, naming the range it can seat, or None."""
+    from engine.core.options import parse_options
+    from engine.registry import get_game
+
+    game = get_game(game_name)
+    low, high = game.player_range(parse_options(game.Options, demo_options(game)))
+    high = min(high, len(PLAYER_NAMES))
+    if low <= players <= high:
+        return None
+    return f"{game_name} seats {low}-{high} players in the demo, not {players}"
+
+
+def shown_text(api: FakeBotAPI, message: MessageRecord, version: dict) -> str:
+    """What a client shows of one version of a message: its text, or a poll's question and
+    options (a poll has no text), or a file's name and caption."""
+    if message.poll_id is not None:
+        poll = api.polls[message.poll_id]
+        return "\n".join([f"📊 {poll['question']}", *(f"○ {option}" for option in poll["options"])])
+    plain = version["plain"] or ""
+    if message.document is not None:
+        return f"📎 {message.document.file_name or ''}\n{plain}".strip()
+    return plain
+
+
+class Transcript:
+    """Prints what each chat shows, labelled with who sees it: every version of every message
+    (`verbose`), or only each message's latest version when `flush` is called."""
+
+    def __init__(self, api: FakeBotAPI, chats: dict[int, str], verbose: bool = True):
         self.api = api
         self.chats = chats
+        self.verbose = verbose
         self.seen: dict[tuple[int, int], int] = {}
 
-    def flush(self) -> None:
+    def flush(self, chats: Collection[int] | None = None) -> None:
         for chat_id, label in self.chats.items():
-            for message in self.api.bot_messages(chat_id, include_deleted=True):
+            if chats is not None and chat_id not in chats:
+                continue
+            for message in self.api.bot_messages(chat_id, include_deleted=self.verbose):
                 key = (chat_id, message.message_id)
-                versions = message.plain_history
-                for plain in versions[self.seen.get(key, 0):]:
-                    buttons = " ".join(f"[{text}]" for row in message.buttons for text, _ in row)
+                new = message.versions[self.seen.get(key, 0):]
+                self.seen[key] = len(message.versions)
+                for version in new if self.verbose else new[-1:]:
                     print(f"── {label} ──")
-                    print(plain or "")
-                    if buttons and plain == versions[-1]:
+                    print(shown_text(self.api, message, version))
+                    rows = markup_buttons(version["reply_markup"])
+                    buttons = " ".join(f"[{text}]" for row in rows for text, _data in row)
+                    if buttons:
                         print(buttons)
-                self.seen[key] = len(versions)
 
 
-async def _demo(game: str, players: int, seed: int, language: str) -> int:
+async def _demo(game_name: str, players: int, seed: int, language: str, verbose: bool) -> int:
     from engine.registry import available_games, get_game
     from bot.runner import running_application
+    from handlers.i18n import translator
+    from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING
 
-    if game not in available_games():
-        print(f"unknown game {game!r}; games: {', '.join(available_games())}")
+    if game_name not in available_games():
+        print(f"karata demo: unknown game {game_name}; games: {', '.join(available_games())}", file=sys.stderr)
         return 2
-    engine = get_game(game)
-    players = max(engine.min_players, min(players, engine.max_players))
+    problem = demo_players_problem(game_name, players)
+    if problem:
+        print(f"karata demo: {problem}", file=sys.stderr)
+        return 2
+    game = get_game(game_name)
+    _ = translator(language)
+    options = " ".join(f"{name}={json.dumps(value)}" for name, value in demo_options(game).items())
     with tempfile.TemporaryDirectory() as folder:
         async with FakeBotAPI() as api:
             simulation = Simulation.create(api, players, seed, language)
-            chats = {simulation.group_id: "group"} | {user.id: f"{user.first_name} (private)" for user in simulation.users}
-            transcript = Transcript(api, chats)
+            # TRANSLATORS: the demo transcript's label of what the group chat shows
+            group = {simulation.group_id: _.pgettext("demo", "group")}
+            # TRANSLATORS: the demo transcript's label of what one player's private chat shows
+            privates = {
+                user.id: _.pgettext("demo", "{name} (private)", name=user.first_name) for user in simulation.users
+            }
+            transcript = Transcript(api, group | privates, verbose)
             settings = demo_settings(api, str(Path(folder) / "demo.db"), language)
             async with running_application(settings) as application:
-                await api.settle(quiet=0.05)
-                await simulation.open_table(game)
-                transcript.flush()
                 service = application.bot_data["karata"].service
+                service.new_seed = lambda: f"demo-{seed}"  # the same --seed deals the same cards
+                simulation.application = application
+                simulation.choose = demo_player(game, simulation.rng)
+                await api.settle(quiet=0.05)
+                await simulation.open_table(game_name, options)
+                transcript.flush()
                 table = await service.store.live_table(simulation.group_id, 0)
-                assert table is not None
+                if table is None:
+                    print("karata demo: the bot opened no table", file=sys.stderr)
+                    return 1
 
-                async def round_over() -> bool:
+                async def status() -> str:
                     loaded = await service.load(table.table_id)
-                    if loaded is None or loaded.state is None:
-                        return True
-                    return loaded.table.status != "playing" or engine.round_number(loaded.state) > 1
+                    if loaded is None:
+                        return CANCELLED
+                    if loaded.table.status == PLAYING and game.round_number(loaded.state) > 1:
+                        return FINISHED  # the first round is over
+                    return loaded.table.status
 
                 publisher = application.bot_data["karata"].publisher
-                while not await round_over():
-                    if not await simulation.step():
-                        break
-                    await publisher.flush()
-                    transcript.flush()
+                presses = 0
+                with progress_bar(None, _("Round {number}", number=1), _("presses"), disable=verbose or None) as bar:
+                    while await status() == PLAYING and presses < MAX_PRESSES:
+                        if not await simulation.step():
+                            break
+                        presses += 1
+                        bar.update()
+                        await publisher.flush()
+                        if verbose:
+                            transcript.flush()
                 await api.settle(quiet=0.05)
-                transcript.flush()
-    print("── the round is over ──")
+                if not verbose:
+                    later = _.plural("… {count} button press later …", "… {count} button presses later …", presses)
+                    print(later)
+                transcript.flush(None if verbose else group)
+                ended = await status()
+    if ended != FINISHED:
+        why = {
+            LOBBY: "the table never started (see the group's last message)",
+            CANCELLED: "the table was closed before the first round ended",
+            PLAYING: f"the first round had not ended after {presses} presses",
+        }.get(ended, f"the table is {ended}")
+        print(f"karata demo: stopped: {why}", file=sys.stderr)
+        return 1
+    # TRANSLATORS: the demo transcript's last line, after the first round
+    print("── " + _.pgettext("demo", "the round is over") + " ──")
     return 0
 
 
-def run_demo(game: str, players: int = 3, seed: int = 1, language: str = "en") -> int:
-    return asyncio.run(_demo(game, players, seed, language))
+def run_demo(game: str, players: int = 3, seed: int = 1, language: str = "sw", verbose: bool = False) -> int:
+    return asyncio.run(_demo(game, players, seed, language, verbose))

@@ -19,6 +19,16 @@ from engine.core.protocol import CLOCK, Action, Game, MalformedAction, Refused
 from engine.registry import UnknownGame, get_game
 
 
+USAGE = "usage: python -m engine.replay FILE"
+DESCRIPTION = """\
+Play a replay file (JSON: game, players, options, seed, decks, actions) action by action and
+print the outcome as one JSON object: ok, applied (how many actions), error (the refused
+action: index, player, code, message), to_act, round, hands, scores, finished, winners.
+
+Exit status: 0 when every action applied; 1 when one was refused (nothing after it is
+applied); 2 when the file cannot be read or is malformed (the reason goes to standard error)."""
+
+
 class MalformedFile(ValueError):
     pass
 
@@ -133,13 +143,20 @@ def run_replay(replay: ReplayFile) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):
+        print(f"{USAGE}\n\n{DESCRIPTION}")
+        return 0
     if len(args) != 1:
-        print("usage: python -m engine.replay FILE", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     try:
         with open(args[0], encoding="utf-8") as handle:
             data = json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        print(f"cannot read {args[0]}: {reason}", file=sys.stderr)
+        return 2
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
         print(f"malformed replay file: {error}", file=sys.stderr)
         return 2
     try:
