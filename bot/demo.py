@@ -301,7 +301,12 @@ async def _demo(game_name: str, players: int, seed: int, language: str, verbose:
                 simulation.application = application
                 simulation.choose = demo_player(game, simulation.rng)
                 await api.settle(quiet=0.05)
-                await simulation.open_table(game_name, options)
+                try:
+                    await simulation.open_table(game_name, options)
+                except TimeoutError as error:  # a join or the lobby the bot never showed
+                    transcript.flush()
+                    print(f"karata demo: the table never started ({error})", file=sys.stderr)
+                    return 1
                 transcript.flush()
                 table = await service.store.live_table(simulation.group_id, 0)
                 if table is None:
