@@ -31,6 +31,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.health import Liveness
 from bot.http_client import AiohttpRequest
 from bot.settings import Settings
 from handlers import basics, howto, lobby, play, profile, records, rule_builder
@@ -52,6 +53,7 @@ from handlers.flood import FloodGate, FloodLimiter
 from handlers.precedence import UpdatesFirst
 from handlers.publisher import Publisher
 from tables.feed import ChangeFeed
+from tables.metrics import Metrics
 from tables.service import TableService, Timing
 from tables.store import Store
 from tables.thinking import Thinker
@@ -75,6 +77,11 @@ def build_application(settings: Settings) -> Application:
     gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
     updates = UpdatesFirst()
     tls = tls_for(settings.telegram_api_base_url)
+    # The operator's figures and health (bot/health.py): every part counts into this bot's own.
+    metrics = gate.metrics = updates.metrics = Metrics()
+    liveness = Liveness()
+    polls = AiohttpRequest(connection_pool_size=1, tls=tls)
+    polls.on_answer = liveness.saw_updates  # an answered getUpdates: updates are arriving
     application = (
         ApplicationBuilder()
         .token(settings.token)
@@ -82,7 +89,7 @@ def build_application(settings: Settings) -> Application:
         .base_file_url(settings.base_file_url)
         # PTB's own pool sizes: many calls at once, one long poll.
         .request(AiohttpRequest(connection_pool_size=256, tls=tls))
-        .get_updates_request(AiohttpRequest(connection_pool_size=1, tls=tls))
+        .get_updates_request(polls)
         .rate_limiter(FloodLimiter(gate))
         # Tables are independent: one table's slow update never holds up another's; and updates
         # go before publishing (handlers/precedence.py).
@@ -96,6 +103,8 @@ def build_application(settings: Settings) -> Application:
     application.bot_data["settings"] = settings
     application.bot_data["gate"] = gate
     application.bot_data["updates"] = updates
+    application.bot_data["metrics"] = metrics
+    application.bot_data["liveness"] = liveness
     # Who sent an update is recorded before any handler runs.
     application.add_handler(TypeHandler(Update, basics.track_user), group=-1)
     application.add_handler(CommandHandler("start", basics.start))
@@ -157,12 +166,13 @@ async def _post_init(application: Application) -> None:
     feed = ChangeFeed()
     thinker = Thinker(settings.computer_workers)
     service = TableService(store, feed, timing_of(settings), application.job_queue, thinker=thinker)
+    metrics = service.metrics = thinker.metrics = application.bot_data["metrics"]
     yield_to = application.bot_data["updates"].quiet
     courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
     guides = Path(settings.guides_dir) if settings.guides_dir else None
-    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides)
+    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides, metrics)
     # Menus and descriptions need not hold up the first update either.
     background = asyncio.get_running_loop().create_task(profile.publish_profile(bot, settings.group_language))
     if application.job_queue is not None:
@@ -174,6 +184,7 @@ async def _post_init(application: Application) -> None:
         application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
     started = time.monotonic()
     resumed = await service.resume_after_restart()
+    metrics.resumed_tables.set(resumed)
     # Writing thousands of fresh deadlines must not hold up the first update.
     deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
     application.bot_data["background"] = (background, deadlines)

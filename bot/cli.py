@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import SettingsError, load_settings, settings_help
 
 NO_TOKEN_HELP = """\
 BOT_TOKEN is not set, so here is the offline demo instead.
@@ -24,7 +24,12 @@ To run Karata for real:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="karata", description="Karata: card games in Telegram groups.")
+    parser = argparse.ArgumentParser(
+        prog="karata",
+        description="Karata: card games in Telegram groups.",
+        epilog=settings_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="start the bot (needs BOT_TOKEN)")
     demo = commands.add_parser("demo", help="play a game offline against a fake Telegram, with random players")

@@ -18,6 +18,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.app import build_application, wait_for_telegram, webhook_path, webhook_secret
+from bot.health import health_routes
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
 
@@ -33,8 +34,12 @@ async def running_application(settings: Settings, poll_timeout: int = 1) -> Asyn
     web = WebServer(settings.http_listen, settings.http_port)
     application.bot_data["web"] = web
     webhook = settings.mode.value == "webhook"
+    liveness = application.bot_data["liveness"]
+    web.add_routes(health_routes(application, liveness, application.bot_data["metrics"]))
     if webhook:
-        web.add_routes(webhook_routes(application, webhook_path(settings), webhook_secret(settings)))
+        web.add_routes(
+            webhook_routes(application, webhook_path(settings), webhook_secret(settings), liveness.saw_updates)
+        )
     await application.initialize()
     if application.post_init:
         await application.post_init(application)

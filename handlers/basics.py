@@ -165,6 +165,8 @@ async def unknown_button(update: Update, context: KarataContext) -> None:
 async def on_error(update: object, context: KarataContext) -> None:
     """Log the failure (the log filter strips the token) and tell the presser something went wrong."""
     log.error("error while handling an update", exc_info=context.error)
+    if "karata" in context.bot_data:
+        context.karata.metrics.error()
     if isinstance(update, Update) and update.callback_query is not None and update.effective_chat and update.effective_user:
         try:
             _ = await chat_translator(context, update.effective_chat, update.effective_user)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -14,6 +14,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from handlers.i18n import Translator, first_language, translator
 from handlers.publisher import Publisher
+from tables.metrics import UNREAD, Metrics
 from tables.models import Seat, TableRow
 from tables.service import TableService
 from tables.store import Store
@@ -31,6 +32,8 @@ class Karata:
     group_language: str
     # Where the games' full guides are (None: the source checkout's docs/games).
     guides_dir: Path | None = None
+    # The bot's figures (/metrics, the owner's /status).
+    metrics: Metrics = field(default_factory=lambda: UNREAD)
 
 
 class BotData(dict[str, Any]):

@@ -28,6 +28,7 @@ from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedA
 from engine.core.serialize import state_from_json, state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
+from tables.metrics import UNREAD
 from tables.models import (
     CANCELLED,
     COMPUTER_LEVELS,
@@ -113,6 +114,7 @@ class TableService:
         self.timing = timing
         self.clock = clock
         self.thinker = thinker or Thinker()
+        self.metrics = UNREAD  # the bot's own, given by bot/app.py
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
         # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
         # table ids, and ("chat", chat, topic) for opening a table there.
@@ -369,6 +371,7 @@ class TableService:
             table.paused_until = None
             table.nudged = []
             await self.store.save_table(table, finished=True)
+            self.metrics.matches_finished.labels(table.game).inc()
             self._arm(table)
             self._changed(loaded)
             return Outcome(True, table=table)
@@ -611,6 +614,8 @@ class TableService:
         await self.store.save_table(
             table, (player, action), [event.to_json() for event in events], request, finished=finished
         )
+        if finished:
+            self.metrics.matches_finished.labels(table.game).inc()
         self._arm(table)
         self._changed(loaded)
 
