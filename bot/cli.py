@@ -32,6 +32,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="start the bot (needs BOT_TOKEN)")
+    backup = commands.add_parser("backup", help="copy the database (KARATA_DB) to FILE, also while the bot runs")
+    backup.add_argument("file", help="where the copy goes (replaced if it exists)")
+    restore = commands.add_parser("restore", help="put a backup in the database's place (the bot must be stopped)")
+    restore.add_argument("file", help="a file `karata backup` made")
     demo = commands.add_parser("demo", help="play a game offline against a fake Telegram, with random players")
     demo.add_argument("game", nargs="?", default="kadi", help="lopti, kadi, pitch, euchre3 or three_thirteen")
     demo.add_argument("--players", type=int, default=3, help="how many simulated players (default 3)")
@@ -63,6 +67,25 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup_or_restore(command: str, file: str) -> int:
+    """Needs only KARATA_DB (default karata.db): no token, no Telegram."""
+    from bot.backup import backup, restore
+    from bot.settings import Settings, env_name
+
+    db_path = os.environ.get(env_name("db_path")) or str(Settings.model_fields["db_path"].default)
+    try:
+        if command == "backup":
+            size = backup(db_path, file)
+            print(f"karata: backed up {db_path} to {file} ({size} bytes)")
+        else:
+            kept = restore(file, db_path)
+            print(f"karata: restored {db_path} from {file}" + (f"; the database it replaced is {kept}" if kept else ""))
+    except SystemExit as error:  # DatabaseInUse, BadBackup: one line each
+        print(error, file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command
@@ -81,12 +104,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         from telegram.error import InvalidToken
 
+        from bot.backup import DatabaseInUse
         from bot.runner import run
         from bot.logs import setup_logging
 
-        setup_logging(settings.log_level, settings.token)
+        setup_logging(settings.log_level, settings.token, settings.log_format)
         try:
             run(settings)
+        except DatabaseInUse as error:
+            print(error, file=sys.stderr)
+            return 2
         except InvalidToken:
             # Telegram's message quotes the token: say what to do instead, and nothing more.
             print("karata: Telegram refused BOT_TOKEN; get a valid one from @BotFather", file=sys.stderr)
@@ -94,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if command == "arena":
         return _arena(args)
+    if command in ("backup", "restore"):
+        return _backup_or_restore(command, args.file)
     from bot.demo import run_demo
 
     return run_demo(args.game, args.players, args.seed, args.language)

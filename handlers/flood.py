@@ -147,7 +147,7 @@ class FloodGate:
         self._banned[chat_id] = max(self._banned.get(chat_id, 0.0), until)
         self.metrics.flood_waits.inc()
         self.metrics.flood_wait_seconds.inc(seconds)
-        log.warning("flood wait of %.0f s for chat %s", seconds, chat_id)
+        log.warning("flood wait of %.0f s for chat %s", seconds, chat_id, extra={"chat_id": chat_id})
         self._kick()
 
     def waiting(self) -> int:

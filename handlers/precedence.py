@@ -20,6 +20,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import SimpleUpdateProcessor
 
+from tables.log_context import about
 from tables.metrics import UNREAD
 
 # Longest a pass or a delivery yields to updates (seconds): a busy bot still shows its moves.
@@ -38,6 +39,8 @@ class UpdatesFirst(SimpleUpdateProcessor):
         self._handling += 1
         self._quiet.clear()
         began = time.monotonic()
+        if isinstance(update, Update) and update.effective_chat is not None:
+            about(chat_id=update.effective_chat.id)  # this update's task: its log lines name the chat
         try:
             await coroutine
         finally:

@@ -28,6 +28,7 @@ from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedA
 from engine.core.serialize import state_from_json, state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
+from tables.log_context import about
 from tables.metrics import UNREAD
 from tables.models import (
     CANCELLED,
@@ -132,6 +133,7 @@ class TableService:
         return lock
 
     async def load(self, table_id: int) -> Loaded | None:
+        about(table_id=table_id)
         table = await self.store.get_table(table_id)
         return self._loaded(table) if table is not None else None
 
@@ -142,6 +144,7 @@ class TableService:
 
     async def _load_for(self, table_id: int, request: str) -> tuple[Loaded | None, bool]:
         """The table as `load` gives it, and whether `request` was already applied to it."""
+        about(table_id=table_id)
         table, repeated = await self.store.get_table_for(table_id, request)
         if table is None or repeated:
             return None, repeated
