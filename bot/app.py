@@ -34,8 +34,9 @@ from telegram.ext import (
 from bot.health import Liveness
 from bot.http_client import AiohttpRequest
 from bot.settings import Settings
-from handlers import basics, howto, lobby, play, profile, records, rule_builder
+from handlers import basics, howto, lobby, play, privacy, profile, records, rule_builder, status
 from handlers.callback_data import (
+    ForgetMe,
     HowTo,
     LeaveTable,
     LobbyOp,
@@ -123,6 +124,8 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("stats", records.stats_command))
     application.add_handler(CommandHandler("top", records.top_command))
     application.add_handler(CommandHandler("history", records.history_command))
+    application.add_handler(CommandHandler("forget", privacy.forget_command))
+    application.add_handler(CommandHandler("status", status.status_command))
     application.add_handler(
         MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.said_at_table)
     )
@@ -137,6 +140,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(records.send_replay, pattern=MatchReplay.matches))
     application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
     application.add_handler(CallbackQueryHandler(howto.press_howto, pattern=HowTo.matches))
+    application.add_handler(CallbackQueryHandler(privacy.press_forget, pattern=ForgetMe.matches))
     application.add_handler(CallbackQueryHandler(basics.unknown_button))
     application.add_handler(PollAnswerHandler(play.poll_answer))
     application.add_error_handler(basics.on_error)
@@ -172,7 +176,9 @@ async def _post_init(application: Application) -> None:
     bot = application.bot
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
     guides = Path(settings.guides_dir) if settings.guides_dir else None
-    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides, metrics)
+    application.bot_data["karata"] = Karata(
+        store, service, publisher, settings.group_language, guides, metrics, settings.owners
+    )
     # Menus and descriptions need not hold up the first update either.
     background = asyncio.get_running_loop().create_task(profile.publish_profile(bot, settings.group_language))
     if application.job_queue is not None:

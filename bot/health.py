@@ -19,6 +19,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application
 
 from engine.registry import available_games
+from tables.census import open_tables
 from tables.metrics import Metrics
 from tables.models import LIVE
 
@@ -98,10 +99,7 @@ async def _count_open_tables(application: Application, metrics: Metrics) -> None
     karata = application.bot_data.get("karata")
     if karata is None:
         return
-    rows = await karata.store.db.execute_fetchall(
-        "SELECT game, status, COUNT(*) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY game, status"
-    )
-    counts = {(game, status): count for game, status, count in rows}
+    counts = await open_tables(karata.store)
     # Every game and status is listed, at 0 too: a series that vanishes cannot be graphed or alerted on.
     for game in {*available_games(), *(game for game, _status in counts)}:
         for status in LIVE:

@@ -34,6 +34,8 @@ class Karata:
     guides_dir: Path | None = None
     # The bot's figures (/metrics, the owner's /status).
     metrics: Metrics = field(default_factory=lambda: UNREAD)
+    # Telegram user ids of the bot's owners (KARATA_OWNER_IDS): /status.
+    owners: frozenset[int] = frozenset()
 
 
 class BotData(dict[str, Any]):
