@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from enum import Enum
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
@@ -99,6 +100,13 @@ class Settings(BaseSettings):
     def _http_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):
             raise ValueError("TELEGRAM_API_BASE_URL must start with http:// or https://")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _telegram_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
+            raise ValueError("KARATA_WEBHOOK_SECRET must be 1 to 256 letters, digits, _ or - (Telegram's rule)")
         return value
 
     @field_validator("owner_ids")

@@ -84,7 +84,7 @@ def test_a_problem_across_settings_names_the_variable_to_set(monkeypatch):
 @pytest.mark.parametrize(
     "variable, value",
     [("KARATA_HTTP_PORT", "99999"), ("KARATA_OWNER_IDS", "12,alice"), ("KARATA_LOG_FORMAT", "xml"),
-     ("KARATA_HEALTH_SECONDS", "0"), ("KARATA_TURN_SECONDS", "soon")],
+     ("KARATA_HEALTH_SECONDS", "0"), ("KARATA_TURN_SECONDS", "soon"), ("KARATA_WEBHOOK_SECRET", "has spaces")],
 )  # fmt: skip
 def test_every_bad_setting_is_one_line_naming_its_variable(monkeypatch, variable, value):
     monkeypatch.setenv("BOT_TOKEN", TOKEN)
