@@ -104,3 +104,17 @@ async def test_metrics_move_with_a_played_match_and_name_nobody(api, start_bot):
         # Nobody's name, id or words: only kinds, games, methods and outcomes.
         for private in [*(user.first_name for user in sim.users), *players, str(sim.group_id), "newgame"]:
             assert private not in after, private
+
+
+async def test_the_images_healthcheck_command_reads_healthz(api, start_bot, monkeypatch, capsys):
+    from bot import healthcheck
+
+    async with start_bot(KARATA_HEALTH_SECONDS=1) as application:
+        monkeypatch.setenv("KARATA_HTTP_PORT", str(application.bot_data["web"].port))
+        assert await asyncio.to_thread(healthcheck.main) == 0
+        await application.updater.stop()
+        await asyncio.sleep(1.2)
+        assert await asyncio.to_thread(healthcheck.main) == 1
+        assert "unhealthy: no getUpdates answered" in capsys.readouterr().out
+    assert healthcheck.main() == 1  # nobody listens any more
+    assert "does not answer" in capsys.readouterr().out
