@@ -32,10 +32,24 @@ from telegram.ext import (
     filters,
 )
 
+from bot.health import Liveness
 from bot.http_client import AiohttpRequest
 from bot.settings import Settings
-from handlers import basics, chat_changes, howto, lobby, play, profile, records, redelivery, rule_builder
+from handlers import (
+    basics,
+    chat_changes,
+    howto,
+    lobby,
+    play,
+    privacy,
+    profile,
+    records,
+    redelivery,
+    rule_builder,
+    status,
+)
 from handlers.callback_data import (
+    ForgetMe,
     HowTo,
     LeaveTable,
     LobbyOp,
@@ -54,6 +68,7 @@ from handlers.flood import FloodGate, FloodLimiter
 from handlers.precedence import UpdatesFirst
 from handlers.publisher import Publisher
 from tables.feed import ChangeFeed
+from tables.metrics import Metrics
 from tables.service import TableService, Timing
 from tables.store import Store
 from tables.thinking import Thinker
@@ -77,6 +92,11 @@ def build_application(settings: Settings) -> Application:
     gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
     updates = UpdatesFirst()
     tls = tls_for(settings.telegram_api_base_url)
+    # The operator's figures and health (bot/health.py): every part counts into this bot's own.
+    metrics = gate.metrics = updates.metrics = Metrics()
+    liveness = Liveness()
+    polls = AiohttpRequest(connection_pool_size=1, tls=tls)
+    polls.on_answer = liveness.saw_updates  # an answered getUpdates: updates are arriving
     application = (
         ApplicationBuilder()
         .token(settings.token)
@@ -84,7 +104,7 @@ def build_application(settings: Settings) -> Application:
         .base_file_url(settings.base_file_url)
         # PTB's own pool sizes: many calls at once, one long poll.
         .request(AiohttpRequest(connection_pool_size=256, tls=tls))
-        .get_updates_request(AiohttpRequest(connection_pool_size=1, tls=tls))
+        .get_updates_request(polls)
         .rate_limiter(FloodLimiter(gate))
         # Tables are independent: one table's slow update never holds up another's; and updates
         # go before publishing (handlers/precedence.py).
@@ -98,6 +118,8 @@ def build_application(settings: Settings) -> Application:
     application.bot_data["settings"] = settings
     application.bot_data["gate"] = gate
     application.bot_data["updates"] = updates
+    application.bot_data["metrics"] = metrics
+    application.bot_data["liveness"] = liveness
     # An update delivered again goes no further; who sent an update is recorded before any
     # handler runs; an update handled to its end is remembered.
     application.add_handler(TypeHandler(Update, redelivery.drop_repeated), group=-2)
@@ -119,6 +141,8 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("stats", records.stats_command))
     application.add_handler(CommandHandler("top", records.top_command))
     application.add_handler(CommandHandler("history", records.history_command))
+    application.add_handler(CommandHandler("forget", privacy.forget_command))
+    application.add_handler(CommandHandler("status", status.status_command))
     application.add_handler(
         MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.said_at_table)
     )
@@ -133,6 +157,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(records.send_replay, pattern=MatchReplay.matches))
     application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
     application.add_handler(CallbackQueryHandler(howto.press_howto, pattern=HowTo.matches))
+    application.add_handler(CallbackQueryHandler(privacy.press_forget, pattern=ForgetMe.matches))
     application.add_handler(CallbackQueryHandler(basics.unknown_button))
     application.add_handler(PollAnswerHandler(play.poll_answer))
     # The chat changed under its tables: the bot removed or blocked, a group upgraded.
@@ -165,13 +190,16 @@ async def _post_init(application: Application) -> None:
     feed = ChangeFeed()
     thinker = Thinker(settings.computer_workers)
     service = TableService(store, feed, timing_of(settings), application.job_queue, thinker=thinker)
+    metrics = service.metrics = thinker.metrics = application.bot_data["metrics"]
     yield_to = application.bot_data["updates"].quiet
     courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
     guides = Path(settings.guides_dir) if settings.guides_dir else None
-    application.bot_data["karata"] = Karata(store, service, publisher, settings.group_language, guides, keeper)
+    application.bot_data["karata"] = Karata(
+        store, service, publisher, settings.group_language, guides, keeper, metrics, settings.owners
+    )
     # Menus and descriptions need not hold up the first update either.
     background = asyncio.get_running_loop().create_task(profile.publish_profile(bot, settings.group_language))
     if application.job_queue is not None:
@@ -183,6 +211,7 @@ async def _post_init(application: Application) -> None:
         application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
     started = time.monotonic()
     resumed = await service.resume_after_restart()
+    metrics.resumed_tables.set(resumed)
     # Writing thousands of fresh deadlines must not hold up the first update.
     deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
     application.bot_data["background"] = (background, deadlines)

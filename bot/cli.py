@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import Settings, SettingsError, load_settings, settings_help
 
 NO_TOKEN_HELP = "BOT_TOKEN is not set, so here is the offline demo instead (these steps follow it again)."
 TOKEN_STEPS = """\
@@ -41,9 +41,18 @@ def _at_least_one(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="karata", description="Karata: card games in Telegram groups.")
+    parser = argparse.ArgumentParser(
+        prog="karata",
+        description="Karata: card games in Telegram groups.",
+        epilog=settings_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="start the bot (needs BOT_TOKEN)")
+    backup = commands.add_parser("backup", help="copy the database (KARATA_DB) to FILE, also while the bot runs")
+    backup.add_argument("file", help="where the copy goes (replaced if it exists)")
+    restore = commands.add_parser("restore", help="put a backup in the database's place (the bot must be stopped)")
+    restore.add_argument("file", help="a file `karata backup` made")
     defaults = argparse.ArgumentDefaultsHelpFormatter
     demo = commands.add_parser(
         "demo", formatter_class=defaults, help="play a game offline against a fake Telegram, with random players",
@@ -96,6 +105,25 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup_or_restore(command: str, file: str) -> int:
+    """Needs only KARATA_DB (default karata.db): no token, no Telegram."""
+    from bot.backup import backup, restore
+    from bot.settings import Settings, env_name
+
+    db_path = os.environ.get(env_name("db_path")) or str(Settings.model_fields["db_path"].default)
+    try:
+        if command == "backup":
+            size = backup(db_path, file)
+            print(f"karata: backed up {db_path} to {file} ({size} bytes)")
+        else:
+            kept = restore(file, db_path)
+            print(f"karata: restored {db_path} from {file}" + (f"; the database it replaced is {kept}" if kept else ""))
+    except SystemExit as error:  # DatabaseInUse, BadBackup: one line each
+        print(error, file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command
@@ -120,6 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         from telegram.error import InvalidToken
 
+        from bot.backup import DatabaseInUse
         from bot.runner import run
         from bot.logs import setup_logging
         from tables.db_check import DatabaseProblem, check_database
@@ -130,9 +159,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except DatabaseProblem as problem:
             print(problem, file=sys.stderr)
             return 2
-        setup_logging(settings.log_level, settings.token)
+        setup_logging(settings.log_level, settings.token, settings.log_format)
         try:
             run(settings)
+        except DatabaseInUse as error:
+            print(error, file=sys.stderr)
+            return 2
         except sqlite3.Error as error:
             # What the start-up check could not see (a damaged page found while migrating).
             print(f"karata: the database {settings.db_path} failed at start-up: {error}", file=sys.stderr)
@@ -148,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engine.replay import main as replay
 
         return replay([args.file])
+    if command in ("backup", "restore"):
+        return _backup_or_restore(command, args.file)
     from bot.demo import run_demo
 
     return run_demo(args.game, args.players, args.seed, args.language, args.verbose)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import urllib.request
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -30,7 +31,7 @@ class AiohttpRequest(BaseRequest):
     connect timeout (aiohttp measures them together) and aiohttp has no write timeout: a body
     is written within the read timeout's clock."""
 
-    __slots__ = ("_pool_size", "_tls", "_timeouts", "_session", "_proxies")
+    __slots__ = ("_pool_size", "_tls", "_timeouts", "_session", "_proxies", "on_answer")
 
     def __init__(
         self,
@@ -45,6 +46,8 @@ class AiohttpRequest(BaseRequest):
         self._timeouts = {"read": read_timeout, "connect": connect_timeout, "pool": pool_timeout}
         self._session: aiohttp.ClientSession | None = None
         self._proxies: dict[tuple[str, str], str | None] = {}
+        # Called after every answer with status 200 (the health check watches getUpdates').
+        self.on_answer: Callable[[], None] | None = None
 
     @property
     def read_timeout(self) -> float | None:
@@ -91,7 +94,10 @@ class AiohttpRequest(BaseRequest):
             async with self._session.request(
                 method, url, data=data, headers=headers, timeout=timeout, proxy=proxy
             ) as response:
-                return response.status, await response.read()
+                body = await response.read()
+                if response.status == 200 and self.on_answer is not None:
+                    self.on_answer()
+                return response.status, body
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:

@@ -1,8 +1,21 @@
-"""Logging set-up that never writes the bot token, wherever a library puts it (URLs, reprs)."""
+"""Logging set-up that never writes the bot token, wherever a library puts it (URLs, reprs).
+
+Plain text by default: one line per event that a person reads. `KARATA_LOG_FORMAT=json` writes
+one JSON object per line for log stacks (Loki, Elasticsearch...), with the chat and table the
+line is about where known (tables/log_context.py, or a record's own `chat_id`/`table_id`).
+The token filter stands before either format.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
+import time
+
+from tables.log_context import current
+
+# Ids a log record may carry itself (logging's `extra=`), besides the running task's.
+ID_FIELDS = ("chat_id", "table_id")
 
 
 class RedactSecrets(logging.Filter):
@@ -27,9 +40,32 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def setup_logging(level: str, token: str) -> None:
+class JsonLines(logging.Formatter):
+    """One JSON object per record: time (UTC, ISO 8601), level, logger, message, the chat and
+    table ids known for it, and the traceback if any."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        line.update(current())
+        line.update({name: getattr(record, name) for name in ID_FIELDS if hasattr(record, name)})
+        if record.exc_text:
+            line["error"] = record.exc_text
+        elif record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def setup_logging(level: str, token: str, log_format: str = "text") -> None:
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if log_format == "json":
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactSecrets(token))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -18,6 +18,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.app import build_application, wait_for_telegram, webhook_path, webhook_secret
+from bot.backup import DatabaseLock
+from bot.health import health_routes
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
 
@@ -29,12 +31,28 @@ POLL_TIMEOUT_SECONDS = 10
 
 @contextlib.asynccontextmanager
 async def running_application(settings: Settings, poll_timeout: int = 1) -> AsyncIterator[Application]:
+    # The database is this bot's while it runs: `karata restore` and a second bot wait for it.
+    lock = DatabaseLock(settings.db_path)
+    lock.acquire("two bots on one database would undo each other's moves")
+    try:
+        async with _running(settings, poll_timeout) as application:
+            yield application
+    finally:
+        lock.release()
+
+
+@contextlib.asynccontextmanager
+async def _running(settings: Settings, poll_timeout: int) -> AsyncIterator[Application]:
     application = build_application(settings)
     web = WebServer(settings.http_listen, settings.http_port)
     application.bot_data["web"] = web
     webhook = settings.mode.value == "webhook"
+    liveness = application.bot_data["liveness"]
+    web.add_routes(health_routes(application, liveness, application.bot_data["metrics"]))
     if webhook:
-        web.add_routes(webhook_routes(application, webhook_path(settings), webhook_secret(settings)))
+        web.add_routes(
+            webhook_routes(application, webhook_path(settings), webhook_secret(settings), liveness.saw_updates)
+        )
     assert application.updater is not None
     updater = application.updater
     # Each step that succeeded is undone in reverse, also when a later step fails (a database

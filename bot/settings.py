@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 from enum import Enum
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
@@ -18,22 +20,30 @@ class Mode(str, Enum):
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
 
+    # The bot's token from @BotFather (never printed).
     bot_token: SecretStr = Field(validation_alias=AliasChoices("BOT_TOKEN"))
+    # Where the Bot API is (a local Bot API server, or the fake one in tests).
     telegram_api_base_url: str = Field(TELEGRAM_API, validation_alias=AliasChoices("TELEGRAM_API_BASE_URL"))
+    # The SQLite database file (in the image: /data/karata.db on the volume).
     db_path: str = Field("karata.db", validation_alias=AliasChoices("KARATA_DB"))
+    # How updates arrive: polling (the bot asks) or webhook (Telegram posts to KARATA_WEBHOOK_URL).
     mode: Mode = Field(Mode.polling, validation_alias=AliasChoices("KARATA_MODE"))
+    # The public https URL Telegram posts updates to (webhook mode); its path is served locally.
     webhook_url: str | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_URL"))
     # The bot's one HTTP server (bot/web.py): the webhook, /healthz, /metrics and the Mini App.
-    # Port 0 lets the system choose (tests). The webhook's old names still work.
+    # The webhook's old names (KARATA_WEBHOOK_LISTEN, KARATA_WEBHOOK_PORT) still work.
     http_listen: str = Field(
         "0.0.0.0", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN")
     )
+    # Its port (0: the system chooses a free one, as tests do).
     http_port: int = Field(
         8080, ge=0, le=65535, validation_alias=AliasChoices("KARATA_HTTP_PORT", "KARATA_WEBHOOK_PORT")
     )
+    # Telegram sends it with every webhook update; an update without it is refused (403).
     webhook_secret: SecretStr | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_SECRET"))
     # The language of a group until an admin chooses one with /language.
     group_language: str = Field("sw", pattern="^(sw|en)$", validation_alias=AliasChoices("KARATA_GROUP_LANGUAGE"))
+    # DEBUG, INFO, WARNING, ERROR or CRITICAL.
     log_level: str = Field("INFO", validation_alias=AliasChoices("KARATA_LOG_LEVEL"))
     # How long a player has for a decision unless the table chose otherwise (0: no timer).
     turn_seconds: int = Field(90, ge=0, le=3600, validation_alias=AliasChoices("KARATA_TURN_SECONDS"))
@@ -42,6 +52,7 @@ class Settings(BaseSettings):
     # Telegram allows a bot about 30 calls a second in all, and 20 a minute in one group (edits,
     # deletions and polls count too).
     bot_messages_per_second: int = Field(30, ge=1, le=10000, validation_alias=AliasChoices("KARATA_BOT_RATE"))
+    # (KARATA_BOT_RATE a second bot-wide, KARATA_GROUP_RATE a minute in one group.)
     group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
     # Seconds between a round's end and the next deal being shown.
     round_pause_seconds: float = Field(5.0, ge=0, le=120, validation_alias=AliasChoices("KARATA_ROUND_PAUSE_SECONDS"))
@@ -60,6 +71,12 @@ class Settings(BaseSettings):
     computer_workers: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("KARATA_COMPUTER_WORKERS"))
     # The games' full guides (<game>.md, sw/<game>.md) that /guide sends; unset: the source checkout's.
     guides_dir: str | None = Field(None, validation_alias=AliasChoices("KARATA_GUIDES_DIR"))
+    # /healthz says unhealthy when no update arrived (polling: no getUpdates answered) for this long.
+    health_seconds: float = Field(120, gt=0, le=86400, validation_alias=AliasChoices("KARATA_HEALTH_SECONDS"))
+    # "text": a line a person reads; "json": one JSON object a line, for log stacks.
+    log_format: str = Field("text", pattern="^(text|json)$", validation_alias=AliasChoices("KARATA_LOG_FORMAT"))
+    # Telegram user ids (comma-separated) of the bot's owners, who get /status in private.
+    owner_ids: str = Field("", validation_alias=AliasChoices("KARATA_OWNER_IDS"))
 
     @field_validator("bot_token")
     @classmethod
@@ -85,11 +102,29 @@ class Settings(BaseSettings):
             raise ValueError("TELEGRAM_API_BASE_URL must start with http:// or https://")
         return value
 
+    @field_validator("webhook_secret")
+    @classmethod
+    def _telegram_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value.get_secret_value()):
+            raise ValueError("KARATA_WEBHOOK_SECRET must be 1 to 256 letters, digits, _ or - (Telegram's rule)")
+        return value
+
+    @field_validator("owner_ids")
+    @classmethod
+    def _user_ids(cls, value: str) -> str:
+        if not all(part.strip().isdigit() for part in value.split(",") if part.strip()):
+            raise ValueError("KARATA_OWNER_IDS must be Telegram user ids separated by commas (like 12345,67890)")
+        return value
+
     @model_validator(mode="after")
     def _webhook_needs_url(self) -> Settings:
         if self.mode is Mode.webhook and not self.webhook_url:
-            raise ValueError("KARATA_MODE=webhook needs KARATA_WEBHOOK_URL")
+            raise SettingProblem("KARATA_WEBHOOK_URL", "KARATA_MODE=webhook needs the bot's public https URL here")
         return self
+
+    @property
+    def owners(self) -> frozenset[int]:
+        return frozenset(int(part) for part in self.owner_ids.split(",") if part.strip())
 
     @property
     def token(self) -> str:
@@ -101,34 +136,61 @@ class Settings(BaseSettings):
         return base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base
 
 
-_ENV_NAMES = {
-    "bot_token": "BOT_TOKEN",
-    "telegram_api_base_url": "TELEGRAM_API_BASE_URL",
-    "db_path": "KARATA_DB",
-    "mode": "KARATA_MODE",
-    "webhook_url": "KARATA_WEBHOOK_URL",
-    "http_listen": "KARATA_HTTP_LISTEN",
-    "http_port": "KARATA_HTTP_PORT",
-    "webhook_secret": "KARATA_WEBHOOK_SECRET",
-    "log_level": "KARATA_LOG_LEVEL",
-    "group_language": "KARATA_GROUP_LANGUAGE",
-    "turn_seconds": "KARATA_TURN_SECONDS",
-    "warn_seconds": "KARATA_WARN_SECONDS",
-    "nudge_seconds": "KARATA_NUDGE_SECONDS",
-    "computer_seconds": "KARATA_COMPUTER_SECONDS",
-    "computer_workers": "KARATA_COMPUTER_WORKERS",
-    "group_messages_per_minute": "KARATA_GROUP_RATE",
-    "bot_messages_per_second": "KARATA_BOT_RATE",
-    "round_pause_seconds": "KARATA_ROUND_PAUSE_SECONDS",
-    "session_idle_hours": "KARATA_SESSION_IDLE_HOURS",
-    "vote_seconds": "KARATA_VOTE_SECONDS",
-    "champion_seconds": "KARATA_CHAMPION_SECONDS",
-    "guides_dir": "KARATA_GUIDES_DIR",
-}
+def env_name(field: str) -> str:
+    """A setting's environment variable: the first name its field accepts."""
+    alias = Settings.model_fields[field].validation_alias
+    assert isinstance(alias, AliasChoices)
+    return str(alias.choices[0])
+
+
+_ENV_NAMES = {field: env_name(field) for field in Settings.model_fields}
+
+
+def _comments() -> dict[str, str]:
+    """Each setting's comment in the class above: what `karata --help` says of it."""
+    found: dict[str, str] = {}
+    lines: list[str] = []
+    for line in inspect.getsource(Settings).splitlines():
+        text = line.strip()
+        if text.startswith("#"):
+            lines.append(text.lstrip("# "))
+            continue
+        name = text.partition(":")[0]
+        if name in Settings.model_fields and lines:
+            found[name] = " ".join(lines)
+        if not text.startswith(")"):
+            lines = []
+    return found
+
+
+def settings_help() -> str:
+    """Every setting: its variable, its default, and what it is for."""
+    comments = _comments()
+    lines = ["settings (environment variables):"]
+    for field, info in Settings.model_fields.items():
+        if info.is_required():
+            default = "required"
+        elif info.default is None or info.default == "":
+            default = "not set"
+        else:
+            value = info.default.value if isinstance(info.default, Enum) else info.default
+            default = f"default {value}"
+        lines.append(f"  {_ENV_NAMES[field]} ({default})")
+        if field in comments:
+            lines.append(f"      {comments[field]}")
+    return "\n".join(lines)
 
 
 class SettingsError(SystemExit):
     """Raised with one human line; never a traceback, never a secret value."""
+
+
+class SettingProblem(ValueError):
+    """A problem found across settings, blamed on the variable that must change."""
+
+    def __init__(self, variable: str, message: str):
+        super().__init__(message)
+        self.variable = variable
 
 
 def load_settings(**overrides: object) -> Settings:
@@ -137,7 +199,8 @@ def load_settings(**overrides: object) -> Settings:
     except ValidationError as error:
         first = error.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else ""
-        name = _ENV_NAMES.get(field, field.upper() or "settings")
+        problem = (first.get("ctx") or {}).get("error")
+        name = problem.variable if isinstance(problem, SettingProblem) else _ENV_NAMES.get(field, field.upper())
         if first["type"] == "missing":
             raise SettingsError(f"karata: {name} is not set") from None
         # The message is pydantic's description, never the input value (it may be the token).

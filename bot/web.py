@@ -10,6 +10,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+from collections.abc import Callable
 
 from aiohttp import web
 from telegram import Update
@@ -52,7 +53,9 @@ class WebServer:
             self._runner = None
 
 
-def webhook_routes(application: Application, path: str, secret: str | None) -> list[web.RouteDef]:
+def webhook_routes(
+    application: Application, path: str, secret: str | None, delivered: Callable[[], None] | None = None
+) -> list[web.RouteDef]:
     """Telegram posts each update to `path`; with a secret, an update without it is refused, so
     that nobody who guesses the URL can play for someone else."""
 
@@ -65,6 +68,8 @@ def webhook_routes(application: Application, path: str, secret: str | None) -> l
         except (ValueError, TypeError, KeyError):
             return web.Response(status=400, text="not an update")
         await application.update_queue.put(update)
+        if delivered is not None:
+            delivered()  # the health check's sign that Telegram reaches us
         return web.Response(text="ok")
 
     return [web.post("/" + path.lstrip("/"), receive)]

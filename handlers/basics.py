@@ -168,6 +168,8 @@ async def on_error(update: object, context: KarataContext) -> None:
     """Log the failure (the log filter strips the token) and answer the press: "went wrong" only
     when nothing it asked for was stored, so that nobody presses again for a move that stands."""
     log.error("error while handling an update", exc_info=context.error)
+    if "karata" in context.bot_data:
+        context.karata.metrics.error()
     if isinstance(update, Update) and update.callback_query is not None and update.effective_chat and update.effective_user:
         try:
             text = None

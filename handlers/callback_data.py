@@ -258,8 +258,27 @@ class MatchReplay(_Data):
         return cls(_int(table, 1))
 
 
+@dataclass(frozen=True)
+class ForgetMe(_Data):
+    """/forget's confirmation: `F:yes` forgets the presser, `F:no` keeps everything."""
+
+    KIND: ClassVar[str] = "F"
+    confirmed: bool
+
+    def encode(self) -> str:
+        return _fit(f"F:{'yes' if self.confirmed else 'no'}")
+
+    @classmethod
+    def parse(cls, data: object) -> ForgetMe:
+        (answer,) = _parts(data, cls.KIND, 1)
+        if answer not in ("yes", "no"):
+            raise BadCallbackData("not a /forget answer")
+        return cls(answer == "yes")
+
+
 KINDS: tuple[type[_Data], ...] = (
     TreeNode, TableButton, RuleDraft, LobbyOp, LeaveTable, PickGame, PickLanguage, PlayAgain, HowTo, MatchReplay,
+    ForgetMe,
 )  # fmt: skip
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -15,6 +15,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 from handlers.chat_keeper import ChatKeeper
 from handlers.i18n import Translator, first_language, translator
 from handlers.publisher import Publisher
+from tables.metrics import UNREAD, Metrics
 from tables.models import Seat, TableRow
 from tables.service import TableService
 from tables.store import Store
@@ -34,6 +35,10 @@ class Karata:
     guides_dir: Path | None = None
     # What becomes of tables when their chat changes (None: tests that build no publisher).
     keeper: ChatKeeper | None = None
+    # The bot's figures (/metrics, the owner's /status).
+    metrics: Metrics = field(default_factory=lambda: UNREAD)
+    # Telegram user ids of the bot's owners (KARATA_OWNER_IDS): /status.
+    owners: frozenset[int] = frozenset()
 
 
 class BotData(dict[str, Any]):

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from telegram.error import RetryAfter
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
+
+from tables.metrics import UNREAD
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +109,7 @@ class FloodGate:
         self._serials = itertools.count()
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
+        self.metrics = UNREAD  # the bot's own, given by bot/app.py
 
     async def acquire(self, chat_id: int, priority: int = POST) -> Ticket:
         """Wait until a call to `chat_id` fits the limits; the ticket counts it. Give it back to
@@ -142,8 +145,14 @@ class FloodGate:
         """Telegram asked us to wait `seconds` before writing to this chat again."""
         until = self.clock() + seconds
         self._banned[chat_id] = max(self._banned.get(chat_id, 0.0), until)
-        log.warning("flood wait of %.0f s for chat %s", seconds, chat_id)
+        self.metrics.flood_waits.inc()
+        self.metrics.flood_wait_seconds.inc(seconds)
+        log.warning("flood wait of %.0f s for chat %s", seconds, chat_id, extra={"chat_id": chat_id})
         self._kick()
+
+    def waiting(self) -> int:
+        """Calls waiting for room (the operator's queue depth)."""
+        return len(self._waiters)
 
     def banned_for(self, chat_id: int) -> float:
         return max(0.0, self._banned.get(chat_id, 0.0) - self.clock())
@@ -247,6 +256,16 @@ def _seconds(error: RetryAfter) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
+def _outcome(error: TelegramError) -> str:
+    """A failed call's outcome for the figures: a few kinds, never the error's text."""
+    # BadRequest and TimedOut are NetworkErrors in python-telegram-bot: the narrow ones first.
+    for kind, name in ((TimedOut, "timeout"), (BadRequest, "bad_request"), (Forbidden, "forbidden"),
+                       (NetworkError, "network")):  # fmt: skip
+        if isinstance(error, kind):
+            return name
+    return "error"
+
+
 class FloodLimiter(BaseRateLimiter[Rate]):
     """Every Bot API call of the Application goes through here (python-telegram-bot calls it)."""
 
@@ -278,8 +297,12 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                 assert chat_id is not None
                 ticket = await self.gate.acquire(chat_id, rate.priority)
             try:
-                return await callback(*args, **kwargs)
+                result = await callback(*args, **kwargs)
+                self.gate.metrics.api_calls.labels(endpoint, "ok").inc()
+                return result
             except RetryAfter as error:
+                self.gate.metrics.api_calls.labels(endpoint, "429").inc()
+                self.gate.metrics.too_many_requests.labels(endpoint).inc()
                 if attempt == self.max_retries:
                     raise
                 if counted:
@@ -287,6 +310,9 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                     self.gate.ban(chat_id, _seconds(error))  # the next acquire waits it out
                 else:
                     await asyncio.sleep(_seconds(error))
+            except TelegramError as error:
+                self.gate.metrics.api_calls.labels(endpoint, _outcome(error)).inc()
+                raise
             finally:
                 if ticket is not None:
                     self.gate.finished(ticket)

@@ -13,10 +13,15 @@ updates cannot starve the tables.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable
 from typing import Any
 
+from telegram import Update
 from telegram.ext import SimpleUpdateProcessor
+
+from tables.log_context import about
+from tables.metrics import UNREAD
 
 # Longest a pass or a delivery yields to updates (seconds): a busy bot still shows its moves.
 MAX_WAIT = 0.25
@@ -28,16 +33,25 @@ class UpdatesFirst(SimpleUpdateProcessor):
         self._handling = 0
         self._quiet = asyncio.Event()  # set while no update is being handled
         self._quiet.set()
+        self.metrics = UNREAD  # the bot's own, given by bot/app.py
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         self._handling += 1
         self._quiet.clear()
+        began = time.monotonic()
+        if isinstance(update, Update) and update.effective_chat is not None:
+            about(chat_id=update.effective_chat.id)  # this update's task: its log lines name the chat
         try:
             await coroutine
         finally:
             self._handling -= 1
             if not self._handling:
                 self._quiet.set()
+            kind = update_kind(update)
+            self.metrics.updates.labels(kind).inc()
+            if kind == "callback_query":
+                # A press is answered inside its handler: its end is when the presser saw the answer.
+                self.metrics.press(time.monotonic() - began)
 
     async def quiet(self) -> None:
         """Return once no update is being handled, or after `MAX_WAIT` seconds."""
@@ -47,6 +61,18 @@ class UpdatesFirst(SimpleUpdateProcessor):
             await asyncio.wait_for(self._quiet.wait(), MAX_WAIT)
         except TimeoutError:
             pass
+
+
+def update_kind(update: object) -> str:
+    """What an update is, for the figures: its type, and "command" for a message that is one."""
+    if not isinstance(update, Update):
+        return "other"
+    if update.message is not None and (update.message.text or "").startswith("/"):
+        return "command"
+    for kind in ("message", "callback_query", "poll_answer", "my_chat_member", "chat_member", "edited_message", "poll"):
+        if getattr(update, kind, None) is not None:
+            return kind
+    return "other"
 
 
 async def at_once() -> None:

@@ -31,6 +31,9 @@ COMPUTER_NAMES = ("Juma", "Amani", "Neema", "Zawadi", "Imani", "Tumaini", "Jabar
 COMPUTER_LEVELS = ("easy", "strong")
 COMPUTER_IDS = {"easy": -100, "strong": -200}
 ROBOT = "🤖"
+# Seats of people who asked to be forgotten (tables/privacy.py) sit with ids from here up:
+# above every Telegram user id (at most 52 bits), never a person's.
+ANONYMOUS_FROM = 1 << 53
 
 
 @dataclass

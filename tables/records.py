@@ -27,7 +27,7 @@ from openskill.models import PlackettLuce
 
 from engine.core.serialize import state_from_json
 from engine.registry import UnknownGame, get_game
-from tables.models import FINISHED, Seat, TableRow
+from tables.models import ANONYMOUS_FROM, FINISHED, Seat, TableRow
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ RECENT = 32
 # Computer players (seats with a negative user id) are rated like everyone and listed apart:
 # this one condition tells them from people.
 COMPUTER = "user_id < 0"
-PERSON = "user_id > 0"
+PERSON = f"user_id BETWEEN 1 AND {ANONYMOUS_FROM - 1}"  # a forgotten person's pseudonym is no one's
 
 # Games whose lowest total wins; the others rank higher totals first.
 LOWER_TOTALS_WIN = frozenset({"kadi", "three_thirteen"})

@@ -29,6 +29,8 @@ from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedA
 from engine.core.serialize import state_from_json, state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
+from tables.log_context import about
+from tables.metrics import UNREAD
 from tables.models import (
     CANCELLED,
     CHAT_LOST,
@@ -122,6 +124,7 @@ class TableService:
         self.timing = timing
         self.clock = clock
         self.thinker = thinker or Thinker()
+        self.metrics = UNREAD  # the bot's own, given by bot/app.py
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
         # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
         # table ids, and ("chat", chat, topic) for opening a table there.
@@ -139,6 +142,7 @@ class TableService:
         return lock
 
     async def load(self, table_id: int) -> Loaded | None:
+        about(table_id=table_id)
         table = await self.store.get_table(table_id)
         return self._loaded(table) if table is not None else None
 
@@ -149,6 +153,7 @@ class TableService:
 
     async def _load_for(self, table_id: int, request: str) -> tuple[Loaded | None, bool]:
         """The table as `load` gives it, and whether `request` was already applied to it."""
+        about(table_id=table_id)
         table, repeated = await self.store.get_table_for(table_id, request)
         if table is None or repeated:
             return None, repeated
@@ -383,6 +388,7 @@ class TableService:
             table.paused_until = None
             table.nudged = []
             await self.store.save_table(table, finished=True)
+            self.metrics.matches_finished.labels(table.game).inc()
             self._arm(table)
             self._changed(loaded)
             return Outcome(True, table=table)
@@ -625,6 +631,8 @@ class TableService:
         await self.store.save_table(
             table, (player, action), [event.to_json() for event in events], request, finished=finished
         )
+        if finished:
+            self.metrics.matches_finished.labels(table.game).inc()
         self._arm(table)
         self._changed(loaded)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import aiosqlite
 
+from tables.privacy import forget, pseudonym
 from tables.records import Records, ensure_built, record_match
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
 from tables.turns import MOVE, RECORD, WriteTurns
@@ -421,6 +422,14 @@ class Store:
     async def set_stats_hidden(self, user_id: int, hidden: bool) -> None:
         """/stats off (and on): leaderboards list the player as "a player"."""
         await self._write("UPDATE users SET stats_hidden = ? WHERE user_id = ?", (int(hidden), user_id))
+
+    @_serialized
+    async def forget_person(self, user_id: int) -> int:
+        """/forget (tables/privacy.py); returns how many past tables keep an anonymous seat."""
+        anonymous = pseudonym()
+        forgotten = await self._in_one_trip(lambda connection: forget(connection, user_id, anonymous))
+        self._users.pop(user_id, None)
+        return forgotten
 
     @property
     def records(self) -> Records:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from engine import ai
 from engine.core.protocol import Action
 from engine.registry import get_game
+from tables.metrics import UNREAD
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +39,16 @@ class Thinker:
     def __init__(self, workers: int = 0):
         self._workers = workers
         self._pool: Executor | None = None
+        self.metrics = UNREAD  # the bot's own, given by bot/app.py
 
     async def choose(self, game_name: str, view: dict, legal: list[Action], seat: str, level: str, seed: int) -> Action:
+        began = time.monotonic()
+        try:
+            return await self._choose(game_name, view, legal, seat, level, seed)
+        finally:
+            self.metrics.computer_seconds.labels(level).observe(time.monotonic() - began)
+
+    async def _choose(self, game_name: str, view: dict, legal: list[Action], seat: str, level: str, seed: int) -> Action:
         if level != "strong":
             return decide(game_name, view, legal, seat, level, seed)
         if not self._workers:

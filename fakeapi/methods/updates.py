@@ -81,3 +81,7 @@ class UpdateMethods:
         if p.get("drop_pending_updates"):
             self._pending.clear()
         return True
+
+    async def _m_getwebhookinfo(self, p: dict) -> dict:
+        url = self.webhook.get("url") or ""
+        return {"url": url, "has_custom_certificate": False, "pending_update_count": len(self._available()) if url else 0}

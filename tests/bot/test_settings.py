@@ -69,3 +69,46 @@ def test_the_log_filter_removes_the_token_from_messages_and_tracebacks():
     formatted = logging.Formatter().format(record)
     assert TOKEN not in formatted
     assert "<BOT_TOKEN>" in formatted
+
+
+def test_a_problem_across_settings_names_the_variable_to_set(monkeypatch):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_MODE", "webhook")
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    line = str(caught.value)
+    assert line.startswith("karata: bad setting KARATA_WEBHOOK_URL: ") and "\n" not in line
+    assert "settings" not in line.removeprefix("karata: bad setting")
+
+
+@pytest.mark.parametrize(
+    "variable, value",
+    [("KARATA_HTTP_PORT", "99999"), ("KARATA_OWNER_IDS", "12,alice"), ("KARATA_LOG_FORMAT", "xml"),
+     ("KARATA_HEALTH_SECONDS", "0"), ("KARATA_TURN_SECONDS", "soon"), ("KARATA_WEBHOOK_SECRET", "has spaces")],
+)  # fmt: skip
+def test_every_bad_setting_is_one_line_naming_its_variable(monkeypatch, variable, value):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert str(caught.value).startswith(f"karata: bad setting {variable}: ") and "\n" not in str(caught.value)
+
+
+def test_owners_are_read_from_a_comma_separated_list(monkeypatch):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_OWNER_IDS", "12, 34,")
+    assert load_settings().owners == {12, 34}
+
+
+def test_karata_help_lists_every_setting_with_its_default(capsys):
+    from bot.cli import main
+    from bot.settings import Settings, env_name
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    printed = capsys.readouterr().out
+    for field in Settings.model_fields:
+        assert env_name(field) in printed, field
+    assert "KARATA_HTTP_PORT (default 8080)" in printed
+    assert "KARATA_HEALTH_SECONDS (default 120)" in printed
+    assert "BOT_TOKEN (required)" in printed

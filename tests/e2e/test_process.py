@@ -113,3 +113,18 @@ async def _value(db_path: str, column: str) -> int:
 
 async def _version(db_path: str) -> int:
     return await _value(db_path, "version") if Path(db_path).exists() else 0
+
+
+async def test_json_logs_are_one_object_a_line_without_the_token(tmp_path):
+    import json
+
+    async with FakeBotAPI(token=DEMO_TOKEN) as api:
+        process = await start_karata(api.base_url, str(tmp_path / "k.db"), KARATA_LOG_FORMAT="json")
+        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=20, what="start")
+        process.send_signal(signal.SIGTERM)
+        printed = await output_of(process)
+    assert process.returncode == 0, printed
+    lines = [json.loads(line) for line in printed.splitlines() if line.strip()]
+    assert any(line["message"].startswith("HTTP server listening on 127.0.0.1:") for line in lines), lines
+    assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    assert DEMO_TOKEN not in printed and DEMO_TOKEN.split(":")[1] not in printed

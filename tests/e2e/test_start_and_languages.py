@@ -39,7 +39,7 @@ async def test_menus_name_and_descriptions_per_chat_type_and_language_set_once(a
         assert names(group) == ["newgame", "table", "hand", "kadi", "rules", "vote", "leave", "endsession", "cancel",
                                 "stats", "top", "history", "guide", "language", "help"]
         assert names(private) == names(english) == ["start", "newgame", "hand", "leave", "cancel", "stats", "guide",
-                                                    "language", "help"]
+                                                    "language", "forget", "help"]
         assert descriptions(group)["newgame"] == "Fungua meza ya karata katika kikundi hiki"
         assert descriptions(english)["hand"] == "Send my cards again"
         # A group reads its own language whatever a member's app says; a private chat the app's.

@@ -1,0 +1,12 @@
+"""How many tables are open, by game and status: the owner's /status and the operator's /metrics."""
+
+from __future__ import annotations
+
+from tables.store import Store
+
+
+async def open_tables(store: Store) -> dict[tuple[str, str], int]:
+    rows = await store.db.execute_fetchall(
+        "SELECT game, status, COUNT(*) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY game, status"
+    )
+    return {(game, status): count for game, status, count in rows}

@@ -1,0 +1,62 @@
+"""The log as an operator reads it: plain lines by default, JSON lines for log stacks, and the
+token in neither."""
+
+import asyncio
+import io
+import json
+import logging
+
+from bot.logs import setup_logging
+from tables.log_context import about
+
+TOKEN = "123456789:AAHsecretsecretsecret"
+
+
+def logged(log_format: str, work) -> str:
+    stream = io.StringIO()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        setup_logging("INFO", TOKEN, log_format)
+        root.handlers[0].setStream(stream)  # type: ignore[attr-defined]
+        work()
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+    return stream.getvalue()
+
+
+def events() -> None:
+    log = logging.getLogger("karata.test")
+
+    async def an_update() -> None:
+        about(chat_id=-100123)
+        about(table_id=7)
+        log.info("table %s: a move", 7)
+        try:
+            raise RuntimeError(f"POST https://api.telegram.org/bot{TOKEN}/sendMessage failed")
+        except RuntimeError:
+            log.exception("could not deliver")
+
+    asyncio.run(an_update())
+    log.warning("flood wait of %d s", 3, extra={"chat_id": -100999})
+
+
+def test_json_lines_carry_the_chat_and_table_and_never_the_token():
+    text = logged("json", events)
+    assert TOKEN not in text and TOKEN.split(":")[1] not in text
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert [line["message"] for line in lines] == [
+        "table 7: a move", "could not deliver", "flood wait of 3 s"
+    ]
+    assert lines[0]["chat_id"] == -100123 and lines[0]["table_id"] == 7 and lines[0]["level"] == "INFO"
+    assert "<BOT_TOKEN>" in lines[1]["error"] and lines[1]["table_id"] == 7
+    # Outside the update's task its ids are gone; a record's own id is kept.
+    assert lines[2]["chat_id"] == -100999 and "table_id" not in lines[2]
+
+
+def test_plain_lines_are_one_per_event_and_never_show_the_token():
+    text = logged("text", events)
+    assert TOKEN not in text and TOKEN.split(":")[1] not in text
+    assert "INFO karata.test: table 7: a move" in text
+    assert "WARNING karata.test: flood wait of 3 s" in text
