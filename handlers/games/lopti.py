@@ -11,7 +11,7 @@ from handlers import cards as show
 from handlers.games.base import PROPOSALS_KEY, GameRenderer, name, shorten
 from handlers.games.house_rules import shown_rule
 from handlers.render.action_tree import Alone, Card, Pick, Step
-from handlers.render.fit import LINE_WIDTH, phone_width, pack
+from handlers.render.fit import LINE_WIDTH, pack, wrap
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
@@ -363,10 +363,14 @@ class LoptiRenderer(GameRenderer):
         if vote:
             # Two lines that fit a phone: the change (cut between words; the poll has it whole)
             # and the count.
-            title = "🗳 " + _("Rule Vote: {change}", change="")
+            # Broken on purpose into at most two lines that fit a phone, the change cut between
+            # words if it needs more (the poll under the table has it whole).
             change = self.change_text(vote["change"], _, html=False)
-            room = LINE_WIDTH - phone_width(title)
-            lines.append(title + escape(shorten(change, room) if phone_width(change) > room else change))
+            title = "🗳 " + _("Rule Vote: {change}", change=change)
+            first, *rest = pack(title.split(" "), joiner=" ")
+            lines.append(escape(first))
+            if rest:
+                lines.append(escape(shorten(" ".join(rest), LINE_WIDTH)))
             lines.append(_("Yes {yes}, no {no}; {needed} yes votes pass.",
                            yes=vote.get("yes", 0), no=vote.get("no", 0), needed=vote.get("needed", "")))
         duel = view.get("duel")
@@ -390,10 +394,11 @@ class LoptiRenderer(GameRenderer):
         room, else how many there are (/rules has the texts), so that the table fits a phone."""
         rules = view.get("rules") or []
         texts = [f"📜 {rule['id']}. {name(names, rule['author'])}: {rule_text(rule, _)}" for rule in rules]
-        # Each shown rule fits a phone's line; longer ones are counted (/rules has them).
-        short = len(texts) <= MAX_RULES_SHOWN and all(phone_width(text) <= LINE_WIDTH for text in texts)
-        if texts and short and not compact:
-            return texts
+        # Each shown rule is broken between words into at most two lines that fit a phone;
+        # longer ones are counted (/rules has them).
+        wrapped = [wrap(text) for text in texts]
+        if texts and len(texts) <= MAX_RULES_SHOWN and all(wrapped) and not compact:
+            return [line for lines in wrapped for line in lines or []]
         if rules:
             return ["📜 " + _.plural("{count} house rule in force: /rules shows it.",
                                      "{count} house rules in force: /rules shows them.", len(rules))]

@@ -198,6 +198,11 @@ class PitchRenderer(GameRenderer):
         if not lines or scored is None:
             return lines
         lines.insert(1, self._hand_summary(scored, _, names))
+        if scored.get("hand") == 1:
+            # The first hand's results say once what the four points are.
+            lines.insert(2, "<i>" + _("High: the highest trump played. Low: the lowest trump played. Jack: the J of "
+                                      "trumps. Game: the most card points in tricks won (10 = 10, A = 4, K = 3, Q = 2, "
+                                      "J = 1).") + "</i>")
         won = next((event for event in events if event["kind"] == "match_won"), None)
         if won is not None:
             lines.append(winners_line(won["winners"], _, names) + " " + self.win_reason(scored, won, _, names))

@@ -38,3 +38,10 @@ def pack(parts: Sequence[str], width: int = LINE_WIDTH, joiner: str = " · ") ->
         else:
             lines.append(part)
     return lines
+
+
+def wrap(text: str, width: int = LINE_WIDTH, most: int = 2) -> list[str] | None:
+    """A sentence broken between words into lines that fit `width`, or None when it needs more
+    than `most` lines (HTML entities are fine; tags are not expected)."""
+    lines = pack(text.split(" "), width, joiner=" ")
+    return lines if len(lines) <= most and all(phone_width(line) <= width for line in lines) else None

@@ -43,5 +43,7 @@ def test_pitch_teams_are_joined_with_na():
 def test_the_last_turns_agree_with_how_many_get_one():
     one = THIRTEEN.centre_lines({"round": 3, "wild_rank": "5", "final_turns": ["2"]}, SW, NAMES)
     two = THIRTEEN.centre_lines({"round": 3, "wild_rank": "5", "final_turns": ["2", "3"]}, SW, NAMES)
-    assert one[-1] == "Baraka ana zamu moja ya mwisho."
-    assert two[-1] == "Baraka na Chausiku: kila mmoja ana zamu moja ya mwisho."
+    assert one[-1] == "Zamu ya mwisho: Baraka" and two[-1] == "Zamu ya mwisho: Baraka na Chausiku"
+    english = [THIRTEEN.centre_lines({"round": 3, "wild_rank": "5", "final_turns": players}, EN, NAMES)[-1]
+               for players in (["2"], ["2", "3"])]
+    assert english == ["Last turn: Baraka", "Last turns: Baraka and Chausiku"]
