@@ -85,11 +85,11 @@ def test_three_thirteen_names_the_melds_and_the_cards_outside_them():
     view = {"hand": ["6H", "7H", "8H", "3D"], "round": 2, "rounds": 11, "wild_rank": "4",
             "best_arrangement": {"melds": [["6H", "7H", "8H"]], "deadwood": 3}}
     assert THIRTEEN.hand_lines(view, EN, active=False)[-1] == "Cards outside melds: 3 points"
-    assert THIRTEEN.hand_lines(view, SW, active=False)[-1] == "Karata nje ya makundi: pointi 3"
+    assert THIRTEEN.hand_lines(view, SW, active=False)[-1] == "Karata zisizopangwa: pointi 3"
     event = {"kind": "round_scored", "round": 2, "points": {"2": 3}, "totals": {"2": 3},
              "hands": {"2": {"melds": [["6H", "7H", "8H"]], "deadwood_cards": ["3D"]}}}
     assert THIRTEEN.round_score_lines(event, EN, NAMES) == ["Baraka: 3 (+3) · melds [6♥️ 7♥️ 8♥️] · outside melds 3♦️"]
-    assert THIRTEEN.round_score_lines(event, SW, NAMES) == ["Baraka: 3 (+3) · makundi [6♥️ 7♥️ 8♥️] · nje ya makundi 3♦️"]
+    assert THIRTEEN.round_score_lines(event, SW, NAMES) == ["Baraka: 3 (+3) · makundi [6♥️ 7♥️ 8♥️] · zisizopangwa 3♦️"]
 
 
 def test_a_table_title_is_not_the_joker_nor_a_face_down_card():
