@@ -105,7 +105,7 @@ class ThreeThirteenRenderer(GameRenderer):
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         parts = []  # the round is in the heading
         if view.get("wild_rank"):
-            parts.append(_("{wild}s are wild.", wild=view["wild_rank"]))
+            parts.append(_("{wild}s are wild", wild=view["wild_rank"]))
         if view.get("discard_top"):
             parts.append(_("Discard pile: {card}", card=show.card(view["discard_top"])))
         parts.append(_("Stock: {count}", count=view.get("stock_count", 0)))
