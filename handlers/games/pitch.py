@@ -9,7 +9,7 @@ from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import GameRenderer, name, names_list, winners_line
 from handlers.render.action_tree import Alone, Step
-from handlers.render.fit import pack
+from handlers.render.fit import LINE_WIDTH, pack, phone_width
 
 KIND_ORDER = {"bid": 0, "pass": 1, "play": 2}
 
@@ -112,7 +112,12 @@ class PitchRenderer(GameRenderer):
         teams = view.get("teams")
         if teams:
             first, second = (names_list(team, names, _) for team in teams[:2])
-            lines.extend(pack([_("Teams: {first} v {second}", first=first, second=second)]))
+            teams_line = _("Teams: {first} v {second}", first=first, second=second)
+            if phone_width(teams_line) > LINE_WIDTH:  # a line per team, to fit a phone
+                lines.extend(_("Team {number}: {names}", number=number, names=names)
+                             for number, names in ((1, first), (2, second)))
+            else:
+                lines.append(teams_line)
         return lines + self._centre(view, _, names, for_player=False)
 
     def _centre(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], for_player: bool) -> list[str]:

@@ -83,3 +83,24 @@ def test_the_seat_lines_that_were_too_wide_fit_now():
     centre = LOPTI.centre_lines(vote, sw, {"1001": "Amina"})
     assert all(phone_width(line) <= LINE_WIDTH for line in centre), centre
     assert centre[-1] == "Ndiyo 4, hapana 0; ndiyo 3 zinapitisha."
+
+
+# Options that add lines or words to a table: hiding mode's accusations, Niko Kadi, teams,
+# jokers and a tie-break round, a higher target.
+WITH_OPTIONS = {
+    "kadi": (7, {"hiding": True, "niko_kadi_ahead": True, "elimination": True}),
+    "pitch": (4, {"partnerships": True, "smudge": True}),
+    "three_thirteen": (4, {"jokers": 4, "tie": "tiebreak_round"}),
+    "euchre3": (3, {"target": 15}),
+    "lopti": (5, {"play_for_places": True}),
+}
+
+
+@pytest.mark.parametrize("game", sorted(WITH_OPTIONS))
+def test_tables_with_options_fit_a_phone_line_by_line(game):
+    count, options = WITH_OPTIONS[game]
+    for frame in play(game, count, 2, options=options, max_moves=300):
+        for language in ("en", "sw"):
+            text = render(frame, language)
+            wide = [line for line in text.split("\n") if not line.startswith("<i>") and phone_width(line) > LINE_WIDTH]
+            assert not wide, f"{game} ({language}): lines wider than a phone: {wide}\n{text}"
