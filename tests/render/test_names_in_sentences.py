@@ -37,7 +37,10 @@ def test_a_shared_win_names_the_winners_with_na():
 
 def test_pitch_teams_are_joined_with_na():
     view = {"teams": [["1", "3"], ["2", "4"]]}
-    assert PITCH.centre_lines(view, SW, NAMES)[0] == "Timu: Amina na Chausiku dhidi ya Baraka na Dan &amp; &lt;Co&gt;"
+    # Too wide for one line of a phone: a line per team.
+    assert PITCH.centre_lines(view, SW, NAMES)[:2] == ["Timu ya 1: Amina na Chausiku", "Timu ya 2: Baraka na Dan &amp; &lt;Co&gt;"]
+    short = {"teams": [["1", "2"], ["3", "4"]]}
+    assert PITCH.centre_lines(short, SW, {"1": "Ali", "2": "Ben", "3": "Cy", "4": "Dan"})[0] == "Timu: Ali na Ben dhidi ya Cy na Dan"
 
 
 def test_the_last_turns_agree_with_how_many_get_one():
