@@ -26,6 +26,7 @@ from handlers.games import renderer_for
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title, rows
 from handlers.render.hand import player_view
+from handlers.render.options import refused_word, shown
 from tables.models import COMPUTER_LEVELS
 
 MAX_ARGUMENT = 64
@@ -92,14 +93,19 @@ async def new_game(update: Update, context: KarataContext) -> None:
         return
     game = args[0].lower()
     if game not in games:
-        text = _("I do not know the game {game}. Games: {games}", game=escape(args[0][:MAX_ARGUMENT]), games=", ".join(games))
-        await telegram_io.reply(message, text, html=True)
+        # The games by name (a player picks one with the buttons: the ids are not words to show).
+        text = _("I do not know the game {game}. Which game?", game=escape(args[0][:MAX_ARGUMENT]))
+        buttons = [InlineKeyboardButton(game_title(game, _), callback_data=PickGame(game).encode()) for game in games]
+        await telegram_io.reply(message, text, InlineKeyboardMarkup(rows(buttons, 2)), html=True)
         return
     options, timer, bad = parse_option_args(args[1:])
     computers, bad_computers = computer_options(options)
     if bad is not None or bad_computers is not None:
-        word = bad if bad is not None else bad_computers
-        text = _("I did not understand {word}. Write options as name=value, for example timer=60.", word=escape(str(word)))
+        word = str(bad if bad is not None else bad_computers)
+        if "=" in word:
+            text = refused_word(game, word, options, _)
+        else:
+            text = _("I did not understand {word}. Write options as name=value, for example timer=60.", word=escape(word))
         await telegram_io.reply(message, text, html=True)
         return
     private = chat.type == Chat.PRIVATE
@@ -110,6 +116,10 @@ async def new_game(update: Update, context: KarataContext) -> None:
     )  # fmt: skip
     if outcome.ok and not private:
         await languages.adopt_group_language(context, chat.id, user.id)
+    elif not outcome.ok and outcome.code == "bad_option" and outcome.values.get("option"):
+        option = str(outcome.values["option"])
+        word = f"{option}={shown(options[option])}" if option in options else option
+        await telegram_io.reply(message, refused_word(game, word, options, _), html=True)
     elif not outcome.ok:
         values = {key: escape(str(value)) for key, value in outcome.values.items()}
         text = refusal_text(outcome.code, escape(outcome.message or ""), values, _)

@@ -12,6 +12,7 @@ from engine.registry import available_games
 from handlers import telegram_io
 from handlers.callback_data import MatchReplay
 from handlers.context import KarataContext, chat_translator, effective, pressed, seat_for, user_translator
+from handlers.render.common import game_title
 from handlers.render.records import board_text, hidden_text, history_keyboard, history_text, replay_caption, stats_text
 
 MAX_ARGUMENT = 64
@@ -65,8 +66,10 @@ async def top_command(update: Update, context: KarataContext) -> None:
         game = context.args[0].lower()
         games = available_games()
         if game not in games:
+            # The games by name, each with the word /top takes for it.
+            named = ", ".join(f"{escape(game_title(game, _))} (<code>{game}</code>)" for game in games)
             text = _("I do not know the game {game}. Games: {games}", game=escape(context.args[0][:MAX_ARGUMENT]),
-                     games=", ".join(games))  # fmt: skip
+                     games=named)  # fmt: skip
             await telegram_io.reply(message, text, html=True)
             return
     elif played:

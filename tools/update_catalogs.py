@@ -2,7 +2,7 @@
 
 Entries are sorted by msgid and located by file only (no line numbers), so that moving code
 does not rewrite the catalog. Run `python tools/update_catalogs.py` after changing strings, then translate the new entries in
-handlers/locales/sw/LC_MESSAGES/karata.po (game words: ../shared/GLOSSARY.md). The test suite fails
+handlers/locales/sw/LC_MESSAGES/karata.po (game words: docs/GLOSSARY.md). The test suite fails
 while any string lacks a Swahili translation.
 """
 

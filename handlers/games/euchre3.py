@@ -7,8 +7,9 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, winners_line
+from handlers.games.base import GameRenderer, name, winners_line
 from handlers.render.action_tree import Alone, Pick, Step
+from handlers.render.fit import pack
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
 KIND_ORDER = {"accept": 0, "name": 0, "pick_up": 0, "alone": 1, "with_dummy": 2, "keep": 3, "play": 4, "leave": 5, "pass": 6}
@@ -111,23 +112,32 @@ class Euchre3Renderer(GameRenderer):
         return _("Target: {target}", target=view["target"]) if view.get("target") else None
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """The card this seat played to the trick first, then its role and counts."""
-        parts = []
-        if player == view.get("dealer"):
-            parts.append(_("dealer"))
-        if player == view.get("maker"):
-            parts.append(_("maker") + (" (" + _("alone") + ")" if view.get("maker_alone") else ""))
-        if player == view.get("lone_defender"):
-            parts.append(_("defends alone"))
+        """The card this seat played to the trick, its tricks, and the dealer while trumps are
+        chosen. The maker and a lone defender are named in the centre, and card counts are left
+        out (every hand holds 5 less the tricks played), so that a seat fits a phone's line."""
         if player == view.get("sitting_out"):
-            parts.append(_("sits out"))
-        parts.extend(cards_and_tricks(view, player, _))
+            return _("sits out")
+        parts = []
+        if player == view.get("dealer") and view.get("phase") in ("bid1", "pickup", "bid2"):
+            parts.append(_("dealer"))
+        tricks = (view.get("tricks_won") or {}).get(player)
+        if tricks:
+            parts.append(_.plural("{count} trick", "{count} tricks", tricks))
         played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
-        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
+        return " · ".join(([show.card(played)] if played else []) + ([", ".join(parts)] if parts else []))
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         # The seats show the trick's cards.
-        return [" · ".join(self._centre(view, _, names, for_player=False))] if self._centre(view, _, names, False) else []
+        parts = self._centre(view, _, names, for_player=False)
+        if view.get("maker"):
+            maker = _("Maker: {name}", name=name(names, view["maker"]))
+            parts.append(maker + (" (" + _("alone") + ")" if view.get("maker_alone") else ""))
+        if view.get("lone_defender"):
+            parts.append(_("Defends alone: {name}", name=name(names, view["lone_defender"])))
+        if view.get("phase") == "play":
+            played = sum((view.get("tricks_won") or {}).values())
+            parts.append(_("Trick {number} of {tricks}", number=min(played + 1, 5), tricks=5))
+        return pack(parts)
 
     def _centre(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], for_player: bool) -> list[str]:
         lines = []

@@ -12,6 +12,7 @@ from handlers import cards as show
 from handlers.games.base import NAME_LIMIT, GameRenderer, name, names_list, shorten, winners_line
 from engine.core.cards import JOKER
 from handlers.render.action_tree import Alone, Card, Step
+from handlers.render.fit import pack
 
 CALL = "📣"
 KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
@@ -193,34 +194,29 @@ class KadiRenderer(GameRenderer):
         return "\n".join(lines)
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """«3 cards» or «📣 Kadi Moja!» (which says one card): the dealer is not marked, the first
+        player's ▶️ shows where play began, and the line must fit a phone."""
         if player in (view.get("eliminated") or []):
             return _("eliminated")
         parts = []
         count = (view.get("counts") or {}).get(player)
-        if count is not None:
-            parts.append(_.plural("{count} card", "{count} cards", count))
         if player == view.get("call_window") and not view.get("call_due") and count == 1:
             parts.append(f"{CALL} Kadi Moja!")
+        elif count is not None:
+            parts.append(_.plural("{count} card", "{count} cards", count))
         if player in (view.get("announced") or []):
             parts.append(f"{CALL} Niko Kadi")
-        if player == view.get("dealer"):
-            parts.append(_("dealer"))
         return ", ".join(parts)
 
     def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
         return _("Points limit: {limit}", limit=view["points_limit"]) if view.get("points_limit") else None
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
-        """The top card and the stock on one line, the penalty or command in force on the next."""
-        lines = self._centre(view, _)
+        """The top card, the stock and the penalty or command in force, packed into lines that
+        fit a phone."""
         stock = _("Stock: {count}", count=view.get("stock_size", 0)) + " " + (
             "↻" if view.get("direction") == "clockwise" else "↺")
-        if lines:
-            lines[0] += " · " + stock
-        else:
-            lines.append(stock)
-        if len(lines) > 2:
-            lines[1:] = [" · ".join(lines[1:])]
+        lines = pack([*self._centre(view, _), stock])
         if view.get("provisional_winner"):
             lines.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
                                    name=name(names, view["provisional_winner"])))

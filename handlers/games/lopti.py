@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape, unescape
+from html import escape
 from typing import Any
 
 from handlers.i18n import N_, Translator
@@ -11,6 +11,7 @@ from handlers import cards as show
 from handlers.games.base import PROPOSALS_KEY, GameRenderer, name, shorten
 from handlers.games.house_rules import shown_rule
 from handlers.render.action_tree import Alone, Card, Pick, Step
+from handlers.render.fit import LINE_WIDTH, pack, wrap
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
@@ -20,11 +21,9 @@ KIND_ORDER = {
 # never an engine action.
 AMEND = "amend_rule"
 MAX_BUTTON = 40  # a change on the Propose button; longer texts are cut between words
-MAX_CHANGE_ON_TABLE = 80  # a change under vote on the table (a restore can list many rules)
 MAX_RULE_IN_LOG = 100
 # House rules are shown on the table while they are at most this many, this short in all.
 MAX_RULES_SHOWN = 2
-MAX_RULE_TEXT_ON_TABLE = 110  # a new rule's text in the table's log (a typed rule may have 280 characters)
 SIGNS = {"rock": ("✊", N_("Rock")), "paper": ("✋", N_("Paper")), "scissors": ("✌️", N_("Scissors"))}
 # The base rules a Rule Vote may change (lopti.md section 6), as players read them.
 BASE_OPTIONS = {
@@ -42,7 +41,7 @@ class LoptiRenderer(GameRenderer):
     title = N_("Lopti")
     quiet_events = {
         **GameRenderer.quiet_events,
-        "ready": "the seat shows ✅",
+        "ready": "the seat is no longer marked ▶️ (the table waits only for those not ready)",
         "swapped": "the seat's face-up cards show the swap",
         "voted": "the poll shows each vote, and the Rule Vote line counts them",
         "vote_withdrawn": "the poll drops the retracted answer, and the Rule Vote line counts again",
@@ -324,17 +323,18 @@ class LoptiRenderer(GameRenderer):
         return _("Your turn: play higher (or match with more), or take the pile.")
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """«3 cards, J♣ 6♣ 9♠, 🎴3»: the hand's count, the face-up cards, the face-down count."""
+        """«3 cards, J♣ 6♣ 9♠» or «2 cards, 🎴3»: the hand's count, then the face-up cards or,
+        once they are gone, the face-down count. A ready seat in the setup is the one the table no
+        longer waits for (▫️, not ▶️)."""
         seat = (view.get("seats") or {}).get(player, {})
         if seat.get("out"):
             return _("out")
         parts = [_.plural("{count} card", "{count} cards", seat.get("hand_count", 0))]
         if seat.get("face_up"):
+            # The face-down cards wait under them (played only once the face-up ones are gone).
             parts.append(show.cards(seat["face_up"]))
-        if seat.get("face_down"):
+        elif seat.get("face_down"):
             parts.append(f"{show.FACE_DOWN}{len(seat['face_down'])}")
-        if view.get("phase") == "setup" and seat.get("ready"):
-            parts.append("✅")
         return ", ".join(parts)
 
     def rules_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
@@ -348,25 +348,31 @@ class LoptiRenderer(GameRenderer):
         ]
 
     def score_text(self, score: int, _: Translator) -> str:
-        return _.plural("{count} win", "{count} wins", score)
+        # Rounds won, as the round winner's line shows them (🏆): short enough for a seat's line.
+        return f"🏆{score}"
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
-        """The pile and the draw pile; what the pile asks for; how many house rules are in force
+        """The pile and the stock; what the pile asks for; how many house rules are in force
         (their texts are long: /rules has them); a running Rule Vote or duel."""
-        lines = self._pile(view, _, names)
-        stock = _("Draw pile: {count}", count=view.get("stock_count", 0))
-        if lines and view.get("pile_top"):
-            lines[0] += " · " + stock
-        else:
-            lines.insert(0, stock)
-        if len(lines) > 2:
-            lines[1:] = [" · ".join(lines[1:])]
+        pile = self._pile(view, _, names)
+        stock = _("Stock: {count}", count=view.get("stock_count", 0))
+        parts = [*pile[:1], stock, *pile[1:]] if view.get("pile_top") else [stock, *pile]
+        lines = pack(parts)
         lines.extend(self.rules_on_table(view, _, names, compact))
         vote = view.get("vote")
         if vote:
-            change = escape(shorten(self.change_text(vote["change"], _, html=False), MAX_CHANGE_ON_TABLE))
-            lines.append("🗳 " + _("Rule Vote: {change}. Yes {yes}, no {no}; {needed} yes votes pass.",
-                                   change=change, yes=vote.get("yes", 0), no=vote.get("no", 0), needed=vote.get("needed", "")))
+            # Two lines that fit a phone: the change (cut between words; the poll has it whole)
+            # and the count.
+            # Broken on purpose into at most two lines that fit a phone, the change cut between
+            # words if it needs more (the poll under the table has it whole).
+            change = self.change_text(vote["change"], _, html=False)
+            title = "🗳 " + _("Rule Vote: {change}", change=change)
+            first, *rest = pack(title.split(" "), joiner=" ")
+            lines.append(escape(first))
+            if rest:
+                lines.append(escape(shorten(" ".join(rest), LINE_WIDTH)))
+            lines.append(_("Yes {yes}, no {no}; {needed} yes votes pass.",
+                           yes=vote.get("yes", 0), no=vote.get("no", 0), needed=vote.get("needed", "")))
         duel = view.get("duel")
         if duel:
             score = duel.get("score") or {}
@@ -388,9 +394,11 @@ class LoptiRenderer(GameRenderer):
         room, else how many there are (/rules has the texts), so that the table fits a phone."""
         rules = view.get("rules") or []
         texts = [f"📜 {rule['id']}. {name(names, rule['author'])}: {rule_text(rule, _)}" for rule in rules]
-        short = len(texts) <= MAX_RULES_SHOWN and sum(len(unescape(text)) for text in texts) <= MAX_RULE_TEXT_ON_TABLE
-        if texts and short and not compact:
-            return texts
+        # Each shown rule is broken between words into at most two lines that fit a phone;
+        # longer ones are counted (/rules has them).
+        wrapped = [wrap(text) for text in texts]
+        if texts and len(texts) <= MAX_RULES_SHOWN and all(wrapped) and not compact:
+            return [line for lines in wrapped for line in lines or []]
         if rules:
             return ["📜 " + _.plural("{count} house rule in force: /rules shows it.",
                                      "{count} house rules in force: /rules shows them.", len(rules))]
@@ -487,7 +495,7 @@ class LoptiRenderer(GameRenderer):
             return None  # a draw up to three after a play: the seat's count shows it
         who = name(names, event.get("player", ""))
         if kind == "drew":
-            # TRANSLATORS: a house rule's effect on the table; Lopti draws with «vuta».
+            # TRANSLATORS: a house rule's effect on the table; every game draws with «chota».
             effect = _.npgettext("lopti", "{name} draws {count} card.", "{name} draws {count} cards.", event["count"], name=who)
         elif kind == "gave":
             effect = _.plural("{name} gives {count} card to {other}.", "{name} gives {count} cards to {other}.",
@@ -500,7 +508,7 @@ class LoptiRenderer(GameRenderer):
         elif kind == "revealed":
             effect = _("{name} shows their hand: {cards}.", name=who, cards=show.cards(event.get("cards") or []))
         elif kind == "burned_returned":
-            effect = _("The burned cards go back into the draw pile.")
+            effect = _("The burned cards go back into the stock.")
         elif kind == "rule_fired":
             return None  # its effects follow, each with its own line
         else:
@@ -522,7 +530,7 @@ class LoptiRenderer(GameRenderer):
 
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
         if event["kind"] == "drew" and event.get("cards"):
-            # TRANSLATORS: Lopti's own verb for drawing («vuta»); Kadi and Three Thirteen say «chota».
+            # TRANSLATORS: drawing is «chota» in every game (docs/GLOSSARY.md).
             return _.pgettext("lopti", "You drew {cards}.", cards=show.cards(event["cards"]))
         if event["kind"] == "gave" and event.get("cards"):
             if reader is not None and reader == event.get("to"):

@@ -7,8 +7,11 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, winners_line
+from handlers.games.base import GameRenderer, name, names_list, winners_line
 from handlers.render.action_tree import Alone, Step
+from handlers.render.fit import LINE_WIDTH, pack, phone_width
+
+KIND_ORDER = {"bid": 0, "pass": 1, "play": 2}
 
 
 class PitchRenderer(GameRenderer):
@@ -59,49 +62,74 @@ class PitchRenderer(GameRenderer):
             return _("Your bid: bid higher, or pass.")
         if view.get("pitcher") == view.get("you") and view.get("trump") is None:
             return _("You pitch: play a card, and its suit is trumps.")
+        plays = [action for action in legal if action["type"] == "play"]
+        trick, trump = view.get("trick") or [], view.get("trump")
+        if trick and trump and len(plays) < len(view.get("hand") or []):
+            # Only some cards are offered: say why (PIT-A7/PIT-A8).
+            led = trick[0]["card"][-1]
+            if led == trump:
+                return _("Your turn: trumps were led and you hold {suit}, so play a trump.", suit=show.suit_label(led, _))
+            return _("Your turn: you hold {suit}, so follow suit or play a trump.", suit=show.suit_label(led, _))
         return _("Your turn: play a card.")
 
     quiet_events = {
         **GameRenderer.quiet_events,
         "played": "each seat shows the card it played to the trick",
+        # A forced bid and a steal still have a line (event_line): they say why.
+        "bid": "each seat shows its bid while the auction runs; the auction's end has its own line",
+        "passed": "each seat shows its pass while the auction runs",
     }
+
+    def order_actions(self, actions: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        """Bids from the lowest, then pass; cards in the order the hand lists them."""
+        def key(action: Mapping[str, Any]) -> tuple:
+            card = action.get("card")
+            return (KIND_ORDER.get(action["type"], 9), action.get("value") or 0,
+                    self.hand_sort_key(card) if card else (0, 0))
+
+        return sorted(actions, key=key)
 
     def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
         return _("Target: {target}", target=view["target"]) if view.get("target") else None
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """«3♦️ · pitcher (4), 1 card, 1 trick»: the card this seat played to the trick first."""
-        parts = []
-        if player == view.get("dealer"):
-            parts.append(_("dealer"))
-        if player == view.get("pitcher"):
-            parts.append(_("pitcher ({bid})", bid=view.get("bid")))
-        parts.extend(cards_and_tricks(view, player, _))
+        """While bidding: «dealer, bid 3» or «pass»; while playing: the card this seat played to
+        the trick. Counts of cards and tricks are left out (every hand holds 6 less the tricks
+        played, and the trick's number is in the centre), and the pitcher is named there too, so
+        that a seat fits a phone's line with seven players."""
+        if view.get("phase") == "bidding":
+            parts = [_("dealer")] if player == view.get("dealer") else []
+            bid = next((bid for bid in reversed(view.get("bids") or []) if bid["player"] == player), None)
+            if bid is not None:
+                # TRANSLATORS: a seat's pass in Pitch's auction: «amepita».
+                parts.append(_("pass") if bid["value"] is None else _("bid {value}", value=bid["value"]))
+            return ", ".join(parts)
         played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
-        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
+        return show.card(played) if played else ""
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         lines = []
         teams = view.get("teams")
         if teams:
             first, second = (names_list(team, names, _) for team in teams[:2])
-            lines.append(_("Teams: {first} v {second}", first=first, second=second))
+            teams_line = _("Teams: {first} v {second}", first=first, second=second)
+            if phone_width(teams_line) > LINE_WIDTH:  # a line per team, to fit a phone
+                lines.extend(_("Team {number}: {names}", number=number, names=names)
+                             for number, names in ((1, first), (2, second)))
+            else:
+                lines.append(teams_line)
         return lines + self._centre(view, _, names, for_player=False)
 
     def _centre(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], for_player: bool) -> list[str]:
         lines = []
         if view.get("phase") == "bidding":
-            bids = view.get("bids") or []
-            if bids and not for_player:
-                # TRANSLATORS: in the bid list after a player's name: «Zabuni: Amina 2 · Baraka amepita».
-                passed = _("pass")
-                said = [f"{name(names, bid['player'])} {passed if bid['value'] is None else bid['value']}" for bid in bids]
-                lines.append(_("Bids: {bids}", bids=" · ".join(said)))
-            elif bids:
-                high = view.get("high_bid")
+            high = view.get("high_bid")
+            if for_player and view.get("bids"):
                 lines.append(_("High bid: {value}", value=high["value"]) if high else _("Nobody has bid yet."))
         elif view.get("phase") == "playing":
             parts = []
+            if view.get("pitcher") and not for_player:
+                parts.append(_("Pitcher: {name} ({bid})", name=name(names, view["pitcher"]), bid=view.get("bid")))
             trump = view.get("trump")
             if trump:
                 parts.append(_("Trumps: {suit}", suit=show.suit_label(trump, _)))
@@ -110,23 +138,17 @@ class PitchRenderer(GameRenderer):
                 parts.append(_("On the table: {cards}", cards=show.cards(play["card"] for play in trick)))
             elif view.get("trick_number"):
                 # The seats show the cards of the trick.
-                parts.append(_("Trick {number} of 6", number=view["trick_number"]))
-            if parts:
-                lines.append(" · ".join(parts) if not for_player else parts[0])
-                lines.extend(parts[1:] if for_player else [])
+                parts.append(_("Trick {number} of {tricks}", number=view["trick_number"], tricks=6))
+            lines.extend(parts if for_player else pack(parts))
         return lines
 
     def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         kind = event["kind"]
         who = name(names, event.get("player", ""))
-        if kind == "passed":
-            return _("{name} passed.", name=who)
         if kind == "bid" and event.get("steal"):
             return _("{name} (dealer) takes the bid at {value}.", name=who, value=event["value"])
         if kind == "bid" and event.get("forced"):
             return _("Everyone passed: {name} (dealer) bids {value}.", name=who, value=event["value"])
-        if kind == "bid":
-            return _("{name} bid {value}.", name=who, value=event["value"])
         if kind == "auction_won":
             return _("{name} won the auction with {bid}.", name=name(names, event["pitcher"]), bid=event["bid"])
         if kind == "trump_set":
@@ -141,8 +163,13 @@ class PitchRenderer(GameRenderer):
         return None
 
     def timeout_move_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
+        who = name(names, event.get("player", ""))
         if event["kind"] == "played":
-            return _("{name} played {card}.", name=name(names, event.get("player", "")), card=show.card(event["card"]))
+            return _("{name} played {card}.", name=who, card=show.card(event["card"]))
+        if event["kind"] == "passed":
+            return _("{name} passed.", name=who)
+        if event["kind"] == "bid":
+            return _("{name} bid {value}.", name=who, value=event["value"])
         return None
 
     def log_lines(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
@@ -176,6 +203,11 @@ class PitchRenderer(GameRenderer):
         if not lines or scored is None:
             return lines
         lines.insert(1, self._hand_summary(scored, _, names))
+        if scored.get("hand") == 1:
+            # The first hand's results say once what the four points are.
+            lines.insert(2, "<i>" + _("High: the highest trump played. Low: the lowest trump played. Jack: the J of "
+                                      "trumps. Game: the most card points in tricks won (10 = 10, A = 4, K = 3, Q = 2, "
+                                      "J = 1).") + "</i>")
         won = next((event for event in events if event["kind"] == "match_won"), None)
         if won is not None:
             lines.append(winners_line(won["winners"], _, names) + " " + self.win_reason(scored, won, _, names))

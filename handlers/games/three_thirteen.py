@@ -9,6 +9,7 @@ from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, signed, winners_line
 from handlers.render.action_tree import Alone, Card, Step
+from handlers.render.fit import pack
 
 KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 
@@ -59,7 +60,9 @@ class ThreeThirteenRenderer(GameRenderer):
             melds = "  ".join("[" + show.cards(meld) + "]" for meld in best["melds"])
             lines.append(_("Best melds: {melds}", melds=melds))
         if best is not None:
-            lines.append(_("Left over: {points}", points=best.get("deadwood", 0)))
+            # TRANSLATORS: Three Thirteen: what the cards outside the best melds would cost now.
+            lines.append(_.plural("Cards outside melds: {count} point", "Cards outside melds: {count} points",
+                                  best.get("deadwood", 0)))
         return lines
 
     def _round_line(self, view: Mapping[str, Any], _: Translator) -> str:
@@ -69,7 +72,10 @@ class ThreeThirteenRenderer(GameRenderer):
         return _("Round {number} of {rounds}: {wild}s are wild.", number=view.get("round"), rounds=view.get("rounds", 11), wild=wild)
 
     def round_text(self, view: Mapping[str, Any], number: int, _: Translator) -> str:
-        return self._round_line(view, _)
+        # The wild rank heads the centre: heading and rank on one line do not fit a phone.
+        if view.get("tiebreak"):
+            return _("Tie-break round")
+        return _("Round {number} of {rounds}", number=view.get("round"), rounds=view.get("rounds", 11))
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
         if not your_turn:
@@ -97,16 +103,19 @@ class ThreeThirteenRenderer(GameRenderer):
         return ", ".join(parts)
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
-        lines = []  # the round and its wild rank are in the heading
+        parts = []  # the round is in the heading
+        if view.get("wild_rank"):
+            parts.append(_("{wild}s are wild", wild=view["wild_rank"]))
         if view.get("discard_top"):
-            lines.append(_("Discard pile: {card}", card=show.card(view["discard_top"])) + " · "
-                         + _("Stock: {count}", count=view.get("stock_count", 0)))
+            parts.append(_("Discard pile: {card}", card=show.card(view["discard_top"])))
+        parts.append(_("Stock: {count}", count=view.get("stock_count", 0)))
+        lines = pack(parts)
         for player, melds in (view.get("table_melds") or {}).items():
-            lines.append(f"🏁 {name(names, player)}: " + "  ".join("[" + show.cards(meld) + "]" for meld in melds))
+            lines.extend(pack([f"🏁 {name(names, player)}:", *("[" + show.cards(meld) + "]" for meld in melds)], joiner=" "))
         if view.get("final_turns"):
             last = view["final_turns"]
             listed = names_list(last, names, _)
-            lines.append(_.plural("{names}: one more turn.", "{names}: one more turn each.", len(last), names=listed))
+            lines.append(_.plural("Last turn: {names}", "Last turns: {names}", len(last), names=listed))
         return lines
 
     def score_text(self, score: int, _: Translator) -> str:
@@ -145,9 +154,11 @@ class ThreeThirteenRenderer(GameRenderer):
             parts = [f"{name(names, player)}: {totals.get(player, points.get(player))}{signed(points.get(player))}"]
             hand = hands.get(player) or {}
             if hand.get("melds"):
-                parts.append(" ".join("[" + show.cards(meld) + "]" for meld in hand["melds"]))
+                # TRANSLATORS: Three Thirteen's round results: the melds a hand made, each in brackets.
+                parts.append(_("melds {melds}", melds=" ".join("[" + show.cards(meld) + "]" for meld in hand["melds"])))
             if hand.get("deadwood_cards"):
-                parts.append(_("left over: {cards}", cards=show.cards(hand["deadwood_cards"])))
+                # TRANSLATORS: Three Thirteen's round results: the cards outside melds, which cost the points.
+                parts.append(_("outside melds {cards}", cards=show.cards(hand["deadwood_cards"])))
             lines.append(" · ".join(parts))
         return lines
 

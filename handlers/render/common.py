@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 from telegram import InlineKeyboardButton
 
@@ -10,10 +11,17 @@ from handlers.i18n import Translator
 from handlers.games import renderer_for
 
 BUTTONS_PER_ROW = 4
+# The icon before a table's title: not 🃏, the joker ("Top card: 🃏"), nor 🎴, a face-down card.
+TITLE_ICON = "🎲"
 
 
 def game_title(game: str, _: Translator) -> str:
     return _(renderer_for(game).title)
+
+
+def title_heading(game: str, _: Translator) -> str:
+    """«<b>🎲 Kadi</b>»: the first words of a table's messages."""
+    return f"<b>{TITLE_ICON} {escape(game_title(game, _))}</b>"
 
 
 def clock_text(seconds: float) -> str:
@@ -23,3 +31,4 @@ def clock_text(seconds: float) -> str:
 
 def rows(buttons: Sequence[InlineKeyboardButton], width: int = BUTTONS_PER_ROW) -> list[list[InlineKeyboardButton]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+

@@ -24,7 +24,7 @@ from handlers.callback_data import LeaveTable, RuleDraft, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
 from handlers.render.action_tree import CARD, DONE, ActionTree, Node, build_tree
-from handlers.render.common import game_title
+from handlers.render.common import title_heading
 from handlers.render.keyboard import BOTTOM, Key, arrange
 from tables.models import TableRow
 
@@ -101,7 +101,7 @@ def hand_text(
 ) -> str:
     renderer = renderer_for(table.game)
     view, legal = seen.view, seen.legal
-    lines = [f"<b>🃏 {escape(game_title(table.game, _))}</b> · " + _("Round {number}", number=game.round_number(state))]
+    lines = [title_heading(table.game, _) + " · " + _("Round {number}", number=game.round_number(state))]
     # Only a player who can act sees the centre of the table in private: the others' messages
     # then stay unchanged between their turns and cost no edit.
     waiting = player in game.to_act(state)

@@ -18,12 +18,13 @@ from engine.core.protocol import Game, State
 from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
 from handlers.games.base import name, names_list, shorten
-from handlers.render.common import clock_text, game_title, rows
+from handlers.render.common import clock_text, game_title, rows, title_heading
+from handlers.render.fit import LINE_WIDTH, pack, phone_width
 from tables.models import CANCELLED, FINISHED, TableRow
 
 
 def heading(table: TableRow, _: Translator) -> str:
-    return f"<b>🃏 {escape(game_title(table.game, _))}</b>"
+    return title_heading(table.game, _)
 
 
 # ----- the lobby -------------------------------------------------------------------------------
@@ -146,10 +147,11 @@ def table_text(table: TableRow, game: Game, state: State, _: Translator, view: M
     goal = renderer.goal_text(view, _)
     if goal:
         title.append(goal)
-    top = table_top(table, game, state, _, view, " · ".join(title), compact=False)
+    title = pack(title)
+    top = table_top(table, game, state, _, view, title, compact=False)
     bottom = [status_line(table, game, state, _, names, now)]
     if shown_length("\n".join(top + bottom)) > MAX_CHARACTERS - LOG_LINE_LEAST or len(top) + len(bottom) >= MAX_LINES - 1:
-        top = table_top(table, game, state, _, view, " · ".join(title), compact=True)
+        top = table_top(table, game, state, _, view, title, compact=True)
     room_lines = MAX_LINES - len(top) - len(bottom) - 1
     room_characters = MAX_CHARACTERS - shown_length("\n".join(top + bottom)) - 1
     log = []
@@ -165,13 +167,13 @@ def table_text(table: TableRow, game: Game, state: State, _: Translator, view: M
     return "\n".join(top + ([""] + log if log else []) + bottom)
 
 
-def table_top(table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], title: str,
+def table_top(table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], title: list[str],
               compact: bool) -> list[str]:
     """The heading, the seats (or the final standings) and the centre of the table."""
     renderer = renderer_for(table.game)
     names = table.names
     scores = game.scores(state)
-    top = [title]
+    top = list(title)
     if game.is_finished(state):
         return top + renderer.result_lines(view, scores, game.winners(state), _, names)
     waiting = game.to_act(state)
@@ -200,8 +202,12 @@ def lost_text(table: TableRow, game: Game, state: State, _: Translator, view: Ma
 
 
 def status_line(table: TableRow, game: Game, state: State, _: Translator, names: Mapping[str, str], now: float) -> str:
-    """Whom the table waits for and how long they have, or why it waits for nobody."""
-    who = names_list(game.to_act(state), names, _)
+    """Whom the table waits for and how long they have, or why it waits for nobody. Names that
+    would not fit a phone's line become a count (the seats' ▶️ show who they are)."""
+    waiting = game.to_act(state)
+    who = names_list(waiting, names, _)
+    if len(waiting) > 2 and phone_width(_("Waiting for {who} ({left})", who=who, left="0:00")) > LINE_WIDTH - 3:
+        who = _.plural("{count} player", "{count} players", len(waiting))
     if game.is_finished(state):
         return "<b>" + _("Match over.") + "</b>"
     if table.status == CANCELLED:

@@ -130,5 +130,5 @@ def test_every_code_the_handlers_answer_with_has_a_text(code):
 def test_a_refusal_reads_in_swahili_and_says_what_to_do():
     sw = translator("sw")
     assert refusal_text("stock_empty", ENGLISH_MESSAGE, {}, sw, renderer_for("three_thirteen").refusal_texts) == (
-        "Fungu la kuchota limeisha: chukua karata ya juu ya fungu la kutupa.")
+        "Fungu la kuchota limeisha: chukua karata ya juu ya rundo.")
     assert refusal_text("bad_option", "", {"option": "hand_sise"}, sw).startswith("Siwezi kutumia chaguo hand_sise:")

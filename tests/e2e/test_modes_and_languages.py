@@ -80,7 +80,7 @@ async def test_an_admin_sets_the_groups_language_and_players_keep_the_one_they_c
         assert "Players" in sim.table_message().plain or "Round" in sim.table_message().plain
 
         def hand(user):
-            return next(m.plain for m in reversed(api.bot_messages(user.id)) if (m.plain or "").startswith("🃏"))
+            return next(m.plain for m in reversed(api.bot_messages(user.id)) if (m.plain or "").startswith("🎲"))
 
         # A player's choice wins everywhere; the others read the group's language they joined from.
         assert "Raundi" in hand(sim.users[0])

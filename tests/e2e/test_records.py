@@ -104,3 +104,5 @@ async def test_top_and_stats_and_a_player_who_opts_out(api, start_bot):
         assert everywhere.startswith("📊 Baraka in all groups"), "in private: every group together"
         assert (await ask(api, baraka, baraka.id, "/stats on")).plain == "Leaderboards show your name again."
         assert "Baraka" in (await ask(api, chausiku, sim.group_id, "/top")).plain
+        unknown = (await ask(api, chausiku, sim.group_id, "/top poker")).plain
+        assert "Euchre for three (euchre3)" in unknown and "Three Thirteen (three_thirteen)" in unknown, unknown

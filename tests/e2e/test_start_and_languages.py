@@ -24,7 +24,7 @@ def descriptions(commands):
 
 def hand_of(api, user):
     """The text of the player's hand message (every player has one, with or without buttons)."""
-    return next(m.plain for m in reversed(api.bot_messages(user.id)) if (m.plain or "").startswith("🃏 Kadi"))
+    return next(m.plain for m in reversed(api.bot_messages(user.id)) if (m.plain or "").startswith("🎲 Kadi"))
 
 
 def button(message, label_part):

@@ -94,10 +94,10 @@ async def test_a_lobby_refuses_an_unknown_option_by_name(api, start_bot):
     async with start_bot():
         await api.send_text(sim.users[0], sim.group_id, "/newgame kadi hand_sise=5")
         reply = await api.wait_until(lambda: api.last_message(sim.group_id), what="reply")
-        assert "hand_sise" in reply.plain
+        assert "Kadi has no option hand_sise. Its options: hand_size, " in reply.plain
         await api.send_text(sim.users[0], sim.group_id, "/newgame kadi hand_size=9")
         await api.wait_until(lambda: api.last_message(sim.group_id).message_id != reply.message_id, what="reply 2")
-        assert "hand_size" in api.last_message(sim.group_id).plain
+        assert api.last_message(sim.group_id).plain == "I cannot use hand_size=9. hand_size can be 5-8."
 
 
 async def test_player_names_are_escaped(api, start_bot):
@@ -226,9 +226,10 @@ async def test_over_long_and_malformed_commands_get_a_clear_answer(api, start_bo
         await api.send_text(sim.users[0], sim.group_id, "/newgame " + "x" * 300)
         reply = await api.wait_until(lambda: api.last_message(sim.group_id), what="reply")
         assert "I do not know the game" in reply.plain and len(reply.plain) < 400
+        assert "Three Thirteen" in str(reply.buttons) and "three_thirteen" not in reply.plain
         await api.send_text(sim.users[0], sim.group_id, "/newgame kadi timer=forever")
         await api.wait_until(lambda: api.last_message(sim.group_id).message_id != reply.message_id, what="reply")
-        assert "timer=60" in api.last_message(sim.group_id).plain
+        assert api.last_message(sim.group_id).plain == "I cannot use timer=forever. timer can be 0-3600."
         assert await application.bot_data["karata"].store.live_table(sim.group_id, 0) is None
 
 

@@ -1,4 +1,4 @@
-"""Each game keeps its own verb for drawing: Lopti «vuta», Kadi and Three Thirteen «chota»."""
+"""One verb for drawing in every game: «chota» (docs/GLOSSARY.md)."""
 
 from handlers.i18n import translator
 from handlers.games.kadi import RENDERER as KADI
@@ -7,7 +7,7 @@ from handlers.games.lopti import RENDERER as LOPTI
 SW = translator("sw")
 
 
-def test_a_lopti_player_reads_umevuta_and_a_kadi_player_umechota():
+def test_a_lopti_player_and_a_kadi_player_both_read_umechota():
     drew = {"kind": "drew", "player": "1", "count": 1, "cards": ["7H"]}
-    assert LOPTI.private_event_line(drew, SW, {}).startswith("Umevuta 7")
+    assert LOPTI.private_event_line(drew, SW, {}).startswith("Umechota 7")
     assert KADI.private_event_line(drew, SW, {}).startswith("Umechota 7")

@@ -24,15 +24,17 @@ def test_a_built_rule_reads_in_swahili_for_a_swahili_table_and_in_english_for_an
     swahili = RENDERER.rules_lines(view, SW, NAMES)
     english = RENDERER.rules_lines(view, EN, NAMES)
     assert swahili == ["Kanuni ya 2, iliyotungwa na Amina (raundi ya 1): Baada ya kuondoa rundo kwa 3 zote nne: "
-                       "wachezaji wengine wote wanavuta karata 2."]
+                       "wachezaji wengine wote wanachota karata 2."]
     assert english == ["Rule 2 by Amina (round 1): After a burn by 3s: everyone else draws 2 cards."]
-    assert "📜 2. Amina: Baada ya kuondoa rundo kwa 3 zote nne" in "\n".join(RENDERER.centre_lines(view, SW, NAMES))
+    # On the table a rule is shown broken into two lines that fit a phone, or counted when longer.
+    assert RENDERER.centre_lines(view, EN, NAMES)[-2:] == ["📜 2. Amina: After a burn by 3s: everyone", "else draws 2 cards."]
+    assert RENDERER.centre_lines(view, SW, NAMES)[-1] == "📜 Kanuni maalumu 1: ione kwa /rules."
 
 
 def test_a_new_rule_is_announced_in_the_readers_language():
     event = {"kind": "rule_authored", "player": "1", "rule": RECORD}
     assert RENDERER.event_line(event, SW, NAMES) == (
-        "📜 Kanuni mpya ya Amina: Baada ya kuondoa rundo kwa 3 zote nne: wachezaji wengine wote wanavuta karata 2.")
+        "📜 Kanuni mpya ya Amina: Baada ya kuondoa rundo kwa 3 zote nne: wachezaji wengine wote wanachota karata 2.")
 
 
 def test_a_typed_rule_stays_as_typed_and_escaped():
@@ -74,7 +76,7 @@ def test_the_builder_buttons_have_their_own_words_and_the_sentence_its_own():
     labels = [label for label, _value in next_step(draft, SW).choices]
     assert "Ikiwa ni 7" in labels and "Karata 2 au zaidi" in labels
     draft = build("after", "play", ("ranks", "7"), ("effect", "draw"), "next", 2, ("done", None))
-    assert rule_words(draft, SW) == "Baada ya kucheza 7: mchezaji anayefuata anavuta karata 2."
+    assert rule_words(draft, SW) == "Baada ya kucheza 7: mchezaji anayefuata anachota karata 2."
     assert rule_words(draft, EN) == "After a play of 7s: the next player draws 2 cards."
 
 

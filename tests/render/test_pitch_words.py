@@ -7,9 +7,9 @@ SW = translator("sw")
 NAMES = {"1": "Amina", "2": "Baraka", "3": "Chausiku"}
 
 
-def test_a_pass_in_the_bid_list_reads_amepita():
-    view = {"phase": "bidding", "bids": [{"player": "1", "value": 2}, {"player": "2", "value": None}]}
-    assert RENDERER.centre_lines(view, SW, NAMES) == ["Zabuni: Amina 2 · Baraka amepita"]
+def test_a_pass_on_a_seat_reads_amepita():
+    view = {"phase": "bidding", "dealer": "1", "bids": [{"player": "1", "value": 2}, {"player": "2", "value": None}]}
+    assert [RENDERER.seat_detail(view, player, SW) for player in "123"] == ["mgawaji, zabuni 2", "amepita", ""]
 
 
 def test_the_game_point_is_named_in_swahili():

@@ -102,7 +102,7 @@ NAMED = {
         },
         "sw": {
             "draw:stock": r"chota kwenye fungu la kuchota",
-            "draw:discard": r"chukua karata (ya juu )?ya fungu la kutupa",
+            "draw:discard": r"chukua karata (ya juu )?ya rundo",
             "go_out": r"kutoka",
             "discard": r"tupa karata",
         },
