@@ -88,7 +88,7 @@ def test_the_seat_lines_that_were_too_wide_fit_now():
 # Options that add lines or words to a table: hiding mode's accusations, Niko Kadi, teams,
 # jokers and a tie-break round, a higher target.
 WITH_OPTIONS = {
-    "kadi": (7, {"hiding": True, "niko_kadi_ahead": True, "elimination": True}),
+    "kadi": (7, {"hiding": True, "niko_kadi_ahead": True, "elimination": True, "hand_size": 6}),
     "pitch": (4, {"partnerships": True, "smudge": True}),
     "three_thirteen": (4, {"jokers": 4, "tie": "tiebreak_round"}),
     "euchre3": (3, {"target": 15}),
