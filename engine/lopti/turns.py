@@ -215,6 +215,8 @@ def end_round(state: LoptiState, events: list[Event]) -> None:
                 "round": state.round,
                 "places": [players[seat] for seat in state.out],
                 "scores": {players[seat]: wins[seat] for seat in range(len(players))},
+                # Whether the winner now writes a house rule (not at a table without them).
+                "writes_rule": state.options["house_rules"] != "off",
             },
         )
     )

@@ -446,6 +446,8 @@ class LoptiRenderer(GameRenderer):
             return _("{name} passed the 3 on to {other}.", name=who, other=name(names, event["to"]))
         if kind == "out":
             return _("{name} is out!", name=who)
+        if kind == "round_won" and not event.get("writes_rule", True):
+            return "🏆 " + _("{name} wins the round.", name=who)
         if kind == "round_won":
             return "🏆 " + _("{name} wins the round and writes a house rule.", name=who)
         if kind == "rule_authored":

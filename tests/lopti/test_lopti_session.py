@@ -77,6 +77,8 @@ def test_house_rules_off_deals_the_next_round_at_once():
         state = result.state
     assert state.phase == "setup" and sum(GAME.scores(state).values()) == 1
     assert "round_won" in kinds(result.events) and "dealt" in kinds(result.events)
+    won = next(event for event in result.events if event.kind == "round_won")
+    assert won.public["writes_rule"] is False, "the table is not told that the winner writes a rule"
 
 
 def test_author_may_delete_their_rule_at_any_time():

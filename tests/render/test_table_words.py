@@ -97,3 +97,12 @@ def test_a_table_title_is_not_the_joker_nor_a_face_down_card():
     text = table_text(frame.table, frame.game, frame.state, EN, player_view(frame.table, frame.game, frame.state, None), NOW)
     title = text.split("\n")[0]
     assert title.startswith("<b>🎲 Kadi</b>") and show.card("X") not in title and show.FACE_DOWN not in title
+
+
+def test_a_lopti_round_won_without_house_rules_promises_no_rule():
+    from handlers.games.lopti import RENDERER as LOPTI
+
+    won = {"kind": "round_won", "player": "1", "writes_rule": True}
+    assert "writes a house rule" in LOPTI.event_line(won, EN, NAMES)
+    plain = LOPTI.event_line({**won, "writes_rule": False}, EN, NAMES)
+    assert plain == "🏆 Amina wins the round." and "kanuni" not in LOPTI.event_line({**won, "writes_rule": False}, SW, NAMES)
