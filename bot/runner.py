@@ -20,6 +20,7 @@ from telegram.ext import Application
 from bot.app import build_application, wait_for_telegram, webhook_path, webhook_secret
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
+from bot.webapp import mount_webapp, set_menu_button
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,9 @@ async def running_application(settings: Settings, poll_timeout: int = 1) -> Asyn
     await application.initialize()
     if application.post_init:
         await application.post_init(application)
+    mount_webapp(application, web, settings)
     await web.start()
+    await set_menu_button(application, settings)
     assert application.updater is not None
     if webhook:
         # Telegram keeps undelivered updates while the bot is down and posts them once it is back.

@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     # Processes in which strong computer players search (0: a thread of the bot's own process,
     # which then slows other tables' presses while it thinks: tables/thinking.py).
     computer_workers: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("KARATA_COMPUTER_WORKERS"))
+    # The Mini App (docs/MINIAPP.md): the public HTTPS URL at which the bot's server serves it
+    # (its /app/ path behind the operator's TLS proxy); unset, the app is off.
+    webapp_url: str | None = Field(None, validation_alias=AliasChoices("KARATA_WEBAPP_URL"))
+    # The Mini App's short name registered with @BotFather, for links from groups (t.me/<bot>/<name>).
+    webapp_name: str | None = Field(None, pattern="^[A-Za-z0-9_]{3,30}$", validation_alias=AliasChoices("KARATA_WEBAPP_NAME"))
     # The games' full guides (<game>.md, sw/<game>.md) that /guide sends; unset: the source checkout's.
     guides_dir: str | None = Field(None, validation_alias=AliasChoices("KARATA_GUIDES_DIR"))
 
@@ -84,6 +89,16 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")):
             raise ValueError("TELEGRAM_API_BASE_URL must start with http:// or https://")
         return value
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        # Telegram opens Mini Apps over HTTPS only; plain http is for this machine (the demo).
+        if not value.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+            raise ValueError("KARATA_WEBAPP_URL must start with https://")
+        return value if value.endswith("/") else value + "/"
 
     @model_validator(mode="after")
     def _webhook_needs_url(self) -> Settings:
@@ -124,6 +139,8 @@ _ENV_NAMES = {
     "vote_seconds": "KARATA_VOTE_SECONDS",
     "champion_seconds": "KARATA_CHAMPION_SECONDS",
     "guides_dir": "KARATA_GUIDES_DIR",
+    "webapp_url": "KARATA_WEBAPP_URL",
+    "webapp_name": "KARATA_WEBAPP_NAME",
 }
 
 
