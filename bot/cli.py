@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=3, help="how many simulated players (default 3)")
     demo.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
     demo.add_argument("--language", choices=("sw", "en"), default="en", help="language of the demo chats")
+    demo.add_argument("--webapp", type=int, nargs="?", const=1, default=0, metavar="SEATS",
+                      help="serve the Mini App on 127.0.0.1 and print a link to play SEATS seats (default 1) "
+                           "in a browser against computer players, until Ctrl-C")
     arena = commands.add_parser("arena", help="play whole matches between kinds of computer players, offline")
     arena.add_argument("game", help="lopti, kadi, pitch, euchre3 or three_thirteen")
     arena.add_argument("--seats", default="strong,random", help="a kind per seat: strong, easy or random")
@@ -89,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if command == "arena":
         return _arena(args)
+    if args.webapp:
+        from bot.demo_webapp import run_webapp_demo
+
+        return run_webapp_demo(args.game, args.players, args.seed, args.language, args.webapp)
     from bot.demo import run_demo
 
     return run_demo(args.game, args.players, args.seed, args.language)
