@@ -17,7 +17,6 @@ import signal
 import socket
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -30,12 +29,6 @@ LIGHT_THEME = {
     "bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#999999", "link_color": "#2481cc",
     "button_color": "#2481cc", "button_text_color": "#ffffff", "secondary_bg_color": "#efeff4",
 }  # fmt: skip
-
-
-@dataclass
-class BrowserSeat:
-    name: str
-    url: str
 
 
 def free_port() -> int:
@@ -125,12 +118,11 @@ async def serve_webapp_demo(
                 if table is None or table.status != "playing":
                     say("karata demo: the table could not be dealt")
                     return 1
-                found = [BrowserSeat(user.first_name, app_url(base, table.table_id, user, language)) for user in sim.users]
                 say(f"{game}: table {table.table_id} is dealt: {humans} seat(s) for you in the browser, "
                     f"{len(table.computers)} computer player(s).")
-                for index, seat in enumerate(found):
+                for index, user in enumerate(sim.users):
                     which = "Open this in a browser" if index == 0 else "Another seat (a second browser tab)"
-                    say(f"{which} to play as {seat.name}:\n  {seat.url}")
+                    say(f"{which} to play as {user.first_name}:\n  {app_url(base, table.table_id, user, language)}")
                 say("The links are signed for 24 hours. Press Ctrl-C to stop.")
                 await _until_stopped(stop)
     return 0
