@@ -230,6 +230,23 @@
     }
   });
 
+  // Leaving the page closes its socket at once (a page kept for "back" would hold it open), so
+  // the server knows the app is closed and catches the chat up.
+  window.addEventListener("pagehide", function () {
+    clearTimeout(state.wsTimer);
+    if (state.ws) {
+      state.ws.onclose = null;
+      state.ws.close(1000);
+      state.ws = null;
+    }
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && state.snap && !state.ws) {
+      state.wsAttempt = 0;
+      connect();
+    }
+  });
+
   function setOffline(offline) {
     if (state.offline === offline) return;
     state.offline = offline;
@@ -451,8 +468,8 @@
       var row = el("div", "zone-cards");
       var count = zone.count;
       if (count !== null && count !== undefined) {
-        var stack = el("div", "stack");
-        stack.appendChild(Cards.back("md"));
+        var stack = el("div", "stack" + (count ? "" : " empty"));
+        stack.appendChild(count ? Cards.back("md") : el("div", "card md slot-empty"));
         stack.appendChild(el("span", "stack-count", String(count)));
         row.appendChild(stack);
       }
@@ -607,8 +624,12 @@
     keys.forEach(function (key) {
       if (key.kind === "card" && key.card) (byCode[key.card] = byCode[key.card] || []).push(key);
     });
-    hand.classList.toggle("few", codes.length <= 6);
-    hand.classList.toggle("many", codes.length > 14);
+    // As large as the width allows, rows of at most seven, balanced (8 cards: two rows of 4).
+    var avail = Math.min(window.innerWidth || 360, 520) - 34;
+    var rows = Math.ceil(codes.length / 7);
+    var perRow = Math.ceil(codes.length / rows);
+    var width = Math.min(62, Math.floor((avail - 4 * (perRow - 1)) / perRow));
+    hand.style.setProperty("--cw", width + "px");
     var used = {};
     codes.forEach(function (code) {
       var slot = el("button", "hand-slot");
@@ -668,6 +689,12 @@
     document.documentElement.dataset.scheme = scheme;
   }
   if (tg && tg.onEvent) tg.onEvent("themeChanged", applyTheme);
+
+  // For the browser tests: what the page holds, and a way to cut its live connection.
+  window.KarataApp = {
+    state: state,
+    dropLive: function () { if (state.ws) state.ws.close(4000); }
+  };
 
   boot();
 })();

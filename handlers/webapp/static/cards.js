@@ -45,10 +45,6 @@
     el.dataset.code = code;
     el.setAttribute("aria-label", text(code));
     if (c.joker) {
-      var j = document.createElement("span");
-      j.className = "rank";
-      j.textContent = "J";
-      el.appendChild(j);
       el.appendChild(svg(STAR, "pip"));
       var w = document.createElement("span");
       w.className = "joker-word";
