@@ -85,7 +85,8 @@ class AppPlayer:
             self.take(await response.json())
         self.seat = next(seat["index"] for seat in self.latest["seats"] if seat["you"])
         self.socket = await self.http.ws_connect(f"{self.base}api/table/{self.table_id}/live")
-        await self.socket.send_json({"initData": self.headers["X-Telegram-Init-Data"], "version": self.latest["version"]})
+        hello = {"initData": self.headers["X-Telegram-Init-Data"], "version": self.latest["version"]}
+        await self.socket.send_json(hello)
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def close(self) -> None:
@@ -115,7 +116,8 @@ class AppPlayer:
 
     async def press(self, node: int) -> tuple[int, dict[str, Any]]:
         body = {"version": self.latest["version"], "digest": self.latest["tree"]["digest"], "node": node}
-        async with self.http.post(f"{self.base}api/table/{self.table_id}/press", json=body, headers=self.headers) as response:
+        url = f"{self.base}api/table/{self.table_id}/press"
+        async with self.http.post(url, json=body, headers=self.headers) as response:
             return response.status, await response.json()
 
     async def refresh(self) -> None:
@@ -339,7 +341,8 @@ async def main() -> None:
         print(runs[-1].row(), flush=True)
     for figures in runs:
         if figures.refused or figures.timeouts:
-            print(f"{figures.label}: {figures.refused} presses refused, {figures.timeouts} moves not on every screen in 10 s")
+            print(f"{figures.label}: {figures.refused} presses refused, "
+                  f"{figures.timeouts} moves not on every screen within 10 s")
 
 
 if __name__ == "__main__":
