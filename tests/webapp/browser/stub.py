@@ -12,6 +12,7 @@ from aiohttp import web
 
 STATIC = Path(__file__).resolve().parents[3] / "handlers" / "webapp" / "static"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+PRESSES = web.AppKey("presses", list)
 
 
 def fixture(name: str) -> dict:
@@ -60,7 +61,7 @@ def stub_app(snap: dict, good_init: str, refuse: frozenset[int] = frozenset()) -
         return ws
 
     app = web.Application()
-    app["presses"] = presses
+    app[PRESSES] = presses
     app.router.add_get("/app/", index)
     app.router.add_static("/app/static/", STATIC)
     app.router.add_get("/app/api/me", me)
