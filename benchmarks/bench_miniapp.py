@@ -35,6 +35,7 @@ import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -208,9 +209,14 @@ class Figures:
     group_counted: int
     cpu: float
     flood_429s: int
+    methods: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
     timeouts: int = 0
+
+    def breakdown(self) -> str:
+        per = max(1, self.moves)
+        return ", ".join(f"{method} {count / per:.2f}" for method, count in self.methods.most_common())
 
     def row(self) -> str:
         per = max(1, self.moves)
@@ -221,8 +227,8 @@ class Figures:
                 f"({self.cpu / self.seconds:.1%} of a core) | {self.flood_429s} |")
 
 
-def bot_calls(api: FakeBotAPI, since: int) -> int:
-    return sum(1 for method, _ in api.calls[since:] if method not in NOT_CALLS)
+def bot_calls(api: FakeBotAPI, since: int) -> Counter[str]:
+    return Counter(method for method, _ in api.calls[since:] if method not in NOT_CALLS)
 
 
 async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simulation], label: str, play) -> Figures:
@@ -234,15 +240,17 @@ async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simul
         await play(started)
     elapsed = time.monotonic() - started
     after = api.flood_stats()
+    methods = bot_calls(api, calls)
     return Figures(
         label=label,
         seconds=elapsed,
         moves=committed_moves(db_path) - moves,
-        calls=bot_calls(api, calls),
+        calls=sum(methods.values()),
         counted=after.delivered - flood.delivered,
         group_counted=sum(after.delivered_per_chat.get(g, 0) - flood.delivered_per_chat.get(g, 0) for g in groups),
         cpu=cpu_seconds(process.pid) - cpu,
         flood_429s=after.violations - flood.violations,
+        methods=methods,
     )
 
 
@@ -272,8 +280,7 @@ async def app_under_load(tables: int, seconds: float, pace: float, seed: int) ->
                         await asyncio.gather(*(drive_app_table(table, random.Random(rng.random()), until, pace, run)
                                                for table in players))
 
-                    label = f"app, {'a move per table every %.0f s at most' % pace if pace else 'as fast as they can'}"
-                    figures = await measured(api, process, db_path, sims, label, play)
+                    figures = await measured(api, process, db_path, sims, f"app, {paced(pace)}", play)
                     figures.latencies, figures.refused, figures.timeouts = run.latencies, run.refused, run.timeouts
                     for player in (p for table in players for p in table):
                         await player.close()
@@ -294,7 +301,11 @@ async def table_ids(http: aiohttp.ClientSession, base: str, sims: list[Simulatio
     return found
 
 
-async def chat_under_load(tables: int, seconds: float, seed: int) -> Figures:
+def paced(pace: float) -> str:
+    return f"a move per table every {pace:.0f} s at most" if pace else "as fast as they can"
+
+
+async def chat_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:
     """The same tables played in chat, with bench_bot.py's drivers, at the same limits."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = str(Path(folder) / "karata.db")
@@ -308,10 +319,10 @@ async def chat_under_load(tables: int, seconds: float, seed: int) -> Figures:
 
                 async def play(started: float) -> None:
                     until = started + seconds
-                    await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, Run())
+                    await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace)
                                            for sim in sims))
 
-                return await measured(api, process, db_path, sims, "chat, as fast as they can", play)
+                return await measured(api, process, db_path, sims, f"chat, {paced(pace)}", play)
             finally:
                 await stop_process(process)
 
@@ -322,7 +333,7 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's moves in the paced run")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--skip", default="", help="runs to leave out: fast, paced, chat (comma-separated)")
+    parser.add_argument("--skip", default="", help="runs to leave out: app, chat, fast, paced (comma-separated)")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     print(f"{args.tables} Kadi tables of 3, {args.seconds:.0f} s a run, Telegram's flood limits enforced")
@@ -330,16 +341,17 @@ async def main() -> None:
           "| bot CPU per move | 429s |")
     print("|---|---|---|---|---|---|---|")
     runs = []
-    if "fast" not in skip:
-        runs.append(await app_under_load(args.tables, args.seconds, 0.0, args.seed))
+    for where, pace in (("app", 0.0), ("app", args.pace), ("chat", 0.0), ("chat", args.pace)):
+        if where in skip or ("paced" if pace else "fast") in skip:
+            continue
+        if where == "app":
+            runs.append(await app_under_load(args.tables, args.seconds, pace, args.seed))
+        else:
+            runs.append(await chat_under_load(args.tables, args.seconds, pace, args.seed))
         print(runs[-1].row(), flush=True)
-    if "paced" not in skip:
-        runs.append(await app_under_load(args.tables, args.seconds, args.pace, args.seed))
-        print(runs[-1].row(), flush=True)
-    if "chat" not in skip:
-        runs.append(await chat_under_load(args.tables, args.seconds, args.seed))
-        print(runs[-1].row(), flush=True)
+    print()
     for figures in runs:
+        print(f"{figures.label}: calls per move by method: {figures.breakdown()}")
         if figures.refused or figures.timeouts:
             print(f"{figures.label}: {figures.refused} presses refused, "
                   f"{figures.timeouts} moves not on every screen within 10 s")
