@@ -22,6 +22,7 @@ def browsers():
         opened.append(browser)
         return browser
 
+    open_browser.opened = opened
     yield open_browser
     for browser in opened:
         browser.close()

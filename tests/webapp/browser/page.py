@@ -62,7 +62,8 @@ class Page:
 
     async def play_one(self, rng: random.Random, prefer=None) -> bool:
         """Tap one whole move (its cards one by one, then ✔), chosen at random among the moves the
-        page offers, plays before other moves; False when the page offers none."""
+        page offers; `prefer(first node of the move)` picks the kind of move (plays of cards by
+        default) when there is one. False when the page offers no move."""
         snap = await self.snap()
         nodes = {node["number"]: node for node in snap["tree"]["nodes"]}
         leaves = [node for node in nodes.values() if node.get("leaf")]
@@ -80,10 +81,11 @@ class Page:
                 number = parent[number]
             return steps[::-1]
 
-        def plays(node) -> bool:
-            return any(nodes[step]["kind"] == "card" for step in path(node["number"]))
+        def first(node) -> dict:
+            return nodes[path(node["number"])[0]]
 
-        chosen = [node for node in leaves if prefer and prefer(node, nodes)] or [n for n in leaves if plays(n)] or leaves
+        prefer = prefer or (lambda start: start["kind"] == "card")  # a play of cards
+        chosen = [node for node in leaves if prefer(first(node))] or leaves
         target = rng.choice(chosen)
         if snap["at"] != snap["tree"]["root"]:
             raise AssertionError("a move was left half tapped")

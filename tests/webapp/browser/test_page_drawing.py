@@ -23,6 +23,7 @@ def kadi_page(browsers):
         browser.driver.get(app_url(server.base, GOOD))
         wait(browser, "return !!document.querySelector('#prompt')")
         yield browser, app[PRESSES]
+        browser.driver.get("about:blank")  # closes the page's live socket before the server stops
 
 
 def wait(browser, script, timeout=10.0):
