@@ -491,6 +491,8 @@
           row.appendChild(slot);
         });
       }
+      // An empty trick or pile still shows where its cards will land.
+      if (!row.childNodes.length && !zone.note) row.appendChild(el("div", "card md slot-empty"));
       if (row.childNodes.length) box.appendChild(row);
       if (zone.note) {
         var note = el("div", "zone-note");
