@@ -91,3 +91,22 @@ def test_a_refused_tap_says_why(kadi_page):
     toast = wait(browser, "var t = document.querySelector('#toast'); return !t.hidden && t.textContent")
     assert toast == "That card does not match the top card."
     assert presses[-1]["node"] == 3
+
+
+def test_kadi_moja_is_a_big_button_and_colours_follow_the_dark_theme(browsers):
+    snap = fixture("kadi")
+    nodes = snap["tree"]["nodes"]
+    nodes[0]["children"].append(len(nodes))
+    nodes.append({"number": len(nodes), "label": "📣 Kadi Moja!", "kind": "move", "card": None, "children": []})
+    with ServerThread(stub_app(snap, GOOD)) as server:
+        browser = browsers()
+        browser.driver.get(app_url(server.base, GOOD, "dark"))
+        wait(browser, "return !!document.querySelector('#prompt')")
+        call = browser.driver.execute_script(
+            "var b = document.querySelector('#moves .btn.call'); return b && [b.textContent, b.offsetWidth, b.offsetHeight]")
+        draw = browser.driver.execute_script("var b = document.querySelector('#moves .btn.alone'); return [b.offsetHeight]")
+        assert call[0] == "📣 Kadi Moja!" and call[1] > 300 and call[2] > draw[0]
+        background = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(23, 33, 43)"  # the theme's bg_color, #17212b
+        assert browser.driver.execute_script("return document.documentElement.dataset.scheme") == "dark"
+        browser.driver.get("about:blank")
