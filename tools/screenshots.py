@@ -28,7 +28,7 @@ from tests.webapp.browser.browser import Browser, app_url, missing  # noqa: E402
 OUT = ROOT / "docs" / "screenshots"
 # Players at the table and random moves made before the picture, per game: far enough in that
 # the centre of the table has something on it.
-GAMES = {"kadi": (3, 5), "lopti": (3, 7), "euchre3": (3, 5), "pitch": (3, 5), "three_thirteen": (3, 3)}
+GAMES = {"kadi": (3, 5), "lopti": (3, 7), "euchre3": (3, 5), "pitch": (3, 5), "three_thirteen": (3, 12)}
 PUBLIC_URL = "https://karata.example/app/"
 
 

@@ -467,15 +467,23 @@
       if (zone.title) box.appendChild(el("div", "zone-title", zone.title));
       var row = el("div", "zone-cards");
       var count = zone.count;
-      if (count !== null && count !== undefined) {
+      var counted = null;
+      var shown = (zone.cards || []).length || (zone.groups || []).length;
+      // A count with no card shown is a face-down stack (a stock); with cards (a discard pile's
+      // top), a number under them.
+      if (count !== null && count !== undefined && shown) {
+        counted = el("div", "zone-count", "× " + count);
+        counted.dataset.count = count;
+      } else if (count !== null && count !== undefined) {
         var stack = el("div", "stack" + (count ? "" : " empty"));
         stack.appendChild(count ? Cards.back("md") : el("div", "card md slot-empty"));
         stack.appendChild(el("span", "stack-count", String(count)));
         row.appendChild(stack);
       }
       if (zone.groups && zone.groups.length) {
-        zone.groups.forEach(function (group) {
-          var meld = el("div", "meld");
+        // Melds side by side, each a fan of its own; the cards outside any meld (deadwood) last.
+        zone.groups.concat((zone.cards || []).length ? [zone.cards] : []).forEach(function (group, index) {
+          var meld = el("div", "meld" + (index >= zone.groups.length ? " loose" : ""));
           group.forEach(function (code) { meld.appendChild(Cards.face(code, "sm")); });
           row.appendChild(meld);
         });
@@ -494,8 +502,10 @@
       // An empty trick or pile still shows where its cards will land.
       if (!row.childNodes.length && !zone.note) row.appendChild(el("div", "card md slot-empty"));
       if (row.childNodes.length) box.appendChild(row);
+      if (counted) box.appendChild(counted);
       if (zone.note) {
-        var note = el("div", "zone-note");
+        // A short note is the zone's whole content (the wild rank, the trump suit): drawn large.
+        var note = el("div", "zone-note" + (zone.note.length <= 14 && !shown && count == null ? " big" : ""));
         zone.note.split("\n").forEach(function (line) { note.appendChild(el("div", "", line)); });
         box.appendChild(note);
       }
