@@ -14,7 +14,7 @@ import pytest
 from bot.demo import DEMO_TOKEN, Simulation
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
-from tests.e2e.helpers import sensible_player
+from tests.e2e.helpers import hand_line_cards, sensible_player
 from tests.webapp.browser.browser import app_url
 from tests.webapp.browser.page import Page
 
@@ -251,3 +251,44 @@ async def test_a_dropped_connection_reconnects_and_catches_up(api, start_bot, br
             await others.step()
             loaded = await karata.service.load(table.table_id)
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+
+
+async def test_closing_the_app_hands_the_game_back_to_the_chat(api, start_bot, browsers):
+    sim = simulation(api)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("kadi", "hand_size=5")
+        karata = application.bot_data["karata"]
+        table = await karata.store.live_table(sim.group_id, 0)
+        amina, baraka, chausiku = sim.users
+        page = await open_page(browsers, application, amina)
+        dealt = hand_line_cards(api.bot_messages(amina.id)[-1].text)
+        assert await page.play_one(random.Random(4))
+        snap = await page.snap()
+        # While the app is open, the move costs no edit of her chat hand.
+        await karata.publisher.settle(private_only=True)
+        assert hand_line_cards(api.bot_messages(amina.id)[-1].text) == dealt
+        assert len(snap["hand"]) < len(dealt)
+        # Amina closes the app: her chat hand catches up with the move she made in it.
+        await page.run("window.location = 'about:blank'")
+        await api.wait_until(lambda: sorted(hand_line_cards(api.bot_messages(amina.id)[-1].text))
+                             == sorted(code for code in snap["hand"] if code != "X"),
+                             timeout=10, what="Amina's chat hand caught up")
+        # And she plays on from the chat when her turn comes back.
+        rng = random.Random(6)
+        others = Simulation(api, [baraka, chausiku], sim.group_id, rng)
+        others.application = application
+        others.choose = sensible_player(rng)
+        for _ in range(20):
+            loaded = await karata.service.load(table.table_id)
+            if str(amina.id) in loaded.game.to_act(loaded.state) and loaded.table.version > snap["version"]:
+                break
+            await others.shown()
+            assert await others.step()
+        before = loaded.table.version
+        solo = Simulation(api, [amina], sim.group_id, rng)
+        solo.application = application
+        solo.choose = sensible_player(rng)
+        await solo.shown()
+        assert await solo.step(), "Amina's chat hand offered her no move"
+        assert (await karata.service.load(table.table_id)).table.version > before
