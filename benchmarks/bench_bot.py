@@ -140,14 +140,23 @@ class Run:
     groups: list[int] = field(default_factory=list)  # the group of each press
 
 
-async def drive_karata_table(api: FakeBotAPI, sim: Simulation, rng: random.Random, until: float, run: Run) -> None:
-    """The table's players press as soon as their buttons show, then wait to see the effect."""
+async def drive_karata_table(
+    api: FakeBotAPI, sim: Simulation, rng: random.Random, until: float, run: Run, pace: float = 0.0
+) -> None:
+    """The table's players press as soon as their buttons show, then wait to see the effect (with
+    `pace`, a move begins at most every `pace` seconds: a table of people)."""
+    began = 0.0
     while time.monotonic() < until:
         ready = [(user, message) for user in sim.users if (message := latest_with_buttons(api, user, "T:"))]
         if not ready:
             await asyncio.sleep(0.01)
             continue
         user, message = rng.choice(ready)
+        if pace and not any(label.startswith("✔") for row in message.buttons for label, _ in row):
+            if began + pace > time.monotonic():
+                await asyncio.sleep(began + pace - time.monotonic())
+                continue  # the table may have moved on meanwhile
+            began = time.monotonic()
         versions = {user.id: len(message.versions) for user, message in ready}
         run.presses.append(time.monotonic())
         run.groups.append(sim.group_id)

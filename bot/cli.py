@@ -65,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1, help="seed of the deal and of the players' choices")
     demo.add_argument("--language", choices=("sw", "en"), default=DEMO_LANGUAGE, help="language of the demo chats")
     demo.add_argument("--verbose", action="store_true", help="print every version of every message")
+    demo.add_argument("--webapp", type=int, nargs="?", const=1, default=0, metavar="SEATS",
+                      help="serve the Mini App on 127.0.0.1 and print a link to play SEATS seats (default 1) "
+                           "in a browser against computer players, until Ctrl-C")
     arena = commands.add_parser(
         "arena", formatter_class=defaults, help="play whole matches between kinds of computer players, offline"
     )
@@ -182,6 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return replay([args.file])
     if command in ("backup", "restore"):
         return _backup_or_restore(command, args.file)
+    if args.webapp:
+        from bot.demo_webapp import run_webapp_demo
+
+        return run_webapp_demo(args.game, args.players, args.seed, args.language, args.webapp)
     from bot.demo import run_demo
 
     return run_demo(args.game, args.players, args.seed, args.language, args.verbose)

@@ -22,6 +22,7 @@ from bot.backup import DatabaseLock
 from bot.health import health_routes
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
+from bot.webapp import mount_webapp, set_menu_button
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,9 @@ async def _running(settings: Settings, poll_timeout: int) -> AsyncIterator[Appli
         if application.post_init:
             await application.post_init(application)
         undo.push_async_callback(_post_stop, application)
+        mount_webapp(application, web, settings)
         await web.start()
+        await set_menu_button(application, settings)
         if webhook:
             # Telegram keeps undelivered updates while the bot is down and posts them once it is back.
             await application.bot.set_webhook(

@@ -69,6 +69,13 @@ class Settings(BaseSettings):
     # Processes in which strong computer players search (0: a thread of the bot's own process,
     # which then slows other tables' presses while it thinks: tables/thinking.py).
     computer_workers: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("KARATA_COMPUTER_WORKERS"))
+    # The Mini App (docs/MINIAPP.md): the public HTTPS URL at which the bot's server serves it
+    # (its /app/ path behind the operator's TLS proxy); unset, the app is off.
+    webapp_url: str | None = Field(None, validation_alias=AliasChoices("KARATA_WEBAPP_URL"))
+    # The Mini App's short name registered with @BotFather, for links from groups (t.me/<bot>/<name>).
+    webapp_name: str | None = Field(
+        None, pattern="^[A-Za-z0-9_]{3,30}$", validation_alias=AliasChoices("KARATA_WEBAPP_NAME")
+    )
     # The games' full guides (<game>.md, sw/<game>.md) that /guide sends; unset: the source checkout's.
     guides_dir: str | None = Field(None, validation_alias=AliasChoices("KARATA_GUIDES_DIR"))
     # /healthz says unhealthy when no update arrived (polling: no getUpdates answered) for this long.
@@ -115,6 +122,16 @@ class Settings(BaseSettings):
         if not all(part.strip().isdigit() for part in value.split(",") if part.strip()):
             raise ValueError("KARATA_OWNER_IDS must be Telegram user ids separated by commas (like 12345,67890)")
         return value
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        # Telegram opens Mini Apps over HTTPS only; plain http is for this machine (the demo).
+        if not value.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+            raise ValueError("KARATA_WEBAPP_URL must start with https://")
+        return value if value.endswith("/") else value + "/"
 
     @model_validator(mode="after")
     def _webhook_needs_url(self) -> Settings:

@@ -25,7 +25,7 @@ from fakeapi.errors import bad
 JSON_FIELDS = {
     "reply_markup", "entities", "caption_entities", "allowed_updates", "commands", "scope",
     "link_preview_options", "reply_parameters", "options", "question_entities",
-    "explanation_entities", "message_ids",
+    "explanation_entities", "message_ids", "menu_button",
 }
 # Free-text fields: never coerced or JSON-decoded.
 TEXT_FIELDS = {

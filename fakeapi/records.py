@@ -179,8 +179,8 @@ class CallbackQuery:
 
 
 def markup_buttons(markup: dict | None) -> list[list[tuple[str, str | None]]]:
-    """Rows of (text, callback_data or url or None) of an inline keyboard."""
+    """Rows of (text, callback_data or url (a Mini App's too) or None) of an inline keyboard."""
     if not markup:
         return []
-    return [[(b.get("text", ""), b.get("callback_data", b.get("url"))) for b in row]
+    return [[(b.get("text", ""), b.get("callback_data", b.get("url", (b.get("web_app") or {}).get("url")))) for b in row]
             for row in markup.get("inline_keyboard") or []]

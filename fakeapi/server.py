@@ -101,6 +101,8 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         self._next_poll = 5_000_000_000_000_000_001
         self.commands_store: dict[tuple[tuple, str], list[dict]] = {}  # (scope, language) -> commands
         self.bot_names: dict[str, str] = {}  # language_code -> name (the default is bot_first_name)
+        # setChatMenuButton: chat id (as text; "" for every private chat) -> the MenuButton object.
+        self.menu_buttons: dict[str, dict] = {}
         self.bot_descriptions: dict[str, str] = {}  # language_code ("" = default) -> text
         self.bot_short_descriptions: dict[str, str] = {}
 

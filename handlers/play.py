@@ -30,6 +30,7 @@ from handlers.context import (
 from handlers.games import renderer_for
 from handlers.games.base import PROPOSALS_KEY
 from handlers.games.lopti import AMEND
+from handlers.i18n import Translator
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title
 from handlers.render.hand import player_view, seen_by, seen_earlier
@@ -42,43 +43,55 @@ async def press_action(update: Update, context: KarataContext) -> None:
     query, data, chat, user, _message, _ = await pressed(update, context, TreeNode.parse)
     karata = context.karata
     player = str(user.id)
-    opened: list[int] = []
-    amending: list[dict[str, Any]] = []
-
-    def choose(loaded: Loaded) -> Action | Outcome:
-        table, game, state = loaded.table, loaded.game, loaded.state
-        seen = seen_by(table, game, state, player, _)
-        if seen.keyboard != data.keyboard:
-            return _stale_press(loaded, player, data)
-        node = seen.tree.node(abs(data.node))
-        if node is None:
-            return Outcome.refused("unknown_button", table=table)
-        if data.node >= 0 and (node.children or node.number == 0):
-            opened.append(node.number)  # a branch (or back to the top): nothing is played yet
-            return Outcome(True, table=table)
-        if node.action is None:
-            return Outcome.refused("unknown_button", table=table)
-        if node.action["type"] == AMEND:  # opens the rule builder: nothing is played yet
-            amending.extend(rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"])
-            return Outcome(True, table=table)
-        return node.action
-
-    outcome = await karata.service.act_with(data.table_id, player, choose, press_request(update))
-    if opened:
-        karata.publisher.open_node(data.table_id, user.id, data.keyboard, opened[0])
+    press = TreePress(player, data, _)
+    outcome = await karata.service.act_with(data.table_id, player, press.choose, press_request(update))
+    if press.opened:
+        karata.publisher.open_node(data.table_id, user.id, data.keyboard, press.opened[0])
     else:
         karata.publisher.close_node(data.table_id, user.id)
     if outcome.ok:
         await telegram_io.answer(query)
-        if amending:
+        if press.amending:
             karata.publisher.refresh(data.table_id)  # nothing was played: the hand shows its top again
-            screen = rule_builder.amendment_message(data.table_id, amending[0], _)
+            screen = rule_builder.amendment_message(data.table_id, press.amending[0], _)
             if screen is not None:
                 await telegram_io.send(context.bot, user.id, *screen)
         return
     await telegram_io.answer(query, outcome_text(outcome, _, _renderer_texts(outcome.table)))
     if outcome.code in ("stale", "unknown_button") or outcome.values.get("stale"):
         karata.publisher.refresh(data.table_id)
+
+
+class TreePress:
+    """What a press of the action tree chooses under the table's lock: a branch to open (nothing
+    is played), a rule to amend, or the action of its node. The chat's keyboard and the Mini App
+    (handlers/webapp/api.py) both press through it; `version`, when given, must be the table's."""
+
+    def __init__(self, player: str, data: TreeNode, _: Translator, version: int | None = None):
+        self.player, self.data, self._, self.version = player, data, _, version
+        self.opened: list[int] = []
+        self.amending: list[dict[str, Any]] = []
+
+    def choose(self, loaded: Loaded) -> Action | Outcome:
+        table, game, state = loaded.table, loaded.game, loaded.state
+        data, player = self.data, self.player
+        if self.version is not None and self.version != table.version:
+            return Outcome.refused("stale", table=table)
+        seen = seen_by(table, game, state, player, self._)
+        if seen.keyboard != data.keyboard:
+            return _stale_press(loaded, player, data)
+        node = seen.tree.node(abs(data.node))
+        if node is None:
+            return Outcome.refused("unknown_button", table=table)
+        if data.node >= 0 and (node.children or node.number == 0):
+            self.opened.append(node.number)  # a branch (or back to the top): nothing is played yet
+            return Outcome(True, table=table)
+        if node.action is None:
+            return Outcome.refused("unknown_button", table=table)
+        if node.action["type"] == AMEND:  # opens the rule builder: nothing is played yet
+            self.amending.extend(rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"])
+            return Outcome(True, table=table)
+        return node.action
 
 
 def _stale_press(loaded: Loaded, player: str, data: TreeNode) -> Outcome:

@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Protocol
+from typing import Any, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
@@ -145,6 +145,12 @@ class Publisher:
         self.retry_seconds = RETRY_SECONDS
         self.retry_cap_seconds = RETRY_CAP_SECONDS
         self.watch: ChatWatch | None = None
+        # Open Mini Apps (handlers/webapp/live.py LiveTables, when the app is on): told of each
+        # table rendered; a player who has the app open on a table gets no chat hand edits.
+        self.live: Any = None
+        # The Mini App's URL and short name (None: the app is off), for the chats' buttons.
+        self.webapp_url: str | None = None
+        self.webapp_name: str | None = None
 
     # ----- running ------------------------------------------------------------------------
     def start(self) -> None:
@@ -244,6 +250,8 @@ class Publisher:
             if loaded is None:
                 return
             table = loaded.table
+            if self.live is not None:
+                self.live.changed(table_id, loaded)
             people = [seat.user_id for seat in table.seats if not seat.is_computer] + table.leavers
             readers = await self.readers(table.chat_id, people)
             opened = {user: node for (table_key, user), node in self._opened.items() if table_key == table_id}
@@ -255,6 +263,10 @@ class Publisher:
             screens = table_screens(loaded, readers, self._moment(table), opened, panels)
             shown = await self._shown_of(table_id)
             waits = []
+            if self.live is not None:
+                # The app shows these players the table; their chat catches up when they leave it.
+                for user_id in [user for user in people if self.live.in_app(table_id, user)]:
+                    screens.pop(f"hand:{user_id}", None)
             for slot, screen in screens.items():
                 key = (table_id, slot)
                 current = shown.get(slot)
@@ -368,7 +380,7 @@ class Publisher:
         else:
             group = translator(await self.service.store.chat_language(chat_id) or self.group_language)
         users = {user_id: translator(language or group.language) for user_id, language in languages.items()}
-        return Readers(group, users, self.bot_username())
+        return Readers(group, users, self.bot_username(), self.webapp_url, self.webapp_name)
 
     async def _shown_of(self, table_id: int) -> dict[str, Shown]:
         shown = self._shown.get(table_id)

@@ -110,7 +110,7 @@ def test_the_engine_stays_pure():
 
 def test_only_the_demo_uses_the_fake_telegram():
     for name, path in modules().items():
-        if name == "bot.demo":
+        if name in ("bot.demo", "bot.demo_webapp"):  # the offline demo, in chat and in the browser
             continue
         users = {module for module in imports_of(path, name) if module.split(".")[0] == "fakeapi"}
         assert not users, (name, users)

@@ -122,6 +122,11 @@ class MessageMethods:
                         data = b["callback_data"]
                         if not isinstance(data, str) or not 0 < len(data.encode("utf-8")) <= MAX_CALLBACK_DATA:
                             raise bad(E_BUTTON_DATA)
+                    elif "web_app" in b:
+                        # Telegram opens Mini Apps over HTTPS; this machine's plain HTTP is the demo's.
+                        url = str((b["web_app"] or {}).get("url", "")) if isinstance(b["web_app"], dict) else ""
+                        if not re.match(r"^(https://|http://(127\.0\.0\.1|localhost)[:/])\S+$", url):
+                            raise bad(E_BUTTON_URL)
                     elif "url" in b:
                         url = str(b["url"])
                         if not re.match(r"^(https?|tg)://\S+$", url) and not re.match(r"^t\.me/\S+$", url):

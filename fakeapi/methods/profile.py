@@ -30,6 +30,19 @@ class ProfileMethods:
                 "supports_inline_queries": self.supports_inline_queries,
                 "can_connect_to_business": False, "has_main_web_app": False}
 
+    # ----------------------------------------------------------------- the menu button
+    async def _m_setchatmenubutton(self, p: dict) -> bool:
+        button = p.get("menu_button") or {"type": "default"}
+        if not isinstance(button, dict) or button.get("type") not in ("default", "commands", "web_app"):
+            raise bad("can't parse menu button")
+        chat = p.get("chat_id")
+        self.menu_buttons[str(chat) if chat is not None else ""] = button
+        return True
+
+    async def _m_getchatmenubutton(self, p: dict) -> dict:
+        chat = p.get("chat_id")
+        return self.menu_buttons.get(str(chat) if chat is not None else "") or self.menu_buttons.get("") or {"type": "default"}
+
     # ----------------------------------------------------------------- name and descriptions
     async def _m_setmyname(self, p: dict) -> bool:
         language = self._language_code(p)

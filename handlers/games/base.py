@@ -151,6 +151,29 @@ class GameRenderer:
         """Every way of tapping `action` (one, unless the order of some taps does not matter)."""
         return [self.action_path(action, view, _)]
 
+    # ----- the table drawn as cards (the Mini App: handlers/webapp/snapshot.py) -------------
+    def board(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> dict[str, Any]:
+        """The centre of the table as zones of cards, and what everyone may know of each seat:
+        {"zones": [zone(...)], "seats": {player: {"cards", "score", "note", "face_up", "face_down"}}}."""
+        players = view.get("players") or []
+        return {"zones": self.board_zones(view, _, names), "seats": {player: self.board_seat(view, player, _) for player in players}}
+
+    def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """By default the table message's centre lines, as one zone of text."""
+        lines = self.centre_lines(view, _, names)
+        return [zone("centre", "", note="\n".join(lines))] if lines else []
+
+    def board_seat(self, view: Mapping[str, Any], player: str, _: Translator) -> dict[str, Any]:
+        counts = view.get("hand_counts") or view.get("counts") or {}
+        scores = view.get("scores") or {}
+        return {
+            "cards": counts.get(player),
+            "score": self.score_text(scores[player], _) if player in scores else None,
+            "note": self.seat_detail(view, player, _) or None,
+            "face_up": [],
+            "face_down": 0,
+        }
+
     # ----- the group table message --------------------------------------------------------
     # Event kinds that never get a line of their own, each with where players learn of it. Any
     # other kind an engine emits must have a line (tests/render/test_every_event_is_told.py).
@@ -253,6 +276,30 @@ class GameRenderer:
             crown = "🏆 " if player in winners else ""
             lines.append(f"{crown}{name(names, player)}: {score}")
         return lines
+
+
+def zone(
+    zone_id: str,
+    title: str,
+    cards: Sequence[str] = (),
+    count: int | None = None,
+    note: str | None = None,
+    groups: Sequence[Sequence[str]] | None = None,
+    players: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """A zone of the table in the Mini App: its cards (engine codes), a count of cards not shown
+    (a stock), a line of text, melds in groups, and who played each card (a trick)."""
+    found: dict[str, Any] = {"id": zone_id, "title": title, "cards": list(cards), "count": count, "note": note or None}
+    if groups is not None:
+        found["groups"] = [list(group) for group in groups]
+    if players is not None:
+        found["players"] = list(players)
+    return found
+
+
+def trick_zone(view: Mapping[str, Any], _: Translator) -> dict[str, Any]:
+    plays = view.get("trick") or []
+    return zone("trick", _("On the table"), [play["card"] for play in plays], players=[play["player"] for play in plays])
 
 
 def signed(change: int | None) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, name, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, trick_zone, winners_line, zone
 from handlers.render.action_tree import Alone, Pick, Step
 from handlers.render.fit import pack
 
@@ -138,6 +138,21 @@ class Euchre3Renderer(GameRenderer):
             played = sum((view.get("tricks_won") or {}).values())
             parts.append(_("Trick {number} of {tricks}", number=min(played + 1, 5), tricks=5))
         return pack(parts)
+
+    def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The up-card while trumps are being made, trumps, the trick, the dummy (its cards when
+        this player may see them, else how many)."""
+        zones = []
+        if view.get("up_card") and view.get("phase") in ("bid1", "pickup", "bid2"):
+            status = _("turned down") if view.get("up_card_status") == "turned_down" else None
+            zones.append(zone("up_card", _("Up-card"), [view["up_card"]], note=status))
+        if view.get("trump"):
+            zones.append(zone("trump", _("Trumps"), note=show.suit_label(view["trump"], _)))
+        if view.get("trick") or view.get("phase") == "play":
+            zones.append(trick_zone(view, _))
+        if view.get("dummy") is not None or view.get("dummy_count") is not None:
+            zones.append(zone("dummy", _("Dummy"), view.get("dummy") or [], count=view.get("dummy_count")))
+        return zones
 
     def _centre(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], for_player: bool) -> list[str]:
         lines = []

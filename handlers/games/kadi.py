@@ -9,7 +9,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import NAME_LIMIT, GameRenderer, name, names_list, shorten, winners_line
+from handlers.games.base import NAME_LIMIT, GameRenderer, name, names_list, shorten, winners_line, zone
 from engine.core.cards import JOKER
 from handlers.render.action_tree import Alone, Card, Step
 from handlers.render.fit import pack
@@ -239,6 +239,20 @@ class KadiRenderer(GameRenderer):
         if command:
             lines.append("👑 " + _("Command: {command}", command=self._command_label(command, _)))
         return lines
+
+    def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The top card (with the penalty or command in force), the stock and the play's direction."""
+        notes = self._centre(view, _)[1:]
+        if view.get("match_top") and view.get("match_top") != view.get("top"):
+            notes.insert(0, _("match {card}", card=show.card(view["match_top"])))
+        if view.get("provisional_winner"):
+            notes.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
+                                   name=name(names, view["provisional_winner"])))
+        direction = "↻" if view.get("direction") == "clockwise" else "↺"
+        return [
+            zone("top", _("Top card"), [view["top"]] if view.get("top") else [], note="\n".join(notes)),
+            zone("stock", _("Stock"), count=view.get("stock_size", 0), note=direction),
+        ]
 
     def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
         buttons = []

@@ -8,7 +8,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import PROPOSALS_KEY, GameRenderer, name, shorten
+from handlers.games.base import PROPOSALS_KEY, GameRenderer, name, shorten, zone
 from handlers.games.house_rules import shown_rule
 from handlers.render.action_tree import Alone, Card, Pick, Step
 from handlers.render.fit import LINE_WIDTH, pack, wrap
@@ -336,6 +336,31 @@ class LoptiRenderer(GameRenderer):
         elif seat.get("face_down"):
             parts.append(f"{show.FACE_DOWN}{len(seat['face_down'])}")
         return ", ".join(parts)
+
+    def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The pile (its cards, what it asks for), the draw pile, the burned cards, and the
+        house rules, vote and duel as the table message tells them."""
+        pile = view.get("pile") or []
+        asks = self._pile(view, _, names)
+        # The centre lines after the pile's and the draw pile's (see centre_lines): rules, vote, duel.
+        told = min(2, len(asks) + (0 if asks and view.get("pile_top") else 1))
+        rest = self.centre_lines(view, _, names)[told:]
+        zones = [
+            zone("pile", _("Pile"), pile, note="\n".join(asks[1:] if view.get("pile_top") else asks)),
+            zone("stock", _("Draw pile"), count=view.get("stock_count", 0)),
+        ]
+        if view.get("burned_count"):
+            zones.append(zone("burned", _("Burned"), count=view["burned_count"]))
+        if rest:
+            zones.append(zone("rules", "", note="\n".join(rest)))
+        return zones
+
+    def board_seat(self, view: Mapping[str, Any], player: str, _: Translator) -> dict[str, Any]:
+        seat = (view.get("seats") or {}).get(player, {})
+        found = super().board_seat(view, player, _)
+        found.update(cards=seat.get("hand_count"), score=self.score_text(seat.get("wins", 0), _),
+                     face_up=list(seat.get("face_up") or []), face_down=len(seat.get("face_down") or []))
+        return found
 
     def rules_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
         rules = view.get("rules") or []

@@ -7,7 +7,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, name, names_list, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, trick_zone, winners_line, zone
 from handlers.render.action_tree import Alone, Step
 from handlers.render.fit import LINE_WIDTH, pack, phone_width
 
@@ -141,6 +141,26 @@ class PitchRenderer(GameRenderer):
                 parts.append(_("Trick {number} of {tricks}", number=view["trick_number"], tricks=6))
             lines.extend(parts if for_player else pack(parts))
         return lines
+
+    def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The bids while bidding; then trumps and the trick, each card with who played it."""
+        zones = []
+        if view.get("phase") == "bidding":
+            passed = _("pass")
+            said = [f"{names.get(bid['player'], bid['player'])} {passed if bid['value'] is None else bid['value']}"
+                    for bid in view.get("bids") or []]
+            zones.append(zone("bids", _("Bids"), note=" · ".join(said)))
+        if view.get("trump"):
+            zones.append(zone("trump", _("Trumps"), note=show.suit_label(view["trump"], _)))
+        if view.get("phase") == "playing":
+            number = (
+                _("Trick {number} of {tricks}", number=view["trick_number"], tricks=6) if view.get("trick_number") else None
+            )
+            zones.append({**trick_zone(view, _), "note": number})
+        teams = [line for line in self.centre_lines(view, _, names) if line not in self._centre(view, _, names, False)]
+        if teams:
+            zones.append(zone("teams", "", note="\n".join(teams)))
+        return zones
 
     def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
         kind = event["kind"]

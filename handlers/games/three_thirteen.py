@@ -7,7 +7,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, signed, winners_line
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, signed, winners_line, zone
 from handlers.render.action_tree import Alone, Card, Step
 from handlers.render.fit import pack
 
@@ -117,6 +117,27 @@ class ThreeThirteenRenderer(GameRenderer):
             listed = names_list(last, names, _)
             lines.append(_.plural("Last turn: {names}", "Last turns: {names}", len(last), names=listed))
         return lines
+
+    def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The discard pile's top, the wild rank, the stock, the melds laid down (grouped, by
+        player), and this player's best arrangement of their hand (melds grouped, the rest apart)."""
+        zones = [
+            zone("discard", _("Discard pile"), [view["discard_top"]] if view.get("discard_top") else [],
+                 count=view.get("discard_count")),
+            zone("wild", _("Wild"), note=str(view.get("wild_rank") or "")),
+            zone("stock", _("Stock"), count=view.get("stock_count", 0)),
+        ]
+        for player, melds in (view.get("table_melds") or {}).items():
+            zones.append(zone(f"melds:{player}", "🏁 " + names.get(player, player), groups=melds))
+        arrangement = view.get("best_arrangement")
+        if arrangement and arrangement.get("melds"):
+            zones.append(zone("arrangement", _("Your melds"), arrangement.get("deadwood_cards") or [],
+                              groups=arrangement["melds"]))
+        last = view.get("final_turns")
+        if last:
+            listed = names_list(last, names, _)
+            zones.append(zone("final", "", note=_.plural("{names}: one more turn.", "{names}: one more turn each.", len(last), names=listed)))
+        return zones
 
     def score_text(self, score: int, _: Translator) -> str:
         return _.plural("{count} point", "{count} points", score)

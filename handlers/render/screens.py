@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
 from handlers.i18n import Translator
@@ -69,6 +69,9 @@ class Readers:
     group: Translator
     users: dict[int, Translator]
     bot_username: str
+    # The Mini App (docs/MINIAPP.md): its URL, and its short name for links from groups.
+    webapp_url: str | None = None
+    webapp_name: str | None = None
 
     def of(self, user_id: int) -> Translator:
         return self.users.get(user_id, self.group)
@@ -83,6 +86,29 @@ def join_link(readers: Readers, table_id: int, token: str) -> str:
 
 def hand_link(readers: Readers, table_id: int) -> str:
     return readers.link(f"h{table_id}")
+
+
+def app_button(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardButton | None:
+    """The private chat's button that opens the Mini App on this table (web_app buttons work in
+    private chats only)."""
+    if not readers.webapp_url:
+        return None
+    return InlineKeyboardButton("🃏 " + _("Open the table"), web_app=WebAppInfo(f"{readers.webapp_url}?table={table_id}"))
+
+
+def app_link(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardButton | None:
+    """A group's link to the Mini App on this table: t.me/<bot>/<app>?startapp=t<id>, where the
+    operator registered the app's short name."""
+    if not readers.webapp_url or not readers.webapp_name:
+        return None
+    url = f"https://t.me/{readers.bot_username}/{readers.webapp_name}?startapp=t{table_id}"
+    return InlineKeyboardButton("🃏 " + _("Open the table"), url=url)
+
+
+def _with_row(markup: InlineKeyboardMarkup | None, button: InlineKeyboardButton | None) -> InlineKeyboardMarkup | None:
+    if button is None:
+        return markup
+    return InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), [button]])
 
 
 # A panel that stands in for a player's hand while they use it: given the reader's language,
@@ -122,7 +148,8 @@ def table_screens(
         MESSAGE,
         TABLE,
         text=group.table_text(table, game, state, _, view, now),
-        markup=group.table_markup(table, game, state, _, view, link),
+        markup=_with_row(group.table_markup(table, game, state, _, view, link),
+                         app_link(readers, table.table_id, _) if table.chat_id < 0 and table.status == PLAYING else None),
     )
     results = group.round_results(table, _)
     if results and table.round_events:
@@ -158,6 +185,8 @@ def table_screens(
             text, markup = shown
         else:
             text, markup = hand.render_hand(table, game, state, seat.player, reader, opened.get(user_id), paused)
+            if playing:
+                markup = _with_row(markup, app_button(readers, table.table_id, reader))
         priority = URGENT if seat.player in waiting and not paused else BACKGROUND
         screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=text, markup=markup)
         if playing and seat.player in table.nudged:

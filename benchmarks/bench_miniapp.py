@@ -1,0 +1,361 @@
+"""Karata's Mini App under load: Bot API calls per move, tap-to-every-screen latency, CPU per move.
+
+What it does: starts the fake Bot API on 127.0.0.1 with Telegram's flood limits enforced, runs
+`karata run` against it as its own process at the real limits (KARATA_BOT_RATE=30,
+KARATA_GROUP_RATE=20) with the Mini App on (KARATA_WEBAPP_URL on 127.0.0.1), and opens TABLES
+Kadi tables of 3 players in as many groups (in chat, as bench_bot.py does). Then every player
+opens the app: a live WebSocket per player, and moves as HTTP presses on the action tree (a
+marking tap, then ✔, as the page sends them). Each table's player to act presses as soon as
+their screen shows the move, for SECONDS.
+
+Two app runs: "as fast as they can" (the next press as soon as every screen of the table shows
+the last one) and "at a person's pace" (a move per table every PACE seconds at most: a group
+table of people rather than of scripts). Then the same tables are played in chat (bench_bot.py's
+drivers: a press of the private hand's buttons) at the same limits, for comparison.
+
+Figures:
+- moves/s: actions the bot committed per second (from its database);
+- Bot API calls per move: every call the bot made (getUpdates aside) per committed move, and the
+  counted ones (sends, edits, deletions: what the flood limits count) in all and to groups;
+- tap->every screen p50/p99 (app runs): from sending the POST of a move to the moment the last
+  other player's socket at that table has received a snapshot of that version or later;
+- CPU per move: the bot process's CPU seconds per committed move; 429s must be 0.
+
+Run: python benchmarks/bench_miniapp.py [--tables 10] [--seconds 30] [--pace 3]
+Times are wall-clock on this machine; the bot, the fake Telegram and the 3 x TABLES players (an
+HTTP client and a socket each, in this process) share its cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_bot import (  # noqa: E402
+    Run,
+    collector_paused,
+    committed_moves,
+    cpu_seconds,
+    drive_karata_table,
+    open_tables,
+    percentile,
+    start_process,
+    stop_process,
+    wait_for_poll,
+)
+from bot.demo import DEMO_TOKEN, Simulation  # noqa: E402
+from bot.demo_webapp import free_port  # noqa: E402
+from fakeapi import FakeBotAPI, FakeUser  # noqa: E402
+from fakeapi.webapp import sign_init_data  # noqa: E402
+
+NOT_CALLS = {"getUpdates"}
+
+
+# ----- one player in the app ------------------------------------------------------------------
+class AppPlayer:
+    """One player's page: their HTTP requests and their live socket, and every snapshot version
+    the socket brought with the time it came."""
+
+    def __init__(self, http: aiohttp.ClientSession, base: str, table_id: int, user: FakeUser):
+        self.http, self.base, self.table_id, self.user = http, base, table_id, user
+        person = {"id": user.id, "first_name": user.first_name, "language_code": "en"}
+        self.headers = {"X-Telegram-Init-Data": sign_init_data(DEMO_TOKEN, person)}
+        self.latest: dict[str, Any] = {}
+        self.arrivals: list[tuple[int, float]] = []  # (version, time) in the order they came
+        self.seat = -1
+        self.changed = asyncio.Event()
+        self.socket: aiohttp.ClientWebSocketResponse | None = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        async with self.http.get(f"{self.base}api/table/{self.table_id}", headers=self.headers) as response:
+            self.take(await response.json())
+        self.seat = next(seat["index"] for seat in self.latest["seats"] if seat["you"])
+        self.socket = await self.http.ws_connect(f"{self.base}api/table/{self.table_id}/live")
+        hello = {"initData": self.headers["X-Telegram-Init-Data"], "version": self.latest["version"]}
+        await self.socket.send_json(hello)
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def close(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+        if self.reader is not None:
+            self.reader.cancel()
+
+    def take(self, snap: dict[str, Any]) -> None:
+        if snap.get("version", -1) >= self.latest.get("version", -1):
+            self.latest = snap
+        self.changed.set()
+
+    async def _read(self) -> None:
+        assert self.socket is not None
+        async for message in self.socket:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(message.data)
+            if data.get("type") == "snapshot":
+                self.arrivals.append((data["version"], time.monotonic()))
+                self.take(data)
+
+    def seen(self, version: int, since: float) -> float | None:
+        """When this player's socket first brought `version` or a later one (after `since`)."""
+        return next((at for seen, at in self.arrivals if seen >= version and at >= since), None)
+
+    async def press(self, node: int) -> tuple[int, dict[str, Any]]:
+        body = {"version": self.latest["version"], "digest": self.latest["tree"]["digest"], "node": node}
+        url = f"{self.base}api/table/{self.table_id}/press"
+        async with self.http.post(url, json=body, headers=self.headers) as response:
+            return response.status, await response.json()
+
+    async def refresh(self) -> None:
+        async with self.http.get(f"{self.base}api/table/{self.table_id}", headers=self.headers) as response:
+            self.take(await response.json())
+
+
+def tap(snap: dict[str, Any], rng: random.Random) -> int | None:
+    """What a player in a hurry taps at the open node: ✔ once cards are marked, else any button
+    but ↩ or an unmark."""
+    nodes = snap.get("tree", {}).get("nodes") or []
+    if not nodes:
+        return None
+    buttons = nodes[snap["at"]]["buttons"]
+    confirm = [button["node"] for button in buttons if button["kind"] == "confirm"]
+    if confirm:
+        return confirm[0]
+    fresh = [button["node"] for button in buttons if button["kind"] != "back" and not button["marked"]]
+    return rng.choice(fresh) if fresh else None
+
+
+async def any_change(players: list[AppPlayer], timeout: float = 0.5) -> None:
+    for player in players:
+        player.changed.clear()
+    waits = [asyncio.ensure_future(player.changed.wait()) for player in players]
+    await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    for waiting in waits:
+        waiting.cancel()
+
+
+@dataclass
+class AppRun:
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+    timeouts: int = 0
+
+
+async def drive_app_table(players: list[AppPlayer], rng: random.Random, until: float, pace: float, run: AppRun) -> None:
+    """The table's player to act taps as soon as their screen shows the move; the next move waits
+    until every other screen of the table shows this one (and `pace` seconds since the last)."""
+    by_seat = {player.seat: player for player in players}
+    last = 0.0
+    while time.monotonic() < until:
+        newest = max((player.latest for player in players), key=lambda snap: snap["version"])
+        actors = [by_seat[seat] for seat in newest.get("to_act", []) if seat in by_seat]
+        actor = next((player for player in actors if player.latest["version"] == newest["version"]), None)
+        if newest.get("status") != "running" or actor is None or tap(actor.latest, rng) is None:
+            await any_change(players)  # a round's pause, or a screen not yet caught up
+            continue
+        if pace:
+            await asyncio.sleep(max(0.0, last + pace - time.monotonic()))
+        last = started = time.monotonic()
+        before = actor.latest["version"]
+        while True:  # the marking taps of a move, then its leaf
+            node = tap(actor.latest, rng)
+            if node is None:
+                break
+            status, snap = await actor.press(node)
+            if status != 200:
+                run.refused += 1
+                await actor.refresh()
+                break
+            actor.take(snap)
+            if snap["version"] != before:
+                break
+        version = actor.latest["version"]
+        if version == before:
+            continue
+        others = [player for player in players if player is not actor]
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(player.seen(version, started) is None for player in others):
+            await asyncio.sleep(0.002)
+        arrivals = [player.seen(version, started) for player in others]
+        if None in arrivals:
+            run.timeouts += 1
+            continue
+        run.latencies.append(max(arrivals) - started)  # type: ignore[type-var]
+
+
+# ----- the runs ---------------------------------------------------------------------------------
+@dataclass
+class Figures:
+    label: str
+    seconds: float
+    moves: int
+    calls: int  # every Bot API call but getUpdates
+    counted: int  # sends, edits, deletions (flood-counted)
+    group_counted: int
+    cpu: float
+    flood_429s: int
+    methods: Counter[str] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+    refused: int = 0
+    timeouts: int = 0
+
+    def breakdown(self) -> str:
+        per = max(1, self.moves)
+        return ", ".join(f"{method} {count / per:.2f}" for method, count in self.methods.most_common())
+
+    def row(self) -> str:
+        per = max(1, self.moves)
+        latency = (f"{percentile(self.latencies, 0.5) * 1000:.0f} ms / {percentile(self.latencies, 0.99) * 1000:.0f} ms"
+                   if self.latencies else "-")
+        return (f"| {self.label} | {self.moves / self.seconds:.1f} | {self.calls / per:.2f} | {self.counted / per:.2f} "
+                f"({self.group_counted / per:.2f}) | {latency} | {self.cpu / per * 1000:.1f} ms "
+                f"({self.cpu / self.seconds:.1%} of a core) | {self.flood_429s} |")
+
+
+def bot_calls(api: FakeBotAPI, since: int) -> Counter[str]:
+    return Counter(method for method, _ in api.calls[since:] if method not in NOT_CALLS)
+
+
+async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simulation], label: str, play) -> Figures:
+    """Run `play(until)` for the run's seconds and take the bot's figures around it."""
+    groups = {sim.group_id for sim in sims}
+    moves, flood, calls = committed_moves(db_path), api.flood_stats(), len(api.calls)
+    cpu, started = cpu_seconds(process.pid), time.monotonic()
+    with collector_paused():
+        await play(started)
+    elapsed = time.monotonic() - started
+    after = api.flood_stats()
+    methods = bot_calls(api, calls)
+    return Figures(
+        label=label,
+        seconds=elapsed,
+        moves=committed_moves(db_path) - moves,
+        calls=sum(methods.values()),
+        counted=after.delivered - flood.delivered,
+        group_counted=sum(after.delivered_per_chat.get(g, 0) - flood.delivered_per_chat.get(g, 0) for g in groups),
+        cpu=cpu_seconds(process.pid) - cpu,
+        flood_429s=after.violations - flood.violations,
+        methods=methods,
+    )
+
+
+async def app_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/app/"
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = str(Path(folder) / "karata.db")
+        async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
+            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits=True,
+                                          KARATA_WEBAPP_URL=base, KARATA_HTTP_PORT=str(port))
+            try:
+                await wait_for_poll(api)
+                sims = await open_tables(api, tables, seed)
+                connector = aiohttp.TCPConnector(limit=0)
+                async with aiohttp.ClientSession(connector=connector) as http:
+                    store_ids = await table_ids(http, base, sims)
+                    players = [[AppPlayer(http, base, table_id, user) for user in sim.users]
+                               for sim, table_id in zip(sims, store_ids)]
+                    for player in (p for table in players for p in table):
+                        await player.open()
+                    await asyncio.sleep(2)  # the chat hands' last catch-up, before the sockets opened
+                    run, rng = AppRun(), random.Random(seed)
+
+                    async def play(started: float) -> None:
+                        until = started + seconds
+                        await asyncio.gather(*(drive_app_table(table, random.Random(rng.random()), until, pace, run)
+                                               for table in players))
+
+                    figures = await measured(api, process, db_path, sims, f"app, {paced(pace)}", play)
+                    figures.latencies, figures.refused, figures.timeouts = run.latencies, run.refused, run.timeouts
+                    for player in (p for table in players for p in table):
+                        await player.close()
+                    return figures
+            finally:
+                await stop_process(process)
+
+
+async def table_ids(http: aiohttp.ClientSession, base: str, sims: list[Simulation]) -> list[int]:
+    """Each group's table, as its first player's app finds it (/api/me)."""
+    found = []
+    for sim in sims:
+        user = sim.users[0]
+        person = {"id": user.id, "first_name": user.first_name, "language_code": "en"}
+        headers = {"X-Telegram-Init-Data": sign_init_data(DEMO_TOKEN, person)}
+        async with http.get(base + "api/me", headers=headers) as response:
+            found.append((await response.json())["current"])
+    return found
+
+
+def paced(pace: float) -> str:
+    return f"a move per table every {pace:.0f} s at most" if pace else "as fast as they can"
+
+
+async def chat_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:
+    """The same tables played in chat, with bench_bot.py's drivers, at the same limits."""
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = str(Path(folder) / "karata.db")
+        async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
+            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits=True)
+            try:
+                await wait_for_poll(api)
+                sims = await open_tables(api, tables, seed)
+                await asyncio.sleep(2)
+                rng = random.Random(seed)
+
+                async def play(started: float) -> None:
+                    until = started + seconds
+                    await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace)
+                                           for sim in sims))
+
+                return await measured(api, process, db_path, sims, f"chat, {paced(pace)}", play)
+            finally:
+                await stop_process(process)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's moves in the paced run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip", default="", help="runs to leave out: app, chat, fast, paced (comma-separated)")
+    args = parser.parse_args()
+    skip = set(args.skip.split(","))
+    print(f"{args.tables} Kadi tables of 3, {args.seconds:.0f} s a run, Telegram's flood limits enforced")
+    print("| run | moves/s | Bot API calls/move | counted calls/move (group) | tap->every screen p50 / p99 "
+          "| bot CPU per move | 429s |")
+    print("|---|---|---|---|---|---|---|")
+    runs = []
+    for where, pace in (("app", 0.0), ("app", args.pace), ("chat", 0.0), ("chat", args.pace)):
+        if where in skip or ("paced" if pace else "fast") in skip:
+            continue
+        if where == "app":
+            runs.append(await app_under_load(args.tables, args.seconds, pace, args.seed))
+        else:
+            runs.append(await chat_under_load(args.tables, args.seconds, pace, args.seed))
+        print(runs[-1].row(), flush=True)
+    print()
+    for figures in runs:
+        print(f"{figures.label}: calls per move by method: {figures.breakdown()}")
+        if figures.refused or figures.timeouts:
+            print(f"{figures.label}: {figures.refused} presses refused, "
+                  f"{figures.timeouts} moves not on every screen within 10 s")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,51 @@
+"""The Mini App on the bot's one HTTP server, when KARATA_WEBAPP_URL is set (docs/MINIAPP.md):
+its routes under /app/, the live hub between the publisher and the open apps, the chats' buttons,
+and the private chats' menu button."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import MenuButtonWebApp, WebAppInfo
+from telegram.error import TelegramError
+from telegram.ext import Application
+
+from bot.settings import Settings
+from bot.web import WebServer
+from handlers.context import Karata
+from handlers.i18n import translator
+from handlers.webapp.api import webapp
+from handlers.webapp.live import LiveTables
+
+log = logging.getLogger(__name__)
+
+PREFIX = "/app/"
+
+
+def mount_webapp(application: Application, web: WebServer, settings: Settings) -> LiveTables | None:
+    """Serve the app and wire its hub into the publisher; None (nothing changes) when it is off."""
+    if not settings.webapp_url:
+        return None
+    karata: Karata = application.bot_data["karata"]
+    live = LiveTables()
+    publisher = karata.publisher
+    publisher.live = live
+    publisher.webapp_url = settings.webapp_url
+    publisher.webapp_name = settings.webapp_name
+    # A player who closes the app gets their chat hand caught up.
+    live.on_leave = lambda table_id, _user_id: publisher.refresh(table_id)
+    web.mount(PREFIX, webapp(karata, live, application.bot, settings.token))
+    application.bot_data["live"] = live
+    return live
+
+
+async def set_menu_button(application: Application, settings: Settings) -> None:
+    """Every private chat's menu button opens the app (on the player's latest table)."""
+    if not settings.webapp_url:
+        return
+    _ = translator(settings.group_language)
+    button = MenuButtonWebApp("🃏 " + _("Open the table"), WebAppInfo(settings.webapp_url))
+    try:
+        await application.bot.set_chat_menu_button(menu_button=button)
+    except TelegramError as error:
+        log.warning("could not set the menu button to the Mini App: %s", error)

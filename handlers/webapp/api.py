@@ -1,0 +1,327 @@
+"""The Mini App's HTTP routes (docs/MINIAPP.md is the contract): the page, its API and the live
+socket, as an aiohttp sub-application that bot/ mounts under /app/ on the bot's one server.
+
+Every request is authenticated by the initData Telegram signed (auth.py) and nothing else; a
+move goes through the same choice as a chat press (handlers/play.py TreePress) under the table's
+lock, so the app can do exactly what the keyboard can and is refused what it is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from telegram import Bot
+
+from handlers import rule_builder, telegram_io
+from handlers.callback_data import KEY, MAX_ID, TreeNode
+from handlers.context import Karata
+from handlers.games import renderer_for
+from handlers.games.base import PROPOSALS_KEY
+from handlers.i18n import Translator, first_language, translator
+from handlers.play import TreePress
+from handlers.refusals import outcome_text
+from handlers.render.common import game_title
+from handlers.render.hand import player_view
+from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, secret_key
+from handlers.webapp.live import Connection, LiveTables
+from handlers.webapp.snapshot import snapshot
+from tables.models import LIVE, Loaded, Outcome
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+INIT_HEADER = "X-Telegram-Init-Data"
+MAX_BODY = 4096
+FIRST_MESSAGE_SECONDS = 10.0
+# The page loads nothing from anywhere but this server, and is framed only by Telegram.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; frame-ancestors https://web.telegram.org https://*.telegram.org 'self'"
+)
+# HTTP status of each refusal the API answers with (the rest: 409, the move does not stand now).
+STATUS = {"no_table": 404, "not_seated": 403, "not_in_session": 403, "malformed": 400, "unknown_button": 409}
+
+KARATA = web.AppKey("karata", Karata)
+LIVE_KEY = web.AppKey("live", LiveTables)
+BOT = web.AppKey("bot", Bot)
+SECRET = web.AppKey("secret", bytes)
+CLOCK = web.AppKey("clock", Callable)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(code)
+        self.status, self.code, self.message = status, code, message
+
+
+def error(status: int, code: str, message: str) -> web.Response:
+    return web.json_response({"error": code, "message": message}, status=status)
+
+
+def _fallback(request: web.Request) -> Translator:
+    """The language of an answer before we know the user (a forged initData): their browser's."""
+    accept = request.headers.get("Accept-Language", "")
+    return translator(first_language(accept[:2].lower() if accept else None))
+
+
+async def reader_language(karata: Karata, user: WebAppUser) -> Translator:
+    found = await karata.store.get_user(user.id)
+    return translator(found.language if found and found.language else first_language(user.language_code))
+
+
+def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:
+    try:
+        return check_init_data(init_data, app[SECRET], app[CLOCK]())
+    except BadInitData as bad:
+        _ = _fallback(request)
+        if bad.expired:
+            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again.")) from None
+        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are.")) from None
+
+
+async def _user(request: web.Request) -> tuple[WebAppUser, Translator]:
+    user = authenticate(request.app, request.headers.get(INIT_HEADER, ""), request)
+    return user, await reader_language(request.app[KARATA], user)
+
+
+def _table_id(request: web.Request, _: Translator) -> int:
+    text = request.match_info.get("table", "")
+    if not text.isdigit() or not 0 < int(text) < MAX_ID:
+        raise ApiError(404, "no_table", _("There is no such table."))
+    return int(text)
+
+
+async def _body(request: web.Request, _: Translator) -> dict[str, Any]:
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise ApiError(413, "too_large", _("That request is too long."))
+    raw = await request.content.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        raise ApiError(413, "too_large", _("That request is too long."))
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise ApiError(400, "malformed", _("That request could not be read."))
+    return body
+
+
+def _int(body: dict[str, Any], key: str, _: Translator, low: int = 0, high: int = MAX_ID) -> int:
+    value = body.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ApiError(400, "malformed", _("That request could not be read."))
+    return value
+
+
+async def _seated(karata: Karata, table_id: int, user: WebAppUser, _: Translator) -> Loaded:
+    """The table, if this user sits at it; another user's table answers as if it were not there
+    to them (403, and nothing of it)."""
+    loaded = await karata.service.load(table_id)
+    if loaded is None:
+        raise ApiError(404, "no_table", _("There is no such table."))
+    if loaded.table.seat_of(user.id) is None:
+        raise ApiError(403, "not_seated", _("You are not playing at this table."))
+    return loaded
+
+
+def _player(loaded: Loaded, user: WebAppUser) -> str:
+    seat = loaded.table.seat_of(user.id)
+    assert seat is not None
+    return seat.player
+
+
+def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Translator) -> dict[str, Any]:
+    table = loaded.table
+    found = snapshot(table, loaded.game, loaded.state, _player(loaded, user), _, app[CLOCK](),
+                     app[LIVE_KEY].opened.get((table.table_id, user.id)))
+    found["chat"] = f"https://t.me/{app[BOT].username}" if app[BOT].username else None
+    return found
+
+
+def _refusal(outcome: Outcome, _: Translator) -> ApiError:
+    texts = renderer_for(outcome.table.game).refusal_texts if outcome.table is not None else None
+    code = outcome.code or "refused"
+    return ApiError(STATUS.get(code, 409), code, outcome_text(outcome, _, texts))
+
+
+# ----- routes -----------------------------------------------------------------------------------
+async def index(request: web.Request) -> web.StreamResponse:
+    page = STATIC / "index.html"
+    if not page.is_file():
+        return web.Response(status=503, text="the Mini App's page is not installed")
+    return web.FileResponse(page, headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
+
+
+async def me(request: web.Request) -> web.Response:
+    user, _ = await _user(request)
+    karata = request.app[KARATA]
+    tables = sorted(await karata.store.live_tables_of_user(user.id), key=lambda table: table.updated_at)
+    listed = [{"id": table.table_id, "game": table.game, "title": game_title(table.game, _)} for table in tables
+              if table.status in LIVE]
+    wanted = user.start_param[1:] if user.start_param and user.start_param.startswith("t") else request.query.get("table")
+    ids = [entry["id"] for entry in listed]
+    current = int(wanted) if wanted and wanted.isdigit() and int(wanted) in ids else (ids[-1] if ids else None)
+    return web.json_response({
+        "user": {"id": user.id, "name": user.name},
+        "language": _.language,
+        "theme": None,
+        "tables": listed,
+        "current": current,
+    })  # fmt: skip
+
+
+async def table(request: web.Request) -> web.Response:
+    user, _ = await _user(request)
+    loaded = await _seated(request.app[KARATA], _table_id(request, _), user, _)
+    return web.json_response(snapshot_of(request.app, loaded, user, _))
+
+
+async def press(request: web.Request) -> web.Response:
+    """A tap on a node of the action tree, as the chat's keyboard would press it."""
+    user, _ = await _user(request)
+    table_id = _table_id(request, _)
+    body = await _body(request, _)
+    version = _int(body, "version", _)
+    node = _int(body, "node", _, 0, 10**6)
+    digest = body.get("digest")
+    if not isinstance(digest, str) or not digest.isdigit() or len(digest) > 12:
+        raise ApiError(400, "malformed", _("That request could not be read."))
+    app = request.app
+    karata, live = app[KARATA], app[LIVE_KEY]
+    loaded = await _seated(karata, table_id, user, _)
+    player = _player(loaded, user)
+    tap = TreePress(player, TreeNode(table_id, int(digest), node), _, version)
+    outcome = await karata.service.act_with(table_id, player, tap.choose)
+    key = (table_id, user.id)
+    if tap.opened and tap.opened[0] != 0:
+        live.opened[key] = (int(digest), tap.opened[0])
+    else:
+        live.opened.pop(key, None)
+    if not outcome.ok:
+        raise _refusal(outcome, _)
+    if tap.amending:  # Lopti's rule builder stays in the chat: it opens there, on that rule
+        screen = rule_builder.amendment_message(table_id, tap.amending[0], _)
+        if screen is not None:
+            await telegram_io.send(app[BOT], user.id, *screen)
+    return web.json_response(snapshot_of(app, await _seated(karata, table_id, user, _), user, _))
+
+
+async def button(request: web.Request) -> web.Response:
+    """A button of the group table ("Kadi Moja!", accuse), as play.press_table_button presses it.
+    A costly button's warning is the page's to show before it posts."""
+    user, _ = await _user(request)
+    table_id = _table_id(request, _)
+    body = await _body(request, _)
+    version = _int(body, "version", _)
+    name = body.get("name")
+    if not isinstance(name, str) or not KEY.fullmatch(name):
+        raise ApiError(400, "malformed", _("That request could not be read."))
+    karata = request.app[KARATA]
+    loaded = await _seated(karata, table_id, user, _)
+    renderer = renderer_for(loaded.table.game)
+    if name == PROPOSALS_KEY:
+        raise ApiError(409, "in_chat", _("Choose your proposal in our private chat."))
+
+    def choose(current: Loaded) -> dict[str, Any] | Outcome:
+        if version != current.table.version:
+            return Outcome.refused("too_late", table=current.table)
+        public = player_view(current.table, current.game, current.state, None)
+        offered = {key for _label, key in renderer.table_buttons(public, current.table.names, _)}
+        action = renderer.table_action(name, public) if name in offered else None
+        return action if action is not None else Outcome.refused("unknown_button", table=current.table)
+
+    outcome = await karata.service.act_with(table_id, _player(loaded, user), choose)
+    if not outcome.ok:
+        raise _refusal(outcome, _)
+    return web.json_response(snapshot_of(request.app, await _seated(karata, table_id, user, _), user, _))
+
+
+async def live_socket(request: web.Request) -> web.StreamResponse:
+    """The live feed of one table: the first message authenticates and says the version the page
+    has; then a snapshot whenever the table changes (at once if the page is behind), a ping when
+    nothing does."""
+    app = request.app
+    karata, live = app[KARATA], app[LIVE_KEY]
+    socket = web.WebSocketResponse(max_msg_size=MAX_BODY * 2)
+    await socket.prepare(request)
+    try:
+        first = await socket.receive(timeout=FIRST_MESSAGE_SECONDS)
+        hello = json.loads(first.data) if first.type == WSMsgType.TEXT else None
+        if not isinstance(hello, dict) or not isinstance(hello.get("initData"), str):
+            raise ApiError(400, "malformed", _fallback(request)("That request could not be read."))
+        user = authenticate(app, hello["initData"], request)
+        _ = await reader_language(karata, user)
+        table_id = _table_id(request, _)
+        seen = hello.get("version")
+        seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else -1
+        loaded = await _seated(karata, table_id, user, _)
+    except ApiError as refused:
+        await socket.send_json({"type": "error", "error": refused.code, "message": refused.message})
+        await socket.close()
+        return socket
+    except (TimeoutError, ValueError):
+        await socket.close()
+        return socket
+    last: list[str] = [""]
+
+    async def send(changed: Loaded | None) -> None:
+        current = changed if changed is not None else await karata.service.load(table_id)
+        if current is None or current.table.seat_of(user.id) is None:
+            await socket.close()
+            return
+        text = json.dumps({"type": "snapshot", **snapshot_of(app, current, user, _)}, ensure_ascii=False)
+        if text != last[0] and not socket.closed:
+            last[0] = text
+            await socket.send_str(text)
+
+    async def ping() -> None:
+        if not socket.closed:
+            await socket.send_json({"type": "ping"})
+
+    connection = Connection(table_id, user.id, send)
+    live.add(connection)
+    if seen != loaded.table.version:
+        connection.push(loaded)
+    writer = asyncio.get_running_loop().create_task(connection.run(ping))
+    try:
+        async for message in socket:
+            if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                break  # anything else the page says is not needed: it moves over HTTP
+    finally:
+        live.remove(connection)
+        writer.cancel()
+    return socket
+
+
+@web.middleware
+async def json_errors(request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except ApiError as refused:
+        return error(refused.status, refused.code, refused.message)
+
+
+def webapp(karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callable[[], float] = time.time) -> web.Application:
+    """The Mini App as an aiohttp application (mounted under /app/ by bot/webapp.py)."""
+    app = web.Application(middlewares=[json_errors], client_max_size=MAX_BODY)
+    app[KARATA] = karata
+    app[LIVE_KEY] = live
+    app[BOT] = bot
+    app[SECRET] = secret_key(token)
+    app[CLOCK] = clock
+    app.router.add_get("/", index)
+    if STATIC.is_dir():
+        app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    app.router.add_get("/api/me", me)
+    app.router.add_get("/api/table/{table}", table)
+    app.router.add_post("/api/table/{table}/press", press)
+    app.router.add_post("/api/table/{table}/button", button)
+    app.router.add_get("/api/table/{table}/live", live_socket)
+    return app

@@ -1,0 +1,112 @@
+"""The page draws a snapshot as a player needs it on a 360 px phone, and taps what the tree
+allows: against the stub API (a fixed Kadi snapshot), so no bot is needed."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.webapp.browser.browser import ServerThread, app_url
+from tests.webapp.browser.stub import PRESSES, fixture, stub_app
+
+GOOD = "user=amina&hash=ok"
+
+
+@pytest.fixture
+def kadi_page(browsers):
+    snap = fixture("kadi")
+    snap["deadline"] = time.time() + 75
+    app = stub_app(snap, GOOD, refuse=frozenset({3}))
+    with ServerThread(app) as server:
+        browser = browsers()
+        browser.driver.get(app_url(server.base, GOOD))
+        wait(browser, "return !!document.querySelector('#prompt')")
+        yield browser, app[PRESSES]
+        browser.driver.get("about:blank")  # closes the page's live socket before the server stops
+
+
+def wait(browser, script, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not (found := browser.driver.execute_script(script)):
+        assert time.monotonic() < deadline, f"the page never showed: {script}"
+        time.sleep(0.03)
+    return found
+
+
+def hand(browser):
+    return browser.driver.execute_script("""
+        return [...document.querySelectorAll('#hand .hand-slot')].map(slot => ({
+            code: slot.querySelector('.card').dataset.code, legal: slot.classList.contains('legal'),
+            dim: slot.classList.contains('dim'), marked: slot.classList.contains('marked'),
+            red: slot.querySelector('.card').classList.contains('red'),
+            joker: slot.querySelector('.card').classList.contains('joker')}));""")
+
+
+def test_the_hand_is_drawn_as_cards_and_only_legal_ones_can_be_tapped(kadi_page):
+    browser, presses = kadi_page
+    cards = hand(browser)
+    assert [card["code"] for card in cards] == ["3S", "8S", "QH", "10H", "KC", "X"]
+    assert [card["code"] for card in cards if card["legal"]] == ["8S", "QH", "10H", "X"]
+    assert all(card["dim"] for card in cards if not card["legal"])
+    assert [card["red"] for card in cards] == [False, False, True, True, False, False]
+    assert [card["joker"] for card in cards] == [False] * 5 + [True]
+    # A dimmed card does nothing when tapped.
+    browser.driver.execute_script("document.querySelector('#hand .hand-slot.dim').click()")
+    time.sleep(0.2)
+    assert presses == []
+
+
+def test_a_phone_screen_needs_no_sideways_scrolling_and_shows_the_whole_table(kadi_page):
+    browser, _ = kadi_page
+    width = browser.driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 360
+    seats = browser.driver.execute_script("return [...document.querySelectorAll('#seats .seat')].map(s => s.innerText)")
+    assert len(seats) == 3 and "Amina" in seats[0] and "12" in seats[1]
+    assert browser.driver.execute_script("return document.querySelector('#seats .seat.acting .name').textContent") == "Amina"
+    felt = browser.driver.execute_script("return document.querySelector('#felt').innerText")
+    assert "31" in felt and "Command" in felt
+    assert browser.driver.execute_script("return document.querySelector('#felt [data-zone=top] .card').dataset.code") == "8H"
+    assert "Your turn: play a card, or draw." in browser.driver.execute_script("return document.querySelector('#prompt').innerText")
+    # The turn timer counts down from the deadline.
+    first = browser.driver.execute_script("return document.querySelector('#timer').textContent")
+    assert first.endswith(("1:15", "1:14", "1:13"))
+
+
+def test_cards_of_a_play_are_tapped_one_by_one_then_confirmed(kadi_page):
+    browser, presses = kadi_page
+    browser.driver.execute_script("document.querySelector('#hand .hand-slot[data-node=\"2\"]').click()")
+    wait(browser, "return KarataApp.state.snap.at === 2")
+    cards = hand(browser)
+    assert [card["code"] for card in cards if card["marked"]] == ["QH"]
+    assert [card["code"] for card in cards if card["legal"]] == ["10H"]
+    buttons = browser.driver.execute_script("return [...document.querySelectorAll('#moves button')].map(b => b.className + ':' + b.dataset.node)")
+    assert "btn confirm:7" in buttons and "btn back:0" in buttons
+    assert presses[-1] == {"version": 12, "digest": "abc", "node": 2}
+
+
+def test_a_refused_tap_says_why(kadi_page):
+    browser, presses = kadi_page
+    browser.driver.execute_script("document.querySelector('#hand .hand-slot[data-node=\"3\"]').click()")
+    toast = wait(browser, "var t = document.querySelector('#toast'); return !t.hidden && t.textContent")
+    assert toast == "That card does not match the top card."
+    assert presses[-1]["node"] == 3
+
+
+def test_kadi_moja_is_a_big_button_and_colours_follow_the_dark_theme(browsers):
+    snap = fixture("kadi")
+    nodes = snap["tree"]["nodes"]
+    nodes[0]["children"].append(len(nodes))
+    nodes.append({"number": len(nodes), "label": "📣 Kadi Moja!", "kind": "move", "card": None, "children": []})
+    with ServerThread(stub_app(snap, GOOD)) as server:
+        browser = browsers()
+        browser.driver.get(app_url(server.base, GOOD, "dark"))
+        wait(browser, "return !!document.querySelector('#prompt')")
+        call = browser.driver.execute_script(
+            "var b = document.querySelector('#moves .btn.call'); return b && [b.textContent, b.offsetWidth, b.offsetHeight]")
+        draw = browser.driver.execute_script("var b = document.querySelector('#moves .btn.alone'); return [b.offsetHeight]")
+        assert call[0] == "📣 Kadi Moja!" and call[1] > 300 and call[2] > draw[0]
+        background = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(23, 33, 43)"  # the theme's bg_color, #17212b
+        assert browser.driver.execute_script("return document.documentElement.dataset.scheme") == "dark"
+        browser.driver.get("about:blank")

@@ -1,0 +1,294 @@
+"""Players in the Mini App against the real bot on the fake Bot API, in headless Chromium: whole
+matches with two players in the app and one in chat, a Lopti round with swaps, refused initData,
+a table the user does not sit at, and a dropped connection that catches up."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+
+import pytest
+
+from bot.demo import DEMO_TOKEN, Simulation
+from fakeapi.webapp import sign_init_data
+from tests.e2e.conftest import simulation
+from tests.e2e.helpers import hand_line_cards, sensible_player
+from tests.webapp.browser.browser import app_url
+from tests.webapp.browser.page import Page
+
+pytestmark = pytest.mark.asyncio
+
+APP = {"KARATA_WEBAPP_URL": "https://karata.example/app/"}
+# Every open app shows a move within this many seconds (the issue asks for one; a loaded test
+# machine gets some slack).
+LIVE_SECONDS = 5.0
+
+
+def init_data(user, auth_date=None, token=DEMO_TOKEN, start_param=None):
+    return sign_init_data(token, {"id": user.id, "first_name": user.first_name, "language_code": "en"},
+                          auth_date, start_param)
+
+
+def base(application) -> str:
+    return f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+
+
+async def open_page(browsers, application, user, **kwargs) -> Page:
+    page = Page(browsers())
+    await page.open(app_url(base(application), init_data(user, **kwargs)))
+    return page
+
+
+async def play_match(application, sim, table_id, pages, chat_users, rng, max_moves=600):
+    """Until the match is over: whoever is to act moves, in their app (`pages`) or in chat
+    (`chat_users`, through the simulation's chat presses). Each move shows in every open app."""
+    karata = application.bot_data["karata"]
+    chat = Simulation(sim.api, chat_users, sim.group_id, rng)
+    chat.application = application
+    chat.choose = sensible_player(rng)
+    moves = {player: 0 for player in pages} | {str(user.id): 0 for user in chat_users}
+    for _ in range(max_moves):
+        loaded = await karata.service.load(table_id)
+        if loaded.table.status != "playing" or loaded.game.is_finished(loaded.state):
+            # Everyone played their part, in the app or in chat.
+            assert all(moves.values()), moves
+            return loaded
+        version = loaded.table.version
+        for page in pages.values():
+            await page.at_version(version, timeout=LIVE_SECONDS)
+        acting = [player for player in loaded.game.to_act(loaded.state) if loaded.game.legal_actions(loaded.state, player)]
+        movers = [player for player in acting if player in pages]
+        if movers:
+            assert await pages[movers[0]].play_one(rng), "the app offered no move to a player who has one"
+            moves[movers[0]] += 1
+        else:
+            await chat.shown()
+            assert await chat.step(), "the chat player had nothing to press"
+            moves[str(chat_users[0].id)] += 1
+    raise AssertionError("the match did not end")
+
+
+async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
+    sim = simulation(api)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("kadi", "hand_size=5 points_limit=1")
+        table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+        amina, baraka, chausiku = sim.users
+        pages = {str(amina.id): await open_page(browsers, application, amina),
+                 str(baraka.id): await open_page(browsers, application, baraka)}
+        loaded = await play_match(application, sim, table.table_id, pages, [chausiku], random.Random(5))
+        assert loaded.game.is_finished(loaded.state)
+        for page in pages.values():
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            snap = await page.snap()
+            assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
+            assert await page.text("#prompt") == snap["prompt"]
+        # The chat player saw the match end in chat.
+        assert any("Match over." in (message.text or "") for message in api.bot_messages(chausiku.id))
+
+
+@contextlib.asynccontextmanager
+async def leaving(browsers):
+    """Every page leaves before the bot stops, whatever happens: leaving closes its live socket,
+    and the bot's server would otherwise wait for it."""
+    try:
+        yield
+    finally:
+        for browser in browsers.opened:
+            await asyncio.to_thread(browser.driver.get, "about:blank")
+
+
+@pytest.mark.long
+async def test_euchre3_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
+    sim = simulation(api)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("euchre3", "target=5")
+        table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+        amina, baraka, chausiku = sim.users
+        pages = {str(baraka.id): await open_page(browsers, application, baraka),
+                 str(chausiku.id): await open_page(browsers, application, chausiku)}
+        loaded = await play_match(application, sim, table.table_id, pages, [amina], random.Random(8))
+        assert loaded.game.is_finished(loaded.state)
+        view = loaded.game.view(loaded.state, None)
+        assert max(view["scores"].values()) >= 5
+        for page in pages.values():
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            snap = await page.snap()
+            assert await page.text("#prompt") == snap["labels"]["match_over"]
+
+
+@pytest.mark.long
+async def test_lopti_swaps_and_a_round_in_the_app(api, start_bot, browsers):
+    sim = simulation(api, count=2)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("lopti")
+        karata = application.bot_data["karata"]
+        table = await karata.store.live_table(sim.group_id, 0)
+        amina, baraka = sim.users
+        page = await open_page(browsers, application, amina)
+        snap = await page.snap()
+        me = next(seat for seat in snap["seats"] if seat["you"])
+        before_hand, before_up = sorted(snap["hand"]), sorted(me["face_up"])
+        # Swap: the Swap button, a card of the hand, then the face-up card it goes with.
+        swap = next(n for n in snap["tree"]["nodes"][0]["children"] if "🔄" in snap["tree"]["nodes"][n]["label"])
+        await page.tap(swap)
+        snap = await page.snap()
+        card = next(node for node in snap["tree"]["nodes"][snap["at"]]["buttons"] if node["kind"] == "card")
+        assert await page.run("return !!document.querySelector('#hand .hand-slot.legal[data-node=\"' + arguments[0] + '\"]')", card["node"])
+        await page.tap(card["node"])
+        snap = await page.snap()
+        target = next(node for node in snap["tree"]["nodes"][snap["at"]]["buttons"] if node["label"].startswith("↔"))
+        await page.tap(target["node"])
+        snap = await page.snap()
+        me = next(seat for seat in snap["seats"] if seat["you"])
+        assert card["card"] in me["face_up"] and card["card"] not in snap["hand"]
+        assert sorted(snap["hand"] + me["face_up"]) == sorted(before_hand + before_up)
+        # The swapped card lies face up on the page, in front of Amina's seat.
+        codes = await page.run("return [...document.querySelectorAll('#seats .seat.you .seat-cards .card')].map(c => c.dataset.code)")
+        assert card["card"] in codes
+        # Then the round: Amina in the app, Baraka in chat, until someone is out.
+        rng = random.Random(3)
+        chat = Simulation(api, [baraka], sim.group_id, rng)
+        chat.application = application
+        chat.choose = sensible_player(rng)
+        for _ in range(400):
+            loaded = await karata.service.load(table.table_id)
+            if loaded.table.status != "playing" or loaded.game.round_number(loaded.state) > 1:
+                break
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            if loaded.game.legal_actions(loaded.state, str(amina.id)):
+                if not await page.play_one(rng, prefer=lopti_moves):
+                    raise AssertionError("the app offered no move to a player who has one")
+            else:
+                await chat.shown()
+                assert await chat.step()
+        else:
+            raise AssertionError("the round did not end")
+
+
+def lopti_moves(start):
+    """Plays, Ready, taking the pile, flipping, no rule: never a rule proposal (its vote is a
+    group poll, outside the app)."""
+    return start["kind"] in ("card", "alone") or any(mark in start["label"] for mark in ("✅", "🎴", "No rule"))
+
+
+@pytest.mark.parametrize("how", ["forged", "expired"])
+async def test_forged_or_expired_init_data_is_refused_with_a_clear_message(api, start_bot, browsers, how):
+    sim = simulation(api)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("kadi")
+        amina = sim.users[0]
+        if how == "forged":
+            data = init_data(amina, token="123456789:not-the-bot-token")
+        else:
+            data = init_data(amina, auth_date=int(time.time()) - 2 * 86400)
+        page = Page(browsers())
+        await page.open(app_url(base(application), data))
+        message = await page.text("#fatal")
+        assert await page.run("return document.querySelector('#fatal').dataset.error") not in (None, "", "network")
+        assert len(message.strip()) > 10
+        # Nothing of the table reached the page.
+        assert await page.run("return KarataApp.state.snap") is None
+        assert not await page.run("return document.querySelector('#hand, #seats')")
+
+
+async def test_a_table_the_user_does_not_sit_at_stays_invisible(api, start_bot, browsers):
+    sim = simulation(api)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("kadi")
+        table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+        stranger = api.add_user(1009, "Gati", language_code="en")
+        page = Page(browsers())
+        await page.open(app_url(base(application), init_data(stranger, start_param=f"t{table.table_id}"))
+                        .replace("/app/#", f"/app/?table={table.table_id}#"))
+        assert await page.run("return document.querySelector('#fatal').dataset.error")
+        assert await page.run("return KarataApp.state.snap") is None
+        shown = await page.text("body")
+        assert "Amina" not in shown and "Baraka" not in shown
+
+
+async def test_a_dropped_connection_reconnects_and_catches_up(api, start_bot, browsers):
+    sim = simulation(api)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("kadi", "hand_size=5")
+        karata = application.bot_data["karata"]
+        table = await karata.store.live_table(sim.group_id, 0)
+        amina, baraka, chausiku = sim.users
+        page = await open_page(browsers, application, baraka)
+        await page.until("return KarataApp.state.ws && KarataApp.state.ws.readyState === 1", what="the live socket")
+        # The connection drops, and cannot come back for a while (no socket can be opened).
+        await page.run("window.RealWebSocket = window.WebSocket;"
+                       "window.WebSocket = function () { throw new Error('offline'); };"
+                       "KarataApp.dropLive();")
+        await page.until("return !document.querySelector('#offline').hidden", what="the reconnecting notice")
+        others = Simulation(api, [amina, chausiku], sim.group_id, random.Random(2))
+        others.application = application
+        seen = await page.version()
+        for _ in range(3):
+            loaded = await karata.service.load(table.table_id)
+            if str(baraka.id) in loaded.game.to_act(loaded.state):
+                break
+            await others.shown()
+            await others.step()
+        loaded = await karata.service.load(table.table_id)
+        assert loaded.table.version > seen, "nobody moved while the page was offline"
+        # Back online: the page reconnects by itself and shows what it missed.
+        await page.run("window.WebSocket = window.RealWebSocket;")
+        await page.at_version(loaded.table.version, timeout=15)
+        await page.until("return document.querySelector('#offline').hidden", what="the notice gone")
+        await page.until("return KarataApp.state.ws && KarataApp.state.ws.readyState === 1", timeout=15, what="the socket back")
+        # Live again: the next move arrives through the socket.
+        if str(baraka.id) not in loaded.game.to_act(loaded.state):
+            await others.shown()
+            await others.step()
+            loaded = await karata.service.load(table.table_id)
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+
+
+async def test_closing_the_app_hands_the_game_back_to_the_chat(api, start_bot, browsers):
+    sim = simulation(api)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("kadi", "hand_size=5")
+        karata = application.bot_data["karata"]
+        table = await karata.store.live_table(sim.group_id, 0)
+        amina, baraka, chausiku = sim.users
+        page = await open_page(browsers, application, amina)
+        dealt = hand_line_cards(api.bot_messages(amina.id)[-1].text)
+        assert await page.play_one(random.Random(4))
+        snap = await page.snap()
+        # While the app is open, the move costs no edit of her chat hand.
+        await karata.publisher.settle(private_only=True)
+        assert hand_line_cards(api.bot_messages(amina.id)[-1].text) == dealt
+        assert len(snap["hand"]) < len(dealt)
+        # Amina closes the app: her chat hand catches up with the move she made in it.
+        await page.run("window.location = 'about:blank'")
+        await api.wait_until(lambda: sorted(hand_line_cards(api.bot_messages(amina.id)[-1].text))
+                             == sorted(code for code in snap["hand"] if code != "X"),
+                             timeout=10, what="Amina's chat hand caught up")
+        # And she plays on from the chat when her turn comes back.
+        rng = random.Random(6)
+        others = Simulation(api, [baraka, chausiku], sim.group_id, rng)
+        others.application = application
+        others.choose = sensible_player(rng)
+        for _ in range(20):
+            loaded = await karata.service.load(table.table_id)
+            if str(amina.id) in loaded.game.to_act(loaded.state) and loaded.table.version > snap["version"]:
+                break
+            await others.shown()
+            assert await others.step()
+        before = loaded.table.version
+        solo = Simulation(api, [amina], sim.group_id, rng)
+        solo.application = application
+        solo.choose = sensible_player(rng)
+        await solo.shown()
+        assert await solo.step(), "Amina's chat hand offered her no move"
+        assert (await karata.service.load(table.table_id)).table.version > before

@@ -1,0 +1,284 @@
+"""The Mini App's API over real HTTP against the real bot on the fake Bot API: who may see and do
+what (initData, seats, versions, bodies), that a tap in the app is the chat's press, and the live
+socket that replaces the chat hand while the app is open."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from bot.demo import DEMO_TOKEN
+from fakeapi.webapp import sign_init_data
+from tests.e2e.conftest import simulation
+from tests.e2e.test_kadi_table import FIVES, open_kadi
+from tests.e2e.test_kadi_table import press as chat_press
+
+pytestmark = pytest.mark.asyncio
+
+APP = {"KARATA_WEBAPP_URL": "http://127.0.0.1/app/"}
+BARAKA = ["KS", "QD", "9D", "4C", "8S"]
+
+
+def init_data(user, auth_date=None, token=DEMO_TOKEN, start_param=None):
+    user_json = {"id": user.id, "first_name": user.first_name, "language_code": "en"}
+    return sign_init_data(token, user_json, auth_date, start_param)
+
+
+class Client:
+    """The page's side of the API, as one user."""
+
+    def __init__(self, session, base, user=None, data=None):
+        self.session, self.base = session, base
+        self.data = data if data is not None else init_data(user)
+
+    async def get(self, path):
+        async with self.session.get(self.base + path, headers={"X-Telegram-Init-Data": self.data}) as response:
+            return response.status, await response.text()
+
+    async def post(self, path, body):
+        raw = body if isinstance(body, (str, bytes)) else json.dumps(body)
+        async with self.session.post(self.base + path, data=raw, headers={"X-Telegram-Init-Data": self.data}) as response:
+            return response.status, await response.text()
+
+    async def snapshot(self, table_id):
+        status, text = await self.get(f"api/table/{table_id}")
+        assert status == 200, text
+        return json.loads(text)
+
+    async def tap(self, table_id, snap, *cards_then_confirm):
+        """Tap buttons by card code (or "confirm") from the open node, as the page would."""
+        for wanted in cards_then_confirm:
+            node = snap["tree"]["nodes"][snap["at"]]
+            found = next(b for b in node["buttons"] if b["card"] == wanted or b["kind"] == wanted)
+            status, text = await self.post(f"api/table/{table_id}/press",
+                                           {"version": snap["version"], "digest": snap["tree"]["digest"], "node": found["node"]})
+            assert status == 200, text
+            snap = json.loads(text)
+        return snap
+
+
+@pytest_asyncio.fixture
+async def http():
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+def base_of(application):
+    return f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+
+
+async def kadi(api, application):
+    sim = simulation(api)
+    table = await open_kadi(api, application, sim, hands=[FIVES, BARAKA], start="6H")
+    return sim, table
+
+
+async def test_forged_expired_and_missing_init_data_are_refused_with_a_sentence(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina = sim.users[0]
+        base = base_of(application)
+        cases = {
+            "forged": init_data(amina, token="123456789:another-bots-token-xx"),
+            "expired": init_data(amina, auth_date=int(time.time()) - 25 * 3600),
+            "future": init_data(amina, auth_date=int(time.time()) + 3600),
+            "missing": "",
+            "tampered": init_data(amina).replace("Amina", "Baraka"),
+        }
+        for case, data in cases.items():
+            for path in ("api/me", f"api/table/{table.table_id}"):
+                status, text = await Client(http, base, data=data).get(path)
+                assert status == 401, (case, text)
+                body = json.loads(text)
+                assert body["error"] in ("unauthorized", "expired") and body["message"], case
+                assert "FIVES" not in text and "5H" not in text
+        status, text = await Client(http, base, data=cases["forged"]).post(
+            f"api/table/{table.table_id}/press", {"version": table.version, "digest": "1", "node": 1})
+        assert status == 401
+        assert (await application.bot_data["karata"].store.get_table(table.table_id)).version == table.version
+
+
+async def test_a_player_sees_their_own_cards_and_nothing_of_a_table_they_do_not_sit_at(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, chausiku = sim.users
+        base = base_of(application)
+        stranger = api.add_user(2001, "Zuberi", language_code="en")
+        snap = await Client(http, base, amina).snapshot(table.table_id)
+        assert sorted(snap["hand"]) == sorted(FIVES)
+        assert snap["status"] == "running" and snap["game"] == "kadi"
+        assert [seat["you"] for seat in snap["seats"]] == [True, False, False]
+        assert snap["seats"][1]["cards"] == 5, "others' hands are counts"
+        assert not any(card in json.dumps(snap) for card in BARAKA), "nothing of Baraka's hand reaches Amina"
+        assert any(zone["id"] == "top" and zone["cards"] == ["6H"] for zone in snap["zones"])
+        assert snap["prompt"].startswith("Your turn: play a card.")
+        assert snap["prompt"].splitlines()[0] in sim.hand_message(amina).plain, "the chat hand's own sentence"
+        mine = await Client(http, base, baraka).snapshot(table.table_id)
+        assert sorted(mine["hand"]) == sorted(BARAKA) and not any(card in json.dumps(mine) for card in FIVES)
+        status, text = await Client(http, base, stranger).get(f"api/table/{table.table_id}")
+        assert status == 403 and json.loads(text)["message"] == "You are not playing at this table."
+        assert not any(card in text for card in FIVES + BARAKA)
+        status, _ = await Client(http, base, stranger).get("api/table/99999")
+        assert status == 404
+        status, text = await Client(http, base, stranger).post(
+            f"api/table/{table.table_id}/press", {"version": snap["version"], "digest": snap["tree"]["digest"], "node": 1})
+        assert status == 403
+        status, text = await Client(http, base, amina).get("api/me")
+        me = json.loads(text)
+        assert me["user"]["id"] == amina.id and me["current"] == table.table_id
+        assert me["tables"] == [{"id": table.table_id, "game": "kadi", "title": "Kadi"}]
+        status, text = await Client(http, base, stranger).get("api/me")
+        assert json.loads(text)["tables"] == [] and json.loads(text)["current"] is None
+
+
+async def test_a_tap_in_the_app_is_the_keyboards_move_and_the_group_sees_it(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        app = Client(http, base, amina)
+        snap = await app.snapshot(table.table_id)
+        marked = await app.tap(table.table_id, snap, "5H")
+        assert marked["at"] != 0 and marked["version"] == snap["version"], "a marking tap plays nothing"
+        node = marked["tree"]["nodes"][marked["at"]]
+        assert any(b["marked"] and b["card"] == "5H" for b in node["buttons"])
+        assert any(b["kind"] == "confirm" for b in node["buttons"])
+        played = await app.tap(table.table_id, marked, "confirm")
+        assert played["version"] == snap["version"] + 1 and "5H" not in played["hand"]
+        assert played["zones"][0]["cards"] == ["5H"]
+        await application.bot_data["karata"].publisher.flush()
+        assert "Amina played 5♥️." in sim.table_message().plain
+        # Baraka's chat keyboard is his turn now, as the app's press made it.
+        assert "Your turn" in sim.hand_message(baraka).plain
+
+
+async def test_stale_malformed_over_long_and_other_seats_moves_change_nothing(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        app = Client(http, base, amina)
+        snap = await app.tap(table.table_id, await app.snapshot(table.table_id), "5H")
+        confirm = next(b for b in snap["tree"]["nodes"][snap["at"]]["buttons"] if b["kind"] == "confirm")
+        path = f"api/table/{table.table_id}/press"
+        press = {"version": snap["version"], "digest": snap["tree"]["digest"], "node": confirm["node"]}
+        cases = [
+            (400, "not json"),
+            (400, json.dumps([1, 2])),
+            (400, {**press, "node": "7"}),
+            (400, {**press, "node": -1}),
+            (400, {**press, "digest": "abc"}),
+            (400, {**press, "version": True}),
+            (413, json.dumps({**press, "pad": "x" * 5000})),
+            (409, {**press, "version": snap["version"] - 1}),
+        ]
+        for expected, body in cases:
+            status, text = await app.post(path, body)
+            assert status == expected, (body, text)
+            assert json.loads(text)["message"]
+        # Baraka replays Amina's press as his own: his keyboard is not hers.
+        status, text = await Client(http, base, baraka).post(path, press)
+        assert status == 409 and json.loads(text)["message"]
+        assert (await application.bot_data["karata"].store.get_table(table.table_id)).version == snap["version"]
+        status, _ = await app.post(path, press)
+        assert status == 200
+        status, text = await app.post(path, press)
+        assert status == 409, "a replayed request finds the table moved on"
+        assert (await application.bot_data["karata"].store.get_table(table.table_id)).version == snap["version"] + 1
+
+
+async def live(http, base, user, table_id, version):
+    socket = await http.ws_connect(base + f"api/table/{table_id}/live")
+    await socket.send_json({"initData": init_data(user), "version": version})
+    return socket
+
+
+async def next_snapshot(socket, timeout=1.0, after=-1):
+    """The first snapshot past version `after` within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await asyncio.wait_for(socket.receive_json(), max(0.0, deadline - time.monotonic()))
+        if message["type"] == "snapshot" and message["version"] > after:
+            return message
+
+
+async def test_the_live_socket_shows_a_chat_move_within_a_second_and_catches_up(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        snap = await Client(http, base, baraka).snapshot(table.table_id)
+        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        # Amina plays from the chat.
+        await chat_press(api, sim, amina, "5♥️", "✔")
+        seen = await next_snapshot(socket, after=snap["version"])
+        assert seen["version"] == snap["version"] + 1 and seen["to_act"] == [1]
+        assert sorted(seen["hand"]) == sorted(BARAKA)
+        await socket.close()
+        again = await live(http, base, baraka, table.table_id, snap["version"])
+        caught = await next_snapshot(again)
+        assert caught["version"] == seen["version"], "an old version is caught up at once"
+        await again.close()
+        current = await live(http, base, baraka, table.table_id, seen["version"])
+        with pytest.raises(asyncio.TimeoutError):
+            await next_snapshot(current, timeout=0.3)
+        await current.close()
+        forged = await http.ws_connect(base + f"api/table/{table.table_id}/live")
+        await forged.send_json({"initData": init_data(baraka, token="123456789:another-bots-token-xx"), "version": 0})
+        refused = await forged.receive_json()
+        assert refused["type"] == "error" and refused["error"] == "unauthorized"
+        await forged.close()
+
+
+async def test_the_chat_hand_rests_while_the_app_is_open_and_catches_up_after(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        publisher = application.bot_data["karata"].publisher
+        hand = api.last_message(baraka.id)
+        assert any(label == "🃏 Open the table" and data == f"http://127.0.0.1/app/?table={table.table_id}"
+                   for row in hand.buttons for label, data in row)
+        edits = hand.edit_count
+        snap = await Client(http, base, baraka).snapshot(table.table_id)
+        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        await asyncio.sleep(0.05)
+        await Client(http, base, amina).tap(table.table_id, await Client(http, base, amina).snapshot(table.table_id), "5H", "confirm")
+        assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
+        await publisher.flush()
+        assert api.last_message(baraka.id).edit_count == edits, "no chat edit while the app shows the table"
+        assert "Your turn" not in api.last_message(baraka.id).plain
+        await socket.close()
+        for _ in range(100):
+            await publisher.flush()
+            if "Your turn" in api.last_message(baraka.id).plain:
+                break
+            await asyncio.sleep(0.02)
+        assert "Your turn" in api.last_message(baraka.id).plain, "closing the app brings the chat up to date"
+
+
+async def test_no_secret_reaches_the_page_and_the_menu_button_opens_the_app(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina = sim.users[0]
+        base = base_of(application)
+        app = Client(http, base, amina)
+        texts = [(await app.get(path))[1] for path in ("", "api/me", f"api/table/{table.table_id}")]
+        secret = DEMO_TOKEN.split(":")[1]
+        assert not any(secret in text for text in texts)
+        assert api.menu_buttons[""]["type"] == "web_app"
+        assert api.menu_buttons[""]["web_app"]["url"] == "http://127.0.0.1/app/"
+
+
+async def test_without_the_setting_there_is_no_app(api, start_bot, http):
+    async with start_bot() as application:
+        sim, table = await kadi(api, application)
+        status, _ = await Client(http, base_of(application), sim.users[0]).get("api/me")
+        assert status == 404
+        assert not any("Open the table" in label for row in api.last_message(sim.users[0].id).buttons for label, _ in row)
+        assert api.menu_buttons == {}

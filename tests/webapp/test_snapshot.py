@@ -1,0 +1,45 @@
+"""Every game's snapshot for every seat, through a stretch of random play: it is JSON, it shows
+the seat's own hand and board, its tree's cards carry codes, and no other seat's hidden card is in it."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.registry import available_games, get_game
+from handlers.i18n import translator
+from handlers.webapp.snapshot import snapshot
+from tables.models import PLAYING, Seat, TableRow
+
+
+@pytest.mark.parametrize("game_name", available_games())
+def test_each_seat_sees_its_board_and_nothing_hidden_of_the_others(game_name):
+    game = get_game(game_name)
+    players = ["11", "12", "13"]
+    state = game.new(players, game.Options(), "5", None, [])
+    table = TableRow(1, -5, 0, game_name, PLAYING, 11, {}, 0, [Seat(int(p), f"P{p}") for p in players], "5", version=1)
+    rng = random.Random(3)
+    for step in range(25):
+        for player in players:
+            snap = snapshot(table, game, state, player, translator("sw"), 0.0)
+            text = json.dumps(snap, ensure_ascii=False)
+            assert snap["zones"], f"{game_name}: the centre of the table is drawn"
+            own = game.view(state, player).get("hand") or []
+            assert sorted(snap["hand"]) == sorted(own)
+            public = json.dumps(game.view(state, player))
+            for other, cards in game.replay_hands(state).items():
+                if other != player and isinstance(cards, list):
+                    hidden = [card for card in cards if isinstance(card, str) and card not in public]
+                    assert not any(f'"{card}"' in text for card in hidden), (game_name, other, hidden)
+            for node in snap["tree"]["nodes"]:
+                for button in node["buttons"]:
+                    if button["kind"] == "card" and button["label"][0].isdigit() or button["label"][:1] in "AJQK":
+                        assert button["card"] or button["kind"] != "card", (game_name, button)
+        acting = game.to_act(state)
+        if not acting or game.is_finished(state):
+            break
+        legal = game.legal_actions(state, acting[0])
+        state = game.advance(state, acting[0], rng.choice(legal)).state
+        table.version += 1
