@@ -347,7 +347,7 @@ class LoptiRenderer(GameRenderer):
         rest = self.centre_lines(view, _, names)[told:]
         zones = [
             zone("pile", _("Pile"), pile, note="\n".join(asks[1:] if view.get("pile_top") else asks)),
-            zone("stock", _("Draw pile"), count=view.get("stock_count", 0)),
+            zone("stock", _("Stock"), count=view.get("stock_count", 0)),
         ]
         if view.get("burned_count"):
             zones.append(zone("burned", _("Burned"), count=view["burned_count"]))
