@@ -152,6 +152,7 @@ async def any_change(players: list[AppPlayer], timeout: float = 0.5) -> None:
 @dataclass
 class AppRun:
     latencies: list[float] = field(default_factory=list)
+    own: list[float] = field(default_factory=list)  # the move's own POST, sent to answered
     refused: int = 0
     timeouts: int = 0
 
@@ -176,13 +177,16 @@ async def drive_app_table(players: list[AppPlayer], rng: random.Random, until: f
             node = tap(actor.latest, rng)
             if node is None:
                 break
+            sent = time.monotonic()
             status, snap = await actor.press(node)
+            answered = time.monotonic()
             if status != 200:
                 run.refused += 1
                 await actor.refresh()
                 break
             actor.take(snap)
             if snap["version"] != before:
+                run.own.append(answered - sent)
                 break
         version = actor.latest["version"]
         if version == before:
@@ -211,6 +215,7 @@ class Figures:
     flood_429s: int
     methods: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
+    own: list[float] = field(default_factory=list)
     refused: int = 0
     timeouts: int = 0
 
@@ -281,7 +286,8 @@ async def app_under_load(tables: int, seconds: float, pace: float, seed: int) ->
                                                for table in players))
 
                     figures = await measured(api, process, db_path, sims, f"app, {paced(pace)}", play)
-                    figures.latencies, figures.refused, figures.timeouts = run.latencies, run.refused, run.timeouts
+                    figures.latencies, figures.own = run.latencies, run.own
+                    figures.refused, figures.timeouts = run.refused, run.timeouts
                     for player in (p for table in players for p in table):
                         await player.close()
                     return figures
@@ -352,6 +358,9 @@ async def main() -> None:
     print()
     for figures in runs:
         print(f"{figures.label}: calls per move by method: {figures.breakdown()}")
+        if figures.own:
+            print(f"{figures.label}: the move's own POST answered p50 {percentile(figures.own, 0.5) * 1000:.0f} ms, "
+                  f"p99 {percentile(figures.own, 0.99) * 1000:.0f} ms")
         if figures.refused or figures.timeouts:
             print(f"{figures.label}: {figures.refused} presses refused, "
                   f"{figures.timeouts} moves not on every screen within 10 s")
