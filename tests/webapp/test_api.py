@@ -282,3 +282,28 @@ async def test_without_the_setting_there_is_no_app(api, start_bot, http):
         assert status == 404
         assert not any("Open the table" in label for row in api.last_message(sim.users[0].id).buttons for label, _ in row)
         assert api.menu_buttons == {}
+
+
+async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot, http):
+    """A graceful stop (SIGTERM) must not wait for the open apps: each socket is told the server
+    is going away (the page reconnects later) and the bot stops well within its flush time."""
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        sockets = []
+        for user in (amina, baraka):
+            snap = await Client(http, base, user).snapshot(table.table_id)
+            sockets.append(await live(http, base, user, table.table_id, snap["version"]))
+        # A socket that has not said who it is yet is closed too.
+        sockets.append(await http.ws_connect(base + f"api/table/{table.table_id}/live"))
+        await asyncio.sleep(0.05)
+        assert application.bot_data["live"].count() == 2
+        # Each page reads its socket, as a browser does (it answers the close frame at once).
+        readers = [asyncio.ensure_future(socket.receive()) for socket in sockets]
+        started = time.monotonic()
+    stopped = time.monotonic() - started
+    assert stopped < 3.0, f"the bot took {stopped:.1f} s to stop"
+    for reader in readers:
+        message = await asyncio.wait_for(reader, 1.0)
+        assert message.type == aiohttp.WSMsgType.CLOSE and message.data == aiohttp.WSCloseCode.GOING_AWAY

@@ -201,8 +201,10 @@
         fatal(data.message || word("failed"), data.error);
       }
     };
-    ws.onclose = function () {
+    ws.onclose = function (event) {
       if (state.ws === ws) state.ws = null;
+      // 1001: the server is going away (the bot restarts): try again in a few seconds, not at once.
+      if (event && event.code === 1001) state.wsAttempt = Math.max(state.wsAttempt, 3);
       retry();
     };
   }
