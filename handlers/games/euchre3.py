@@ -7,7 +7,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, trick_zone, winners_line, zone
+from handlers.games.base import GameRenderer, cards_and_tricks, name, trick_zone, tricks_taken, winners_line, zone
 from handlers.render.action_tree import Alone, Pick, Step
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
@@ -112,6 +112,16 @@ class Euchre3Renderer(GameRenderer):
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         """The card this seat played to the trick first, then its role and counts."""
+        parts = self._roles(view, player, _)
+        parts.extend(cards_and_tricks(view, player, _))
+        played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
+        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
+
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """The seat's roles and tricks (the app draws its cards and the trick's)."""
+        return ", ".join(self._roles(view, player, _) + tricks_taken(view, player, _))
+
+    def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
         if player == view.get("dealer"):
             parts.append(_("dealer"))
@@ -121,9 +131,7 @@ class Euchre3Renderer(GameRenderer):
             parts.append(_("defends alone"))
         if player == view.get("sitting_out"):
             parts.append(_("sits out"))
-        parts.extend(cards_and_tricks(view, player, _))
-        played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
-        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
+        return parts
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         # The seats show the trick's cards.

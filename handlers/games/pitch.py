@@ -7,7 +7,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, trick_zone, winners_line, zone
+from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, trick_zone, tricks_taken, winners_line, zone
 from handlers.render.action_tree import Alone, Step
 
 
@@ -71,14 +71,22 @@ class PitchRenderer(GameRenderer):
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         """«3♦️ · pitcher (4), 1 card, 1 trick»: the card this seat played to the trick first."""
+        parts = self._roles(view, player, _)
+        parts.extend(cards_and_tricks(view, player, _))
+        played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
+        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
+
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """The seat's roles and tricks (the app draws its cards, the trick's and the bids)."""
+        return ", ".join(self._roles(view, player, _) + tricks_taken(view, player, _))
+
+    def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
         if player == view.get("dealer"):
             parts.append(_("dealer"))
         if player == view.get("pitcher"):
             parts.append(_("pitcher ({bid})", bid=view.get("bid")))
-        parts.extend(cards_and_tricks(view, player, _))
-        played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
-        return " · ".join(([show.card(played)] if played else []) + [", ".join(parts)])
+        return parts
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         lines = []
