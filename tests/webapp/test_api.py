@@ -307,3 +307,15 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
     for reader in readers:
         message = await asyncio.wait_for(reader, 1.0)
         assert message.type == aiohttp.WSMsgType.CLOSE and message.data == aiohttp.WSCloseCode.GOING_AWAY
+
+
+async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot, http):
+    """The page loads its files relative to /app/: an operator's URL without the slash still works."""
+    async with start_bot(**APP) as application:
+        root = f"http://127.0.0.1:{application.bot_data['web'].port}"
+        async with http.get(root + "/app?table=5", allow_redirects=False) as response:
+            assert response.status in (301, 308)
+            assert response.headers["Location"] == "/app/?table=5"
+        async with http.get(root + "/app") as response:
+            assert response.status == 200 and str(response.url) == root + "/app/"
+            assert "<script" in await response.text()
