@@ -144,8 +144,13 @@ def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Trans
     table = loaded.table
     found = snapshot(table, loaded.game, loaded.state, _player(loaded, user), _, app[CLOCK](),
                      app[LIVE_KEY].opened.get((table.table_id, user.id)))
-    found["chat"] = f"https://t.me/{app[BOT].username}" if app[BOT].username else None
+    found["chat_url"] = chat_url(app)
     return found
+
+
+def chat_url(app: web.Application) -> str | None:
+    """The private chat with the bot (the rule builder and proposals stay there)."""
+    return f"https://t.me/{app[BOT].username}" if app[BOT].username else None
 
 
 def _refusal(outcome: Outcome, _: Translator) -> ApiError:
@@ -177,6 +182,7 @@ async def me(request: web.Request) -> web.Response:
         "theme": None,
         "tables": listed,
         "current": current,
+        "chat_url": chat_url(request.app),
     })  # fmt: skip
 
 

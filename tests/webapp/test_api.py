@@ -131,6 +131,9 @@ async def test_a_player_sees_their_own_cards_and_nothing_of_a_table_they_do_not_
         status, text = await Client(http, base, amina).get("api/me")
         me = json.loads(text)
         assert me["user"]["id"] == amina.id and me["current"] == table.table_id
+        # The page's "Open the chat" goes to the private chat with the bot.
+        chat = f"https://t.me/{application.bot.username}"
+        assert application.bot.username and snap["chat_url"] == chat and me["chat_url"] == chat
         assert me["tables"] == [{"id": table.table_id, "game": "kadi", "title": "Kadi"}]
         status, text = await Client(http, base, stranger).get("api/me")
         assert json.loads(text)["tables"] == [] and json.loads(text)["current"] is None

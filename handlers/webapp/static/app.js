@@ -671,7 +671,9 @@
     link.id = "to-chat";
     var url = snap.chat_url || (state.me && state.me.chat_url);
     link.onclick = function () {
-      if (tg && url) tg.openTelegramLink(url);
+      // Inside Telegram the chat opens over the app; a browser without Telegram just goes there.
+      if (url && tg && tg.openTelegramLink) tg.openTelegramLink(url);
+      else if (url) window.location.href = url;
       else if (tg) tg.close();
     };
     foot.appendChild(link);
