@@ -15,6 +15,7 @@ import pytest_asyncio
 from bot.demo import DEMO_TOKEN
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
+from tests.e2e.test_crashes_and_strangers import crash
 from tests.e2e.test_kadi_table import FIVES, open_kadi
 from tests.e2e.test_kadi_table import press as chat_press
 
@@ -322,3 +323,25 @@ async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot
         async with http.get(root + "/app") as response:
             assert response.status == 200 and str(response.url) == root + "/app/"
             assert "<script" in await response.text()
+
+
+async def test_after_a_crash_the_chat_hand_held_back_for_the_app_catches_up_at_the_restart(api, start_bot, http):
+    """While Baraka had the app open his chat hand rested; the bot died before he closed it. The
+    restart (with the app off) brings his chat hand up to date without waiting for another move."""
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        publisher = application.bot_data["karata"].publisher
+        snap = await Client(http, base, baraka).snapshot(table.table_id)
+        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        await asyncio.sleep(0.05)
+        await chat_press(api, sim, amina, "5♥️", "✔")
+        assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
+        await publisher.flush()
+        assert "Your turn" not in api.last_message(baraka.id).plain, "the chat hand rests while the app is open"
+        crash(application)
+        await socket.close()
+    async with start_bot() as application:
+        await application.bot_data["karata"].publisher.flush()
+        assert "Your turn" in api.last_message(baraka.id).plain, "the restart caught the chat hand up"
