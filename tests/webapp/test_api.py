@@ -313,6 +313,23 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
         assert message.type == aiohttp.WSMsgType.CLOSE and message.data == aiohttp.WSCloseCode.GOING_AWAY
 
 
+async def test_a_graceful_stop_catches_up_the_chat_hands_of_players_in_the_app(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        snap = await Client(http, base, baraka).snapshot(table.table_id)
+        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        await asyncio.sleep(0.05)
+        await chat_press(api, sim, amina, "5♥️", "✔")
+        assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
+        await application.bot_data["karata"].publisher.flush()
+        assert "Your turn" not in api.last_message(baraka.id).plain, "the chat hand rests while the app is open"
+        reader = asyncio.ensure_future(socket.receive())
+    assert (await asyncio.wait_for(reader, 1.0)).type == aiohttp.WSMsgType.CLOSE
+    assert "Your turn" in api.last_message(baraka.id).plain, "the stop closed the app's socket and caught the chat up"
+
+
 async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot, http):
     """The page loads its files relative to /app/: an operator's URL without the slash still works."""
     async with start_bot(**APP) as application:
