@@ -144,8 +144,9 @@ async def drive_karata_table(
     api: FakeBotAPI, sim: Simulation, rng: random.Random, until: float, run: Run, pace: float = 0.0
 ) -> None:
     """The table's players press as soon as their buttons show, then wait to see the effect (with
-    `pace`, a move begins at most every `pace` seconds: a table of people)."""
-    began = 0.0
+    `pace`, a move begins every `pace` seconds on average, 0.5-1.5x apart, the tables out of step:
+    a table of people)."""
+    began, gap = time.monotonic(), rng.uniform(0, pace)
     while time.monotonic() < until:
         ready = [(user, message) for user in sim.users if (message := latest_with_buttons(api, user, "T:"))]
         if not ready:
@@ -153,10 +154,10 @@ async def drive_karata_table(
             continue
         user, message = rng.choice(ready)
         if pace and not any(label.startswith("✔") for row in message.buttons for label, _ in row):
-            if began + pace > time.monotonic():
-                await asyncio.sleep(began + pace - time.monotonic())
+            if began + gap > time.monotonic():
+                await asyncio.sleep(began + gap - time.monotonic())
                 continue  # the table may have moved on meanwhile
-            began = time.monotonic()
+            began, gap = time.monotonic(), pace * rng.uniform(0.5, 1.5)
         versions = {user.id: len(message.versions) for user, message in ready}
         run.presses.append(time.monotonic())
         run.groups.append(sim.group_id)

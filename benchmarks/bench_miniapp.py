@@ -9,9 +9,10 @@ marking tap, then ✔, as the page sends them). Each table's player to act press
 their screen shows the move, for SECONDS.
 
 Two app runs: "as fast as they can" (the next press as soon as every screen of the table shows
-the last one) and "at a person's pace" (a move per table every PACE seconds at most: a group
-table of people rather than of scripts). Then the same tables are played in chat (bench_bot.py's
-drivers: a press of the private hand's buttons) at the same limits, for comparison.
+the last one) and "at a person's pace" (a move per table every PACE seconds on average, 0.5 to
+1.5 x PACE apart, the tables out of step: a group table of people rather than of scripts). Then
+the same tables are played in chat the same two ways (bench_bot.py's driver: presses of the
+private hand's buttons) at the same limits, for comparison.
 
 Figures:
 - moves/s: actions the bot committed per second (from its database);
@@ -159,9 +160,10 @@ class AppRun:
 
 async def drive_app_table(players: list[AppPlayer], rng: random.Random, until: float, pace: float, run: AppRun) -> None:
     """The table's player to act taps as soon as their screen shows the move; the next move waits
-    until every other screen of the table shows this one (and `pace` seconds since the last)."""
+    until every other screen of the table shows this one (with `pace`, and a move begins every
+    `pace` seconds on average, 0.5-1.5x apart, the tables out of step: a table of people)."""
     by_seat = {player.seat: player for player in players}
-    last = 0.0
+    last, gap = time.monotonic(), rng.uniform(0, pace)
     while time.monotonic() < until:
         newest = max((player.latest for player in players), key=lambda snap: snap["version"])
         actors = [by_seat[seat] for seat in newest.get("to_act", []) if seat in by_seat]
@@ -169,9 +171,11 @@ async def drive_app_table(players: list[AppPlayer], rng: random.Random, until: f
         if newest.get("status") != "running" or actor is None or tap(actor.latest, rng) is None:
             await any_change(players)  # a round's pause, or a screen not yet caught up
             continue
-        if pace:
-            await asyncio.sleep(max(0.0, last + pace - time.monotonic()))
+        if pace and last + gap > time.monotonic():
+            await asyncio.sleep(last + gap - time.monotonic())
+            continue  # the table may have moved on meanwhile
         last = started = time.monotonic()
+        gap = pace * rng.uniform(0.5, 1.5)
         before = actor.latest["version"]
         while True:  # the marking taps of a move, then its leaf
             node = tap(actor.latest, rng)
@@ -308,7 +312,7 @@ async def table_ids(http: aiohttp.ClientSession, base: str, sims: list[Simulatio
 
 
 def paced(pace: float) -> str:
-    return f"a move per table every {pace:.0f} s at most" if pace else "as fast as they can"
+    return f"a move per table every {pace:.0f} s on average" if pace else "as fast as they can"
 
 
 async def chat_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:

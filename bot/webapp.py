@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 
+from aiohttp import web as http
 from telegram import MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
 from telegram.ext import Application
@@ -34,9 +35,17 @@ def mount_webapp(application: Application, web: WebServer, settings: Settings) -
     publisher.webapp_name = settings.webapp_name
     # A player who closes the app gets their chat hand caught up.
     live.on_leave = lambda table_id, _user_id: publisher.refresh(table_id)
+    # The page loads its files relative to /app/: "/app" (an operator's URL without the slash)
+    # goes there, its query kept.
+    web.add_routes([http.get(PREFIX.rstrip("/"), _to_prefix)])
     web.mount(PREFIX, webapp(karata, live, application.bot, settings.token))
     application.bot_data["live"] = live
     return live
+
+
+async def _to_prefix(request: http.Request) -> http.StreamResponse:
+    query = request.query_string
+    raise http.HTTPPermanentRedirect(PREFIX + ("?" + query if query else ""))
 
 
 async def set_menu_button(application: Application, settings: Settings) -> None:

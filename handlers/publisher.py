@@ -263,10 +263,15 @@ class Publisher:
             screens = table_screens(loaded, readers, self._moment(table), opened, panels)
             shown = await self._shown_of(table_id)
             waits = []
+            held = False
             if self.live is not None:
                 # The app shows these players the table; their chat catches up when they leave it.
                 for user_id in [user for user in people if self.live.in_app(table_id, user)]:
-                    screens.pop(f"hand:{user_id}", None)
+                    slot = f"hand:{user_id}"
+                    rested = screens.pop(slot, None)
+                    current = shown.get(slot)
+                    target = self._queued.get((table_id, slot), current.digest if current is not None else None)
+                    held = held or (rested is not None and rested.digest != target)
             for slot, screen in screens.items():
                 key = (table_id, slot)
                 current = shown.get(slot)
@@ -284,15 +289,18 @@ class Publisher:
                     remove = partial(self._remove, table_id, slot)
                     priority = POST if current.chat_id < 0 else BACKGROUND
                     waits.append(self.courier.send(current.chat_id, key, priority, remove))
-            self._confirm(table_id, table.revision, table.status in LIVE, list(screens), waits)
+            self._confirm(table_id, table.revision, table.status in LIVE, list(screens), waits, held)
         except Exception:
             log.exception("could not publish table %s", table_id)
             self._retry_later(table_id)
 
     def _confirm(
-        self, table_id: int, revision: int, live: bool, slots: list[str], waits: list[asyncio.Future[None]]
+        self, table_id: int, revision: int, live: bool, slots: list[str], waits: list[asyncio.Future[None]],
+        held: bool = False,
     ) -> None:
-        """Once this revision's deliveries are done, mark it published (or try again later)."""
+        """Once this revision's deliveries are done, mark it published (or try again later).
+        `held`: a chat hand was left behind for the Mini App, so the revision is not published
+        (a restart, even after a crash, then republishes the table and the hand catches up)."""
 
         async def confirm() -> None:
             await asyncio.gather(*waits)
@@ -306,7 +314,11 @@ class Publisher:
             elif saving is not None:
                 saving.cancel()  # this pass's write takes its edits
             unsaved = self._unsaved.pop(table_id, {})
-            if unsaved or self._published.get(table_id, -1) < revision:
+            if held:
+                if unsaved:  # what the other messages show now; the revision stays behind
+                    await self.yield_to()
+                    await self.service.record_screens(table_id, unsaved, 0)
+            elif unsaved or self._published.get(table_id, -1) < revision:
                 await self.yield_to()  # a press's move waits for no screen's write
                 await self.service.record_screens(table_id, unsaved, revision)
                 self._published[table_id] = max(revision, self._published.get(table_id, -1))

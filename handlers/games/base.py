@@ -169,10 +169,15 @@ class GameRenderer:
         return {
             "cards": counts.get(player),
             "score": self.score_text(scores[player], _) if player in scores else None,
-            "note": self.seat_detail(view, player, _) or None,
+            "note": self.seat_note(view, player, _) or None,
             "face_up": [],
             "face_down": 0,
         }
+
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """What the app writes beside a seat: only what it does not draw (the seat's card count,
+        score and cards, the trick's cards are drawn), e.g. roles and tricks taken."""
+        return ", ".join(tricks_taken(view, player, _))
 
     # ----- the group table message --------------------------------------------------------
     # Event kinds that never get a line of their own, each with where players learn of it. Any
@@ -336,6 +341,12 @@ def cards_and_tricks(view: Mapping[str, Any], player: str, _: Translator) -> lis
     if tricks:
         parts.append(_.plural("{count} trick", "{count} tricks", tricks))
     return parts
+
+
+def tricks_taken(view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
+    """"2 tricks", or nothing before the seat takes one."""
+    tricks = (view.get("tricks_won") or {}).get(player)
+    return [_.plural("{count} trick", "{count} tricks", tricks)] if tricks else []
 
 
 def winners_line(winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> str:

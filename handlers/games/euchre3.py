@@ -7,7 +7,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, trick_zone, winners_line, zone
+from handlers.games.base import GameRenderer, cards_and_tricks, name, trick_zone, tricks_taken, winners_line, zone
 from handlers.render.action_tree import Alone, Pick, Step
 from handlers.render.fit import pack
 
@@ -125,6 +125,22 @@ class Euchre3Renderer(GameRenderer):
             parts.append(_.plural("{count} trick", "{count} tricks", tricks))
         played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
         return " · ".join(([show.card(played)] if played else []) + ([", ".join(parts)] if parts else []))
+
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """The seat's roles and tricks (the app draws its cards and the trick's)."""
+        return ", ".join(self._roles(view, player, _) + tricks_taken(view, player, _))
+
+    def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
+        parts = []
+        if player == view.get("dealer"):
+            parts.append(_("dealer"))
+        if player == view.get("maker"):
+            parts.append(_("maker") + (" (" + _("alone") + ")" if view.get("maker_alone") else ""))
+        if player == view.get("lone_defender"):
+            parts.append(_("defends alone"))
+        if player == view.get("sitting_out"):
+            parts.append(_("sits out"))
+        return parts
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         # The seats show the trick's cards.

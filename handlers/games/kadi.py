@@ -200,13 +200,25 @@ class KadiRenderer(GameRenderer):
             return _("eliminated")
         parts = []
         count = (view.get("counts") or {}).get(player)
+        kadi_moja = player == view.get("call_window") and not view.get("call_due") and count == 1
+        if not kadi_moja and count is not None:
+            parts.append(_.plural("{count} card", "{count} cards", count))
+        return ", ".join(parts + self._calls(view, player, _))
+
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """Out of the match, Kadi Moja / Niko Kadi (the app draws the card count)."""
+        if player in (view.get("eliminated") or []):
+            return _("eliminated")
+        return ", ".join(self._calls(view, player, _))
+
+    def _calls(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
+        parts = []
+        count = (view.get("counts") or {}).get(player)
         if player == view.get("call_window") and not view.get("call_due") and count == 1:
             parts.append(f"{CALL} Kadi Moja!")
-        elif count is not None:
-            parts.append(_.plural("{count} card", "{count} cards", count))
         if player in (view.get("announced") or []):
             parts.append(f"{CALL} Niko Kadi")
-        return ", ".join(parts)
+        return parts
 
     def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
         return _("Points limit: {limit}", limit=view["points_limit"]) if view.get("points_limit") else None

@@ -355,6 +355,13 @@ class LoptiRenderer(GameRenderer):
             zones.append(zone("rules", "", note="\n".join(rest)))
         return zones
 
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """Out of the round, or ready to play in the setup (the app draws the seat's cards)."""
+        seat = (view.get("seats") or {}).get(player, {})
+        if seat.get("out"):
+            return _("out")
+        return "✅" if view.get("phase") == "setup" and seat.get("ready") else ""
+
     def board_seat(self, view: Mapping[str, Any], player: str, _: Translator) -> dict[str, Any]:
         seat = (view.get("seats") or {}).get(player, {})
         found = super().board_seat(view, player, _)

@@ -7,7 +7,9 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, trick_zone, winners_line, zone
+from handlers.games.base import (
+    GameRenderer, cards_and_tricks, name, names_list, trick_zone, tricks_taken, winners_line, zone,
+)
 from handlers.render.action_tree import Alone, Step
 from handlers.render.fit import LINE_WIDTH, pack, phone_width
 
@@ -106,6 +108,18 @@ class PitchRenderer(GameRenderer):
             return ", ".join(parts)
         played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
         return show.card(played) if played else ""
+
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """The seat's roles and tricks (the app draws its cards, the trick's and the bids)."""
+        return ", ".join(self._roles(view, player, _) + tricks_taken(view, player, _))
+
+    def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
+        parts = []
+        if player == view.get("dealer"):
+            parts.append(_("dealer"))
+        if player == view.get("pitcher"):
+            parts.append(_("pitcher ({bid})", bid=view.get("bid")))
+        return parts
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         lines = []

@@ -95,12 +95,21 @@ class ThreeThirteenRenderer(GameRenderer):
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         if player not in (view.get("seated") or view.get("players") or []):
             return _("sits out")
-        parts = cards_and_tricks(view, player, _)
+        return ", ".join(cards_and_tricks(view, player, _) + self._roles(view, player, _))
+
+    def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
+        """Sitting out, gone out, the dealer (the app draws the card count)."""
+        if player not in (view.get("seated") or view.get("players") or []):
+            return _("sits out")
+        return ", ".join(self._roles(view, player, _))
+
+    def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
+        parts = []
         if player in (view.get("went_out") or []):
             parts.append("🏁")
         if player == view.get("dealer"):
             parts.append(_("dealer"))
-        return ", ".join(parts)
+        return parts
 
     def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
         parts = []  # the round is in the heading

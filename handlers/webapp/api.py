@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from telegram import Bot
 
 from handlers import rule_builder, telegram_io
@@ -40,6 +40,8 @@ STATIC = Path(__file__).parent / "static"
 INIT_HEADER = "X-Telegram-Init-Data"
 MAX_BODY = 4096
 FIRST_MESSAGE_SECONDS = 10.0
+# How long a closing socket waits for the page's close frame: a stop must not wait on a page.
+CLOSE_SECONDS = 2.0
 # The page loads nothing from anywhere but this server, and is framed only by Telegram.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -53,6 +55,7 @@ LIVE_KEY = web.AppKey("live", LiveTables)
 BOT = web.AppKey("bot", Bot)
 SECRET = web.AppKey("secret", bytes)
 CLOCK = web.AppKey("clock", Callable)
+SOCKETS = web.AppKey("sockets", set)
 
 
 class ApiError(Exception):
@@ -141,8 +144,13 @@ def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Trans
     table = loaded.table
     found = snapshot(table, loaded.game, loaded.state, _player(loaded, user), _, app[CLOCK](),
                      app[LIVE_KEY].opened.get((table.table_id, user.id)))
-    found["chat"] = f"https://t.me/{app[BOT].username}" if app[BOT].username else None
+    found["chat_url"] = chat_url(app)
     return found
+
+
+def chat_url(app: web.Application) -> str | None:
+    """The private chat with the bot (the rule builder and proposals stay there)."""
+    return f"https://t.me/{app[BOT].username}" if app[BOT].username else None
 
 
 def _refusal(outcome: Outcome, _: Translator) -> ApiError:
@@ -174,6 +182,7 @@ async def me(request: web.Request) -> web.Response:
         "theme": None,
         "tables": listed,
         "current": current,
+        "chat_url": chat_url(request.app),
     })  # fmt: skip
 
 
@@ -248,11 +257,22 @@ async def live_socket(request: web.Request) -> web.StreamResponse:
     has; then a snapshot whenever the table changes (at once if the page is behind), a ping when
     nothing does."""
     app = request.app
-    karata, live = app[KARATA], app[LIVE_KEY]
-    socket = web.WebSocketResponse(max_msg_size=MAX_BODY * 2)
+    socket = web.WebSocketResponse(max_msg_size=MAX_BODY * 2, timeout=CLOSE_SECONDS)
     await socket.prepare(request)
+    app[SOCKETS].add(socket)
+    try:
+        return await _live(request, socket)
+    finally:
+        app[SOCKETS].discard(socket)
+
+
+async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.StreamResponse:
+    app = request.app
+    karata, live = app[KARATA], app[LIVE_KEY]
     try:
         first = await socket.receive(timeout=FIRST_MESSAGE_SECONDS)
+        if first.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+            return socket  # the page left, or the server is stopping
         hello = json.loads(first.data) if first.type == WSMsgType.TEXT else None
         if not isinstance(hello, dict) or not isinstance(hello.get("initData"), str):
             raise ApiError(400, "malformed", _fallback(request)("That request could not be read."))
@@ -300,6 +320,13 @@ async def live_socket(request: web.Request) -> web.StreamResponse:
     return socket
 
 
+async def close_sockets(app: web.Application) -> None:
+    """A graceful stop closes every open app's socket at once, saying the server is going away
+    (the page reconnects a little later): the server would otherwise wait for each of them."""
+    sockets = list(app[SOCKETS])
+    await asyncio.gather(*(socket.close(code=WSCloseCode.GOING_AWAY) for socket in sockets), return_exceptions=True)
+
+
 @web.middleware
 async def json_errors(request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
     try:
@@ -316,6 +343,8 @@ def webapp(karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callab
     app[BOT] = bot
     app[SECRET] = secret_key(token)
     app[CLOCK] = clock
+    app[SOCKETS] = set()
+    app.on_shutdown.append(close_sockets)
     app.router.add_get("/", index)
     if STATIC.is_dir():
         app.router.add_static("/static/", STATIC, follow_symlinks=False)

@@ -15,6 +15,7 @@ import pytest_asyncio
 from bot.demo import DEMO_TOKEN
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
+from tests.e2e.test_crashes_and_strangers import crash
 from tests.e2e.test_kadi_table import FIVES, open_kadi
 from tests.e2e.test_kadi_table import press as chat_press
 
@@ -131,6 +132,9 @@ async def test_a_player_sees_their_own_cards_and_nothing_of_a_table_they_do_not_
         status, text = await Client(http, base, amina).get("api/me")
         me = json.loads(text)
         assert me["user"]["id"] == amina.id and me["current"] == table.table_id
+        # The page's "Open the chat" goes to the private chat with the bot.
+        chat = f"https://t.me/{application.bot.username}"
+        assert application.bot.username and snap["chat_url"] == chat and me["chat_url"] == chat
         assert me["tables"] == [{"id": table.table_id, "game": "kadi", "title": "Kadi"}]
         status, text = await Client(http, base, stranger).get("api/me")
         assert json.loads(text)["tables"] == [] and json.loads(text)["current"] is None
@@ -282,3 +286,79 @@ async def test_without_the_setting_there_is_no_app(api, start_bot, http):
         assert status == 404
         assert not any("Open the table" in label for row in api.last_message(sim.users[0].id).buttons for label, _ in row)
         assert api.menu_buttons == {}
+
+
+async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot, http):
+    """A graceful stop (SIGTERM) must not wait for the open apps: each socket is told the server
+    is going away (the page reconnects later) and the bot stops well within its flush time."""
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        sockets = []
+        for user in (amina, baraka):
+            snap = await Client(http, base, user).snapshot(table.table_id)
+            sockets.append(await live(http, base, user, table.table_id, snap["version"]))
+        # A socket that has not said who it is yet is closed too.
+        sockets.append(await http.ws_connect(base + f"api/table/{table.table_id}/live"))
+        await asyncio.sleep(0.05)
+        assert application.bot_data["live"].count() == 2
+        # Each page reads its socket, as a browser does (it answers the close frame at once).
+        readers = [asyncio.ensure_future(socket.receive()) for socket in sockets]
+        started = time.monotonic()
+    stopped = time.monotonic() - started
+    assert stopped < 3.0, f"the bot took {stopped:.1f} s to stop"
+    for reader in readers:
+        message = await asyncio.wait_for(reader, 1.0)
+        assert message.type == aiohttp.WSMsgType.CLOSE and message.data == aiohttp.WSCloseCode.GOING_AWAY
+
+
+async def test_a_graceful_stop_catches_up_the_chat_hands_of_players_in_the_app(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        snap = await Client(http, base, baraka).snapshot(table.table_id)
+        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        await asyncio.sleep(0.05)
+        await chat_press(api, sim, amina, "5♥️", "✔")
+        assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
+        await application.bot_data["karata"].publisher.flush()
+        assert "Your turn" not in api.last_message(baraka.id).plain, "the chat hand rests while the app is open"
+        reader = asyncio.ensure_future(socket.receive())
+    assert (await asyncio.wait_for(reader, 1.0)).type == aiohttp.WSMsgType.CLOSE
+    assert "Your turn" in api.last_message(baraka.id).plain, "the stop closed the app's socket and caught the chat up"
+
+
+async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot, http):
+    """The page loads its files relative to /app/: an operator's URL without the slash still works."""
+    async with start_bot(**APP) as application:
+        root = f"http://127.0.0.1:{application.bot_data['web'].port}"
+        async with http.get(root + "/app?table=5", allow_redirects=False) as response:
+            assert response.status in (301, 308)
+            assert response.headers["Location"] == "/app/?table=5"
+        async with http.get(root + "/app") as response:
+            assert response.status == 200 and str(response.url) == root + "/app/"
+            assert "<script" in await response.text()
+
+
+async def test_after_a_crash_the_chat_hand_held_back_for_the_app_catches_up_at_the_restart(api, start_bot, http):
+    """While Baraka had the app open his chat hand rested; the bot died before he closed it. The
+    restart (with the app off) brings his chat hand up to date without waiting for another move."""
+    async with start_bot(**APP) as application:
+        sim, table = await kadi(api, application)
+        amina, baraka, _ = sim.users
+        base = base_of(application)
+        publisher = application.bot_data["karata"].publisher
+        snap = await Client(http, base, baraka).snapshot(table.table_id)
+        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        await asyncio.sleep(0.05)
+        await chat_press(api, sim, amina, "5♥️", "✔")
+        assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
+        await publisher.flush()
+        assert "Your turn" not in api.last_message(baraka.id).plain, "the chat hand rests while the app is open"
+        crash(application)
+        await socket.close()
+    async with start_bot() as application:
+        await application.bot_data["karata"].publisher.flush()
+        assert "Your turn" in api.last_message(baraka.id).plain, "the restart caught the chat hand up"

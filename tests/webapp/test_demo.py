@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
+import sys
+from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
 import aiohttp
@@ -57,3 +60,30 @@ async def test_the_printed_links_open_the_app_on_a_dealt_table_with_computer_pla
         stop.set()
         if not demo.done():
             demo.cancel()
+
+
+async def test_karata_demo_webapp_prints_a_working_link_and_stops_on_ctrl_c():
+    root = Path(__file__).resolve().parents[2]
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "demo", "kadi", "--webapp", cwd=root,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        printed = b""
+        while b"Ctrl-C" not in printed:
+            line = await asyncio.wait_for(process.stdout.readline(), 30)
+            assert line, printed.decode()
+            printed += line
+        url = re.search(r"http://127\.0\.0\.1:\d+/app/\S+", printed.decode()).group(0)
+        address = urlsplit(url)
+        init_data = dict(parse_qsl(address.fragment))["tgWebAppData"]
+        headers = {"X-Telegram-Init-Data": init_data}
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://{address.netloc}/app/api/me", headers=headers) as response:
+                assert response.status == 200 and (await response.json())["user"]["name"] == "Amina"
+        process.send_signal(signal.SIGINT)
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.registry import available_games, get_game
+from handlers import cards as show
 from handlers.i18n import translator
 from handlers.webapp.snapshot import snapshot
 from tables.models import PLAYING, Seat, TableRow
@@ -43,3 +44,40 @@ def test_each_seat_sees_its_board_and_nothing_hidden_of_the_others(game_name):
         legal = game.legal_actions(state, acting[0])
         state = game.advance(state, acting[0], rng.choice(legal)).state
         table.version += 1
+
+
+@pytest.mark.parametrize("game_name", available_games())
+def test_a_seats_note_says_only_what_the_seat_does_not_draw(game_name):
+    """The page draws each seat's card count and its face-up and face-down cards, and the trick's
+    cards by who played them: the seat's note must not repeat them ("5 cards" beside the count),
+    and keeps what is drawn nowhere else (the dealer, who is out, Kadi Moja...)."""
+    game = get_game(game_name)
+    players = ["11", "12", "13"]
+    state = game.new(players, game.Options(), "5", None, [])
+    table = TableRow(1, -5, 0, game_name, PLAYING, 11, {}, 0, [Seat(int(p), f"P{p}") for p in players], "5", version=1)
+    rng = random.Random(5)
+    notes = set()
+    for step in range(60):
+        for language in ("en", "sw"):
+            _ = translator(language)
+            snap = snapshot(table, game, state, players[0], _, 0.0)
+            drawn = [show.card(card) for zone in snap["zones"] if zone["id"] == "trick" for card in zone["cards"]]
+            for seat in snap["seats"]:
+                note = seat["note"] or ""
+                notes.add(note)
+                if seat["cards"] is not None:
+                    count = _.plural("{count} card", "{count} cards", seat["cards"])
+                    assert count not in note, (game_name, language, note)
+                for card in seat["face_up"]:
+                    assert show.card(card) not in note, (game_name, note, seat["face_up"])
+                if seat["face_down"]:
+                    assert show.FACE_DOWN not in note, (game_name, note)
+                assert not any(card in note for card in drawn), (game_name, note, drawn)
+        acting = game.to_act(state)
+        if not acting or game.is_finished(state):
+            break
+        legal = game.legal_actions(state, acting[0])
+        state = game.advance(state, acting[0], rng.choice(legal)).state
+        table.version += 1
+    if game_name != "lopti":  # what is drawn nowhere else stays
+        assert any("dealer" in note for note in notes), (game_name, notes)

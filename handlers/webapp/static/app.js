@@ -201,8 +201,10 @@
         fatal(data.message || word("failed"), data.error);
       }
     };
-    ws.onclose = function () {
+    ws.onclose = function (event) {
       if (state.ws === ws) state.ws = null;
+      // 1001: the server is going away (the bot restarts): try again in a few seconds, not at once.
+      if (event && event.code === 1001) state.wsAttempt = Math.max(state.wsAttempt, 3);
       retry();
     };
   }
@@ -669,7 +671,9 @@
     link.id = "to-chat";
     var url = snap.chat_url || (state.me && state.me.chat_url);
     link.onclick = function () {
-      if (tg && url) tg.openTelegramLink(url);
+      // Inside Telegram the chat opens over the app; a browser without Telegram just goes there.
+      if (url && tg && tg.openTelegramLink) tg.openTelegramLink(url);
+      else if (url) window.location.href = url;
       else if (tg) tg.close();
     };
     foot.appendChild(link);

@@ -110,3 +110,11 @@ def test_kadi_moja_is_a_big_button_and_colours_follow_the_dark_theme(browsers):
         assert background == "rgb(23, 33, 43)"  # the theme's bg_color, #17212b
         assert browser.driver.execute_script("return document.documentElement.dataset.scheme") == "dark"
         browser.driver.get("about:blank")
+
+
+def test_the_chat_link_opens_the_private_chat_in_telegram(kadi_page):
+    browser, _ = kadi_page
+    browser.driver.execute_script(
+        "window.opened = []; Telegram.WebApp.openTelegramLink = function (url) { window.opened.push(url); };"
+        "document.querySelector('#to-chat').click()")
+    assert browser.driver.execute_script("return window.opened") == ["https://t.me/karata_demo_bot"]
