@@ -34,17 +34,8 @@ from bot.demo import Simulation, demo_settings  # noqa: E402
 from bot.runner import running_application  # noqa: E402
 from fakeapi import FakeBotAPI  # noqa: E402
 from fakeapi.flood import COUNTED_METHODS  # noqa: E402
-from tests.e2e.helpers import sensible_player  # noqa: E402
+from tests.e2e.helpers import SHORT_MATCHES, sensible_player  # noqa: E402
 
-# Players and options for a short whole match (Lopti: its first round and the start of the
-# second, with the results post between them; a session has no end).
-MATCHES = {
-    "kadi": (3, "points_limit=40"),
-    "pitch": (4, 'win_condition="anyone"'),
-    "euchre3": (3, "target=5"),
-    "three_thirteen": (2, ""),
-    "lopti": (3, ""),
-}
 ANSWER = "answercallbackquery"
 
 
@@ -85,7 +76,7 @@ class Tally:
 
 
 async def play_match(game: str, seed: int, tally: Tally, fast: bool) -> None:
-    players, options = MATCHES[game]
+    players, options = SHORT_MATCHES[game]
     with tempfile.TemporaryDirectory() as folder:
         async with FakeBotAPI() as api:
             sim = Simulation.create(api, players, seed)
@@ -161,7 +152,7 @@ def report(game: str, tally: Tally) -> None:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", default=",".join(MATCHES))
+    parser.add_argument("--games", default=",".join(SHORT_MATCHES))
     parser.add_argument("--matches", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fast", action="store_true", help="press as soon as the own chat shows the move")

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from engine.core.cards import RANK_VALUE
+from tests.kadi.test_kadi_helpers import build_deck
+from tests.tables.matches import QUICK_KADI, winning_policy
+
+# `/newgame kadi` options for a short match.
+QUICK = " ".join(f"{name}={json.dumps(value)}" for name, value in QUICK_KADI.items())
+# Players and options for a short whole match of each game (Lopti: its first round and the start
+# of the second, with the results post between them; a session has no end).
+SHORT_MATCHES = {
+    "kadi": (3, "points_limit=40"),
+    "pitch": (4, 'win_condition="anyone"'),
+    "euchre3": (3, "target=5"),
+    "three_thirteen": (2, ""),
+    "lopti": (3, ""),
+}
 
 CARD = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♥♦♣])")
 SYMBOL_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -62,3 +77,21 @@ def sensible_player(rng):
         return rng.choice(actions)
 
     return choose
+
+
+async def play_a_match_amina_wins(application, sim):
+    """A short Kadi match at the simulation's group, dealt so that its first player (Amina) wins;
+    returns the finished table as loaded (its chat shows it all)."""
+    karata = application.bot_data["karata"]
+    players = [str(user.id) for user in sim.users]
+    # A fixed deal (its dealer and deck are what a replay needs besides the seed).
+    deck = build_deck(players, players[-1], hands={players[0]: ["5H", "5S", "5D", "5C", "9C"]}, start="6H")
+    karata.service.deal_override = lambda table: (players[-1], [deck])
+    await sim.open_table("kadi", QUICK)
+    table = await karata.store.live_table(sim.group_id, 0)
+    while (loaded := await karata.service.load(table.table_id)).table.status == "playing":
+        player = loaded.game.to_act(loaded.state)[0]
+        action = winning_policy(loaded.game, loaded.state, player, players[0])
+        assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
+    await karata.publisher.flush()
+    return loaded

@@ -10,19 +10,10 @@ import pytest
 
 from bot.demo import Simulation
 from tests.e2e.conftest import simulation
-from tests.e2e.helpers import sensible_player
+from tests.e2e.helpers import SHORT_MATCHES, sensible_player
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.long]
 
-# Players and options for a short whole match (Lopti: its first round and the start of the
-# second, with the results post between them; a session has no end).
-MATCHES = {
-    "kadi": (3, "points_limit=40"),
-    "pitch": (4, 'win_condition="anyone"'),
-    "euchre3": (3, "target=5"),
-    "three_thirteen": (2, ""),
-    "lopti": (3, ""),
-}
 
 
 def over(loaded) -> bool:
@@ -31,9 +22,9 @@ def over(loaded) -> bool:
     return loaded.game.name == "lopti" and loaded.game.round_number(loaded.state) >= 2
 
 
-@pytest.mark.parametrize("game", sorted(MATCHES))
+@pytest.mark.parametrize("game", sorted(SHORT_MATCHES))
 async def test_a_whole_match_within_telegrams_limits(api, start_bot, game):
-    players, options = MATCHES[game]
+    players, options = SHORT_MATCHES[game]
     sim = simulation(api, count=players, seed=3)
     sim.choose = sensible_player(random.Random(3))
     api.flood_control.enforce = True

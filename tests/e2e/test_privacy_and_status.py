@@ -7,30 +7,14 @@ import sqlite3
 import pytest
 
 from tests.e2e.conftest import simulation
-from tests.e2e.test_records import QUICK, ask
-from tests.kadi.test_kadi_helpers import build_deck
-from tests.tables.matches import winning_policy
+from tests.e2e.helpers import play_a_match_amina_wins
+from tests.e2e.test_records import ask
 
 pytestmark = pytest.mark.asyncio
 
 
 async def shows(api, chat_id: int, message_id: int, start: str) -> None:
     await api.wait_until(lambda: api.message(chat_id, message_id).plain.startswith(start), what=start)
-
-
-async def play_a_match_amina_wins(application, sim) -> int:
-    karata = application.bot_data["karata"]
-    players = [str(user.id) for user in sim.users]
-    deck = build_deck(players, players[-1], hands={players[0]: ["5H", "5S", "5D", "5C", "9C"]}, start="6H")
-    karata.service.deal_override = lambda table: (players[-1], [deck])
-    await sim.open_table("kadi", QUICK)
-    table = await karata.store.live_table(sim.group_id, 0)
-    while (loaded := await karata.service.load(table.table_id)).table.status == "playing":
-        player = loaded.game.to_act(loaded.state)[0]
-        action = winning_policy(loaded.game, loaded.state, player, players[0])
-        assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
-    await karata.publisher.flush()
-    return table.table_id
 
 
 async def test_forget_removes_a_name_and_records_and_leaves_an_anonymous_seat(api, start_bot, db_path):

@@ -10,13 +10,12 @@ import pytest
 from engine.core.serialize import state_from_json
 from tables.models import Seat
 from tests.e2e.conftest import simulation
-from tests.kadi.test_kadi_helpers import build_deck
-from tests.tables.matches import QUICK_KADI, play_match, winning_policy
+from tests.e2e.helpers import play_a_match_amina_wins
+from tests.tables.matches import play_match
 from tests.replay_cli import run_replay_cli
 
 pytestmark = pytest.mark.asyncio
 
-QUICK = " ".join(f"{name}={json.dumps(value)}" for name, value in QUICK_KADI.items())
 
 
 async def ask(api, user, chat_id, text, reply_to=None):
@@ -36,17 +35,8 @@ async def test_history_sends_a_replay_file_that_plays_the_match_back_exactly(api
     amina, baraka, _chausiku = sim.users
     players = [str(user.id) for user in sim.users]
     async with start_bot() as application:
-        karata = application.bot_data["karata"]
-        # A fixed deal (its dealer and deck are what the replay needs besides the seed).
-        deck = build_deck(players, players[-1], hands={players[0]: ["5H", "5S", "5D", "5C", "9C"]}, start="6H")
-        karata.service.deal_override = lambda table: (players[-1], [deck])
-        await sim.open_table("kadi", QUICK)
-        table = await karata.store.live_table(sim.group_id, 0)
-        while (loaded := await karata.service.load(table.table_id)).table.status == "playing":
-            player = loaded.game.to_act(loaded.state)[0]
-            action = winning_policy(loaded.game, loaded.state, player, players[0])
-            assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
-        await karata.publisher.flush()
+        loaded = await play_a_match_amina_wins(application, sim)
+        table = loaded.table
 
         history = await ask(api, amina, sim.group_id, "/history")
         assert "The last matches in this group" in history.plain
