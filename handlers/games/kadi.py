@@ -206,10 +206,11 @@ class KadiRenderer(GameRenderer):
         return ", ".join(parts + self._calls(view, player, _))
 
     def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """Out of the match, Kadi Moja / Niko Kadi (the app draws the card count)."""
+        """Out of the match, Kadi Moja / Niko Kadi, the dealer (the app draws the card count)."""
         if player in (view.get("eliminated") or []):
             return _("eliminated")
-        return ", ".join(self._calls(view, player, _))
+        dealer = [_("dealer")] if player == view.get("dealer") else []
+        return ", ".join(self._calls(view, player, _) + dealer)
 
     def _calls(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []

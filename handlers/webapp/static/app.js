@@ -182,6 +182,10 @@
     state.ws = ws;
     ws.onopen = function () {
       ws.send(JSON.stringify({ initData: initData, version: state.snap ? state.snap.version : null }));
+      // Connected again: the server sends what was missed, or nothing when the page is up to date
+      // (until its next ping), so the notice goes now.
+      state.wsAttempt = 0;
+      setOffline(false);
     };
     ws.onmessage = function (event) {
       var data;
