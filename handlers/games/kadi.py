@@ -9,7 +9,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import NAME_LIMIT, GameRenderer, name, names_list, shorten, winners_line
+from handlers.games.base import NAME_LIMIT, GameRenderer, all_of_a_rank, name, names_list, shorten, winners_line
 from engine.core.cards import JOKER
 from handlers.render.action_tree import Alone, Card, Step
 
@@ -119,14 +119,11 @@ class KadiRenderer(GameRenderer):
         cards = action.get("cards") or []
         if action["type"] != "play" or len(cards) < 2 or action.get("call") or JOKER in cards:
             return []
-        rank = cards[0][:-1]
-        held = [card for card in view.get("hand") or [] if card[:-1] == rank]
+        shortcut = all_of_a_rank(cards, view.get("hand") or [])
         rest = list(cards[1:])
-        if any(card[:-1] != rank for card in cards) or len(held) != len(cards):
+        if shortcut is None or rest != sorted(rest, key=show.by_suit_then_rank):
             return []
-        if rest != sorted(rest, key=show.by_suit_then_rank):
-            return []
-        path: list[Step] = ["⏩ " + " ".join(show.card(card) for card in cards)]
+        path: list[Step] = [shortcut]
         if "command" in action:
             path.append(self._command_label(action["command"], _))
         return [path]

@@ -133,7 +133,15 @@ def test_euchre_keep_shows_all_ten_cards_in_hand_then_dummy_order():
 
         expected = [show.card(c) for c in [*show.sort_hand(view["hand"]), *show.sort_hand(view["dummy"])]]
         shown = [label for row in labels(markup) for label in row]
-        assert shown == expected, "every card of the hand and the dummy from the first tap, in their order"
+        assert shown[:-1] == expected, "every card of the hand and the dummy from the first tap, in their order"
+        # Then one press keeps the five strongest (what a timeout keeps); marking still offers any five.
+        assert shown[-1].startswith("⏩ ")
+        best = frame.game.timeout_actions(frame.state)[0]["cards"]
+        node = next(child for label, child in seen_by(frame.table, frame.game, frame.state, maker, EN).tree.root.links
+                    if label == shown[-1])
+        assert not node.children and sorted(node.action["cards"]) == sorted(best)
+        assert shown[-1] == "⏩ " + show.cards(node.action["cards"])
+        assert "⏩ keeps your five strongest at once" in _text
         return
     pytest.fail("no keep phase in this match")
 
