@@ -157,6 +157,10 @@ def report(game: str, tally: Tally) -> None:
     for counts in tally.methods.values():
         methods.update(counts)
     print("by method: " + ", ".join(f"{method} {count / moves:.2f}" for method, count in methods.most_common()))
+    for kind, count in tally.moves.most_common():
+        counts = tally.calls[kind]
+        if counts["group"] + counts["private"] > 3 * count:  # where a kind over the budget spends
+            print(f"  {kind}: " + ", ".join(f"{method} {n / count:.2f}" for method, n in tally.methods[kind].most_common()))
 
 
 async def main() -> None:
