@@ -11,7 +11,7 @@ from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import NAME_LIMIT, GameRenderer, all_of_a_rank, name, names_list, shorten, winners_line
 from engine.core.cards import JOKER
-from handlers.render.action_tree import Alone, Card, Step
+from handlers.render.action_tree import Alone, Card, Spare, Step
 
 CALL = "📣"
 KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)
@@ -106,7 +106,8 @@ class KadiRenderer(GameRenderer):
         cards = action.get("cards") or []
         shortcut = self._all_of_a_rank(action, view, _)
         if action["type"] != "play" or len(cards) < 3:
-            return [path, *shortcut]
+            # A pair on ⏩ is not marked card by card: a tap on either card then plays it alone.
+            return [Spare(path) if shortcut and len(cards) == 2 else path, *shortcut]
         at = 1 if action.get("call") else 0
         first, middle, rest = path[: at + 1], path[at + 1 : at + len(cards) - 1], path[at + len(cards) - 1 :]
         return [[*first, *order, *rest] for order in dict.fromkeys(permutations(middle))] + shortcut

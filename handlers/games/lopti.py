@@ -10,7 +10,7 @@ from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import PROPOSALS_KEY, GameRenderer, all_of_a_rank, name, shorten
 from handlers.games.house_rules import shown_rule
-from handlers.render.action_tree import Alone, Card, Pick, Step
+from handlers.render.action_tree import Alone, Card, Pick, Spare, Step
 
 KIND_ORDER = {
     "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
@@ -278,7 +278,8 @@ class LoptiRenderer(GameRenderer):
         if action["type"] == "play":
             shortcut = all_of_a_rank(show.sort_hand(action["cards"], show.by_rank), view.get("hand") or [])
             if shortcut is not None:
-                return [path, [shortcut]]
+                # A pair on ⏩ is not marked card by card: a tap on either card then plays it alone.
+                return [Spare(path) if len(action["cards"]) == 2 else path, [shortcut]]
         return [path]
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:

@@ -51,6 +51,12 @@ class Shortcut(str):
 MAX_SHORTCUTS = 3
 
 
+class Spare(list):
+    """A way to tap an action that the keyboard uses only when none of the action's other ways is
+    shown (its shortcut was over `MAX_SHORTCUTS`): a pair of a rank is then marked card by card,
+    and otherwise each of its cards plays alone at once, the pair being one ⏩ press."""
+
+
 @dataclass(frozen=True)
 class Pick:
     """Cards chosen together in any order; their labels in the order they are shown."""
@@ -127,17 +133,19 @@ class _Builder:
         self.joined: set[tuple[int, str]] = set()
         self.shortcuts: dict[int, set[str]] = {}
 
-    def add(self, action: Action, path: Sequence[Step]) -> None:
+    def add(self, action: Action, path: Sequence[Step]) -> bool:
+        """Add a way to tap `action`; False when it is a shortcut over the keyboard's cap."""
         node = self.root
         for step in path:
             if isinstance(step, Shortcut):
                 shown = self.shortcuts.setdefault(id(node), set())
                 if step not in shown and len(shown) >= MAX_SHORTCUTS:
-                    return  # the action keeps its other paths (its cards one by one)
+                    return False  # the action keeps its other paths (its cards one by one)
                 shown.add(step)
             node = self._pick(node, step.cards) if isinstance(step, Pick) else node.link(step, step_kind(step))
         if node.action is None:
             node.action = action
+        return True
 
     def _pick(self, start: Node, cards: tuple[str, ...]) -> Node:
         """The node of `cards` chosen together from `start`, and every smaller choice on the way:
@@ -257,6 +265,10 @@ def build_tree(actions: Sequence[Action], paths_of: Callable[[Action], Sequence[
     """The tree of `actions`; `paths_of(action)` gives the ways to tap it (most actions have one)."""
     builder = _Builder()
     for action in actions:
-        for path in paths_of(action):
-            builder.add(action, path)
+        paths = paths_of(action)
+        shown = [builder.add(action, path) for path in paths if not isinstance(path, Spare)]
+        if not any(shown):
+            for path in paths:
+                if isinstance(path, Spare):
+                    builder.add(action, path)
     return builder.finish()

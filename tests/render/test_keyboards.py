@@ -211,6 +211,15 @@ def test_a_kadi_pair_that_fits_either_way_gets_a_button_per_order():
     assert shortcuts == {"⏩ 6♠ 6♦️": ["6S", "6D"], "⏩ 6♦️ 6♠": ["6D", "6S"]}
 
 
+def test_a_kadi_card_of_a_pair_plays_alone_with_one_tap():
+    table, game, state = kadi_with([["5H", "5S", "KS", "9C", "2C"]])
+    seen = seen_by(table, game, state, table.players[0], EN)
+    five = next(child for label, child in seen.tree.root.links if label == "5♥️")
+    assert five.action == {"type": "play", "cards": ["5H"]} and not five.links, "no ✔ to wait for: ⏩ plays the pair"
+    pair = next(child for label, child in seen.tree.root.links if label == "⏩ 5♥️ 5♠")
+    assert pair.action == {"type": "play", "cards": ["5H", "5S"]}
+
+
 def test_a_kadi_hand_with_one_card_of_each_rank_has_no_shortcut():
     table, game, state = kadi_with([["6S", "7D", "KS", "9C", "2C"]])
     seen = seen_by(table, game, state, table.players[0], EN)
@@ -236,9 +245,13 @@ def test_every_lopti_card_of_a_rank_plays_with_one_press():
         assert not node.children, "it plays at once"
     assert sorted(shortcuts["⏩ Q♠ Q♣ Q♦️"].action["cards"]) == ["QC", "QD", "QS"]
     rows = labels(render_hand(table, game, state, turn, EN)[1])
-    assert ["⏩ 5♠ 5♥️", "⏩ Q♠ Q♣ Q♦️"] in rows, "beside the single cards, which still mark and wait for ✔"
+    assert ["⏩ 5♠ 5♥️", "⏩ Q♠ Q♣ Q♦️"] in rows, "beside the single cards"
+    # A card of a pair plays alone at once (⏩ plays both); of three, it marks and waits for ✔,
+    # since two of them may go together.
     five = next(child for label, child in seen.tree.root.links if label == "5♠")
-    assert five.action is None and any(label == "5♥️" for label, _child in five.links)
+    assert five.action == {"type": "play", "cards": ["5S"]} and not five.links
+    queen = next(child for label, child in seen.tree.root.links if label == "Q♠")
+    assert queen.action is None and any(label == "Q♦️" for label, _child in queen.links)
 
 
 def test_a_lopti_shortcut_only_for_a_legal_play_and_at_most_three():
@@ -254,6 +267,12 @@ def test_a_lopti_shortcut_only_for_a_legal_play_and_at_most_three():
         "⏩ 4♠ 4♥️", "⏩ 5♠ 5♥️", "⏩ 6♠ 6♥️"]
     rows = labels(render_hand(table, game, state, turn, EN)[1])
     assert all(len(row) <= 5 for row in rows) and len(rows) <= MAX_ROWS, rows
+    # No play is lost: a pair past the cap is marked card by card and played with ✔.
+    four = next(child for label, child in seen.tree.root.links if label == "4♠")
+    eight = next(child for label, child in seen.tree.root.links if label == "8♠")
+    assert four.action == {"type": "play", "cards": ["4S"]} and not four.links
+    both = next(child for label, child in eight.links if label == "8♥️")
+    assert [child.action for label, child in both.links if label == "✔"] == [{"type": "play", "cards": ["8S", "8H"]}]
 
 
 def test_the_euchre_dealer_picks_up_with_one_tap_on_the_card_to_discard():
