@@ -9,7 +9,9 @@ that Three Thirteen and Lopti end), and press as soon as their own private chat 
 move, as people do. Every Bot API call between one move's first tap and the next move's first
 tap is counted for that move, by method and by chat kind (group or private); answers to presses
 (answerCallbackQuery) are counted apart. A move's kind is its action's type, and for Kadi's plays
-whether it was one card, several, or a Jack with its command.
+whether it was one card, several, or a Jack with its command. A kind over 3 calls a move also
+prints where its calls go, by method. `--fast` is the issue's pace (limits enforced); without it,
+every move is shown everywhere before the next (limits lifted: the worst case for the budget).
 
 Group calls come late (the group's table waits for its flood budget, and the courier then sends
 only its newest content), so per kind of move they are indicative; per game they are exact.
@@ -148,6 +150,10 @@ def report(game: str, tally: Tally) -> None:
     for counts in tally.methods.values():
         methods.update(counts)
     print("by method: " + ", ".join(f"{method} {count / moves:.2f}" for method, count in methods.most_common()))
+    for kind, count in tally.moves.most_common():
+        counts = tally.calls[kind]
+        if counts["group"] + counts["private"] > 3 * count:  # where a kind over the budget spends
+            print(f"  {kind}: " + ", ".join(f"{method} {n / count:.2f}" for method, n in tally.methods[kind].most_common()))
 
 
 async def main() -> None:

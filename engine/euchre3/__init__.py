@@ -73,6 +73,8 @@ no_discard (five-card lone maker), wrong_keep_size, duplicate_card.
 
 from engine.euchre3.game import GAME, Euchre3
 from engine.euchre3.options import Euchre3Options
+from engine.euchre3.ranking import strongest_first
 from engine.euchre3.state import Euchre3State
 
-__all__ = ["GAME", "Euchre3", "Euchre3Options", "Euchre3State"]
+# strongest_first(cards, trump): the cards strongest first, the order a timeout keeps five by.
+__all__ = ["GAME", "Euchre3", "Euchre3Options", "Euchre3State", "strongest_first"]

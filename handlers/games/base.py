@@ -13,7 +13,7 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.render.action_tree import Alone, Card, Step
+from handlers.render.action_tree import Alone, Card, Shortcut, Step
 
 ACTION_LABELS: dict[str, str] = {
     "draw": N_("Draw"),
@@ -376,3 +376,17 @@ def shorten(text: str, limit: int) -> str:
     if space > 0:
         cut = cut[:space]
     return cut.rstrip(" :;,.") + "…"
+
+
+ALL_AT_ONCE = "⏩"
+
+
+def all_of_a_rank(cards: Sequence[str], hand: Sequence[str]) -> Shortcut | None:
+    """The one-press button for a play of `cards` that are every card of one rank in `hand` (two
+    or more), naming them in the order given: «⏩ 5♥️ 5♠» (Kadi, Lopti). None for any other play."""
+    if len(cards) < 2:
+        return None
+    rank = cards[0][:-1]
+    if any(card[:-1] != rank for card in cards) or sum(card[:-1] == rank for card in hand) != len(cards):
+        return None
+    return Shortcut(f"{ALL_AT_ONCE} " + show.cards(cards))

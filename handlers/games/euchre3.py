@@ -7,8 +7,11 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import GameRenderer, cards_and_tricks, name, trick_zone, tricks_taken, winners_line, zone
-from handlers.render.action_tree import Alone, Pick, Step
+from handlers.games.base import (
+    ALL_AT_ONCE, GameRenderer, cards_and_tricks, name, trick_zone, tricks_taken, winners_line, zone,
+)
+from engine.euchre3 import strongest_first
+from handlers.render.action_tree import Alone, Card, Pick, Shortcut, Step
 from handlers.render.fit import pack
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
@@ -55,7 +58,8 @@ class Euchre3Renderer(GameRenderer):
         if kind == "pass":
             return [Alone(_("Pass"))]
         if kind == "pick_up":
-            return [_("Pick up {card}", card=show.card(view.get("up_card") or "")), _("Discard {card}", card=show.card(action["discard"]))]
+            # One press: the card to discard for the up-card (the up-card itself among them).
+            return [Card(show.card(action["discard"]))]
         if kind == "leave":
             return [_("Leave it")]
         if kind == "name":
@@ -71,6 +75,15 @@ class Euchre3Renderer(GameRenderer):
             # dummy order; each tap marks one, and ✔ keeps the five marked.
             return [Pick(tuple(show.card(card) for card in action["cards"]))]
         return super().action_path(action, view, _)
+
+    def action_paths(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
+        """The five strongest to keep are also one press (⏩), the keep a timeout makes."""
+        path = self.action_path(action, view, _)
+        if action["type"] == "keep" and view.get("trump"):
+            best = strongest_first([*(view.get("hand") or []), *(view.get("dummy") or [])], view["trump"])[:5]
+            if sorted(best) == sorted(action["cards"]):
+                return [path, [Shortcut(f"{ALL_AT_ONCE} " + show.cards(action["cards"]))]]
+        return [path]
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
         lines = super().hand_lines(view, _, active)
@@ -88,9 +101,10 @@ class Euchre3Renderer(GameRenderer):
         if phase == "bid1":
             return _("Make {card}'s suit trumps, or pass.", card=show.card(view.get("up_card") or ""))
         if phase == "pickup":
+            up = show.card(view.get("up_card") or "")
             if "leave" in kinds:
-                return _("You are the dealer: pick up the up-card (and discard one), or leave it.")
-            return _("You are the dealer: pick up the up-card and discard one.")
+                return _("You are the dealer: to pick up {card}, tap the card you discard for it, or leave it.", card=up)
+            return _("You are the dealer: to pick up {card}, tap the card you discard for it.", card=up)
         if phase == "bid2":
             if "pass" in kinds:
                 return _("Name trumps, or pass.")
@@ -98,7 +112,7 @@ class Euchre3Renderer(GameRenderer):
         if phase == "maker_choice":
             return _("You made trumps: play alone, or take the dummy and keep your best five.")
         if phase == "keep":
-            return _("Tap the five cards you keep, then press ✔.")
+            return _("Tap the five cards you keep, then press ✔; ⏩ keeps your five strongest at once.")
         if phase == "defend":
             return _("Defend alone against the maker, or pass.")
         return _("Your turn: play a card.")

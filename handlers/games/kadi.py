@@ -9,9 +9,9 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import NAME_LIMIT, GameRenderer, name, names_list, shorten, winners_line, zone
+from handlers.games.base import NAME_LIMIT, GameRenderer, all_of_a_rank, name, names_list, shorten, winners_line, zone
 from engine.core.cards import JOKER
-from handlers.render.action_tree import Alone, Card, Step
+from handlers.render.action_tree import Alone, Card, Spare, Step
 from handlers.render.fit import pack
 
 CALL = "📣"
@@ -107,7 +107,8 @@ class KadiRenderer(GameRenderer):
         cards = action.get("cards") or []
         shortcut = self._all_of_a_rank(action, view, _)
         if action["type"] != "play" or len(cards) < 3:
-            return [path, *shortcut]
+            # A pair on ⏩ is not marked card by card: a tap on either card then plays it alone.
+            return [Spare(path) if shortcut and len(cards) == 2 else path, *shortcut]
         at = 1 if action.get("call") else 0
         first, middle, rest = path[: at + 1], path[at + 1 : at + len(cards) - 1], path[at + len(cards) - 1 :]
         return [[*first, *order, *rest] for order in dict.fromkeys(permutations(middle))] + shortcut
@@ -120,14 +121,11 @@ class KadiRenderer(GameRenderer):
         cards = action.get("cards") or []
         if action["type"] != "play" or len(cards) < 2 or action.get("call") or JOKER in cards:
             return []
-        rank = cards[0][:-1]
-        held = [card for card in view.get("hand") or [] if card[:-1] == rank]
+        shortcut = all_of_a_rank(cards, view.get("hand") or [])
         rest = list(cards[1:])
-        if any(card[:-1] != rank for card in cards) or len(held) != len(cards):
+        if shortcut is None or rest != sorted(rest, key=show.by_suit_then_rank):
             return []
-        if rest != sorted(rest, key=show.by_suit_then_rank):
-            return []
-        path: list[Step] = ["⏩ " + " ".join(show.card(card) for card in cards)]
+        path: list[Step] = [shortcut]
         if "command" in action:
             path.append(self._command_label(action["command"], _))
         return [path]

@@ -8,9 +8,9 @@ from typing import Any
 
 from handlers.i18n import N_, Translator
 from handlers import cards as show
-from handlers.games.base import PROPOSALS_KEY, GameRenderer, name, shorten, zone
+from handlers.games.base import PROPOSALS_KEY, GameRenderer, all_of_a_rank, name, shorten, zone
 from handlers.games.house_rules import shown_rule
-from handlers.render.action_tree import Alone, Card, Pick, Step
+from handlers.render.action_tree import Alone, Card, Pick, Spare, Step
 from handlers.render.fit import LINE_WIDTH, pack, wrap
 
 KIND_ORDER = {
@@ -269,6 +269,17 @@ class LoptiRenderer(GameRenderer):
             # TRANSLATORS: a button: propose a changed version of this house rule (opens the rule builder).
             return ["🗳 " + _("Propose a change"), "✏️ " + _.pgettext("rule change button", "change rule {number}", number=action["rule"])]
         return super().action_path(action, view, _)
+
+    def action_paths(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
+        """Every card of a rank the player holds also plays with one press (⏩, as in Kadi): the
+        common play of a pair or more costs one edit, not one per card marked."""
+        path = self.action_path(action, view, _)
+        if action["type"] == "play":
+            shortcut = all_of_a_rank(show.sort_hand(action["cards"], show.by_rank), view.get("hand") or [])
+            if shortcut is not None:
+                # A pair on ⏩ is not marked card by card: a tap on either card then plays it alone.
+                return [Spare(path) if len(action["cards"]) == 2 else path, [shortcut]]
+        return [path]
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
         lines = super().hand_lines(view, _, active)

@@ -5,7 +5,8 @@ one-card play, (Card("J♥️"), "♥️ hearts") for a Jack and its command, (A
 move that stands on its own row. Cards chosen together are either consecutive `Card` steps
 (their order counts: Kadi's last card is the new top) or one `Pick` (any order: Lopti's cards
 of a rank, Euchre's five to keep). The tree merges common prefixes; a `Pick` makes one node per
-set of marked cards, so every tap order reaches the same play.
+set of marked cards, so every tap order reaches the same play. A `Shortcut` is one more way to
+a play of several cards: one press (⏩) instead of the cards one by one.
 
 Each tap on a card marks it and shows the cards that may join it; a play of several cards, or
 of a card that others may still join, waits for a ✔ (a child of its own), while a card that
@@ -38,6 +39,22 @@ class Card(str):
 
 class Alone(str):
     """A step that stands on its own row, away from the cards a thumb is aiming at."""
+
+
+class Shortcut(str):
+    """A one-press button (⏩) for a play of several cards that may also be tapped card by card:
+    a move beside the cards. A keyboard shows at most `MAX_SHORTCUTS` of them, those of the
+    first actions in the order given, so that a big hand keeps its cards five to a row."""
+
+
+# Shortcuts on one keyboard: one row of pairs on a phone.
+MAX_SHORTCUTS = 3
+
+
+class Spare(list):
+    """A way to tap an action that the keyboard uses only when none of the action's other ways is
+    shown (its shortcut was over `MAX_SHORTCUTS`): a pair of a rank is then marked card by card,
+    and otherwise each of its cards plays alone at once, the pair being one ⏩ press."""
 
 
 @dataclass(frozen=True)
@@ -114,13 +131,21 @@ class _Builder:
         self.set_of: dict[int, frozenset[str]] = {}
         self.order: dict[int, list[str]] = {}
         self.joined: set[tuple[int, str]] = set()
+        self.shortcuts: dict[int, set[str]] = {}
 
-    def add(self, action: Action, path: Sequence[Step]) -> None:
+    def add(self, action: Action, path: Sequence[Step]) -> bool:
+        """Add a way to tap `action`; False when it is a shortcut over the keyboard's cap."""
         node = self.root
         for step in path:
+            if isinstance(step, Shortcut):
+                shown = self.shortcuts.setdefault(id(node), set())
+                if step not in shown and len(shown) >= MAX_SHORTCUTS:
+                    return False  # the action keeps its other paths (its cards one by one)
+                shown.add(step)
             node = self._pick(node, step.cards) if isinstance(step, Pick) else node.link(step, step_kind(step))
         if node.action is None:
             node.action = action
+        return True
 
     def _pick(self, start: Node, cards: tuple[str, ...]) -> Node:
         """The node of `cards` chosen together from `start`, and every smaller choice on the way:
@@ -240,6 +265,10 @@ def build_tree(actions: Sequence[Action], paths_of: Callable[[Action], Sequence[
     """The tree of `actions`; `paths_of(action)` gives the ways to tap it (most actions have one)."""
     builder = _Builder()
     for action in actions:
-        for path in paths_of(action):
-            builder.add(action, path)
+        paths = paths_of(action)
+        shown = [builder.add(action, path) for path in paths if not isinstance(path, Spare)]
+        if not any(shown):
+            for path in paths:
+                if isinstance(path, Spare):
+                    builder.add(action, path)
     return builder.finish()

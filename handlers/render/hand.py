@@ -185,6 +185,9 @@ def render_hand(
     opened, shown while the keyboard it belongs to stands."""
     renderer: GameRenderer = renderer_for(table.game)
     seen = seen_by(table, game, state, player, _)
+    # Between rounds only the hands of those who move first wait for the pause to end; the others
+    # read now as they will after it, so that its end edits only the hands that get buttons.
+    paused = paused and (bool(seen.legal) or player in game.to_act(state))
     node = seen.tree.root
     if opened is not None and opened[0] == seen.keyboard:
         node = seen.tree.node(opened[1]) or node

@@ -44,9 +44,10 @@ async def table_state(application, table_id):
 
 def sensible_player(rng):
     """A simulated player who plays like a person in a hurry: goes out when it can, keeps the
-    cards that meld (Three Thirteen's view tells the deadwood left after a discard), plays a
-    card in Lopti rather than taking the pile, bids cautiously in Pitch, proposes no rule
-    changes; anything else at random. Random play alone can take thousands of moves a match."""
+    cards that meld (Three Thirteen's view tells the deadwood left after a discard) and its five
+    strongest (Euchre's keep), plays a card in Lopti rather than taking the pile, bids cautiously
+    in Pitch, proposes no rule changes; anything else at random. Random play alone can take
+    thousands of moves a match."""
 
     def choose(player, actions, loaded):
         game, state = loaded.game, loaded.state
@@ -71,6 +72,9 @@ def sensible_player(rng):
                 return arranged["deadwood"] if arranged else 0
 
             return min(discards, key=deadwood_after)
+        if game.name == "euchre3" and any(action["type"] == "keep" for action in actions):
+            best = sorted(game.timeout_actions(state)[0]["cards"])  # the five strongest, as people keep them
+            return next(action for action in actions if action["type"] == "keep" and sorted(action["cards"]) == best)
         passes = [action for action in actions if action["type"] == "pass"]
         if game.name == "pitch" and passes and rng.random() < 0.6:
             return passes[0]

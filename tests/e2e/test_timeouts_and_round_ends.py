@@ -47,10 +47,22 @@ async def test_a_round_end_leaves_no_buttons_of_the_finished_round(api, start_bo
         # The round is over: while its results are read, nobody holds a button of it.
         loaded = await application.bot_data["karata"].service.load(table.table_id)
         assert loaded.game.round_number(loaded.state) == 2 and loaded.table.paused_until is not None
+        first = loaded.game.to_act(loaded.state)
+        await application.bot_data["karata"].publisher.settle()
+        edits = {}
         for user in sim.users:
             pressable = [data for message in api.bot_messages(user.id) for row in message.buttons for _, data in row
                          if (data or "").startswith("T:")]
             assert not pressable, f"{user.first_name} still sees buttons of the finished round"
-            assert "Next round in a moment" in api.bot_messages(user.id)[-1].plain
-        # Then each hand shows the next deal, and the player to move has its buttons.
+            hand = api.bot_messages(user.id)[-1]
+            # The new deal shows at once; who moves first waits for the pause, the others read
+            # already what they will read after it.
+            waits = "Next round in a moment" if str(user.id) in first else "Wait for your turn."
+            assert waits in hand.plain and "Round 2" in hand.plain
+            edits[user.id] = hand.edit_count
+        # Then the player to move has its buttons, and the pause's end edits no other hand.
         await api.wait_until(lambda: sim.hand_message(amina) or sim.hand_message(baraka), timeout=5, what="the next deal")
+        await application.bot_data["karata"].publisher.settle()
+        for user in sim.users:
+            if str(user.id) not in first:
+                assert api.bot_messages(user.id)[-1].edit_count == edits[user.id], f"{user.first_name}'s hand edited twice"

@@ -133,7 +133,15 @@ def test_euchre_keep_shows_all_ten_cards_in_hand_then_dummy_order():
 
         expected = [show.card(c) for c in [*show.sort_hand(view["hand"]), *show.sort_hand(view["dummy"])]]
         shown = [label for row in labels(markup) for label in row]
-        assert shown == expected, "every card of the hand and the dummy from the first tap, in their order"
+        assert shown[:-1] == expected, "every card of the hand and the dummy from the first tap, in their order"
+        # Then one press keeps the five strongest (what a timeout keeps); marking still offers any five.
+        assert shown[-1].startswith("⏩ ")
+        best = frame.game.timeout_actions(frame.state)[0]["cards"]
+        node = next(child for label, child in seen_by(frame.table, frame.game, frame.state, maker, EN).tree.root.links
+                    if label == shown[-1])
+        assert not node.children and sorted(node.action["cards"]) == sorted(best)
+        assert shown[-1] == "⏩ " + show.cards(node.action["cards"])
+        assert "⏩ keeps your five strongest at once" in _text
         return
     pytest.fail("no keep phase in this match")
 
@@ -203,7 +211,87 @@ def test_a_kadi_pair_that_fits_either_way_gets_a_button_per_order():
     assert shortcuts == {"⏩ 6♠ 6♦️": ["6S", "6D"], "⏩ 6♦️ 6♠": ["6D", "6S"]}
 
 
+def test_a_kadi_card_of_a_pair_plays_alone_with_one_tap():
+    table, game, state = kadi_with([["5H", "5S", "KS", "9C", "2C"]])
+    seen = seen_by(table, game, state, table.players[0], EN)
+    five = next(child for label, child in seen.tree.root.links if label == "5♥️")
+    assert five.action == {"type": "play", "cards": ["5H"]} and not five.links, "no ✔ to wait for: ⏩ plays the pair"
+    pair = next(child for label, child in seen.tree.root.links if label == "⏩ 5♥️ 5♠")
+    assert pair.action == {"type": "play", "cards": ["5H", "5S"]}
+
+
 def test_a_kadi_hand_with_one_card_of_each_rank_has_no_shortcut():
     table, game, state = kadi_with([["6S", "7D", "KS", "9C", "2C"]])
     seen = seen_by(table, game, state, table.players[0], EN)
     assert not [label for label, _child in seen.tree.root.links if label.startswith("⏩")]
+
+
+def lopti_turn_with(hand, pile=()):
+    table, game, state = new_table("lopti", 3, 3)
+    for player in table.players:  # the setup ends when everyone is ready
+        state = game.advance(state, player, {"type": "ready"}).state
+    turn = game.to_act(state)[0]
+    state.hands[state.players.index(turn)] = list(hand)
+    state.pile = list(pile)
+    return table, game, state, turn
+
+
+def test_every_lopti_card_of_a_rank_plays_with_one_press():
+    table, game, state, turn = lopti_turn_with(["5H", "5S", "9C", "QS", "QD", "QC"])
+    seen = seen_by(table, game, state, turn, EN)
+    shortcuts = {label: child for label, child in seen.tree.root.links if label.startswith("⏩")}
+    assert list(shortcuts) == ["⏩ 5♠ 5♥️", "⏩ Q♠ Q♣ Q♦️"], "one button per rank held twice or more"
+    for node in shortcuts.values():
+        assert not node.children, "it plays at once"
+    assert sorted(shortcuts["⏩ Q♠ Q♣ Q♦️"].action["cards"]) == ["QC", "QD", "QS"]
+    rows = labels(render_hand(table, game, state, turn, EN)[1])
+    assert ["⏩ 5♠ 5♥️", "⏩ Q♠ Q♣ Q♦️"] in rows, "beside the single cards"
+    # A card of a pair plays alone at once (⏩ plays both); of three, it marks and waits for ✔,
+    # since two of them may go together.
+    five = next(child for label, child in seen.tree.root.links if label == "5♠")
+    assert five.action == {"type": "play", "cards": ["5S"]} and not five.links
+    queen = next(child for label, child in seen.tree.root.links if label == "Q♠")
+    assert queen.action is None and any(label == "Q♦️" for label, _child in queen.links)
+
+
+def test_a_lopti_shortcut_only_for_a_legal_play_and_at_most_three():
+    # Under a 9 the fives may not go: no ⏩ for them, nor for a rank held once.
+    table, game, state, turn = lopti_turn_with(["5H", "5S", "9C", "KS", "KD"], pile=["9H"])
+    seen = seen_by(table, game, state, turn, EN)
+    assert [label for label, _child in seen.tree.root.links if label.startswith("⏩")] == ["⏩ K♠ K♦️"]
+    # A big hand: the three lowest ranks get one, the cards keep five to a row.
+    hand = [rank + suit for rank in ("4", "5", "6", "8", "9") for suit in "SH"]
+    table, game, state, turn = lopti_turn_with(hand)
+    seen = seen_by(table, game, state, turn, EN)
+    assert [label for label, _child in seen.tree.root.links if label.startswith("⏩")] == [
+        "⏩ 4♠ 4♥️", "⏩ 5♠ 5♥️", "⏩ 6♠ 6♥️"]
+    rows = labels(render_hand(table, game, state, turn, EN)[1])
+    assert all(len(row) <= 5 for row in rows) and len(rows) <= MAX_ROWS, rows
+    # No play is lost: a pair past the cap is marked card by card and played with ✔.
+    four = next(child for label, child in seen.tree.root.links if label == "4♠")
+    eight = next(child for label, child in seen.tree.root.links if label == "8♠")
+    assert four.action == {"type": "play", "cards": ["4S"]} and not four.links
+    both = next(child for label, child in eight.links if label == "8♥️")
+    assert [child.action for label, child in both.links if label == "✔"] == [{"type": "play", "cards": ["8S", "8H"]}]
+
+
+def test_the_euchre_dealer_picks_up_with_one_tap_on_the_card_to_discard():
+    for frame in play("euchre3", 3, 1, max_moves=400):
+        if frame.state.phase != "pickup":
+            continue
+        dealer = frame.game.to_act(frame.state)[0]
+        view = frame.game.view(frame.state, dealer)
+        text, markup = render_hand(frame.table, frame.game, frame.state, dealer, EN)
+        seen = seen_by(frame.table, frame.game, frame.state, dealer, EN)
+        from handlers import cards as show
+
+        up = show.card(view["up_card"])
+        taps = {label: child.action for label, child in seen.tree.root.links if child.kind == CARD}
+        assert sorted(taps) == sorted(show.card(card) for card in [*view["hand"], view["up_card"]])
+        assert all(action == {"type": "pick_up", "discard": code} for code, action in
+                   ((next(c for c in [*view["hand"], view["up_card"]] if show.card(c) == label), action)
+                    for label, action in taps.items()))
+        assert f"to pick up {up}, tap the card you discard for it" in text
+        assert len(labels(markup)) <= 3, "six cards, then Leave it"
+        return
+    pytest.fail("no pick-up in this match")
