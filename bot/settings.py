@@ -123,6 +123,12 @@ class Settings(BaseSettings):
             raise ValueError("KARATA_OWNER_IDS must be Telegram user ids separated by commas (like 12345,67890)")
         return value
 
+    @field_validator("webapp_name", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        # An empty variable (as compose.yaml passes an unset one) means the setting is not set.
+        return None if value == "" else value
+
     @field_validator("webapp_url")
     @classmethod
     def _webapp_url(cls, value: str | None) -> str | None:

@@ -112,3 +112,12 @@ def test_karata_help_lists_every_setting_with_its_default(capsys):
     assert "KARATA_HTTP_PORT (default 8080)" in printed
     assert "KARATA_HEALTH_SECONDS (default 120)" in printed
     assert "BOT_TOKEN (required)" in printed
+
+
+def test_empty_mini_app_variables_leave_the_app_off(monkeypatch):
+    """compose.yaml passes unset variables as empty strings: the app stays off, start-up goes on."""
+    monkeypatch.setenv("BOT_TOKEN", "123456:ABCDEFGHIJ")
+    monkeypatch.setenv("KARATA_WEBAPP_URL", "")
+    monkeypatch.setenv("KARATA_WEBAPP_NAME", "")
+    settings = load_settings()
+    assert settings.webapp_url is None and settings.webapp_name is None
