@@ -21,9 +21,9 @@ from tests.webapp.browser.page import Page
 pytestmark = pytest.mark.asyncio
 
 APP = {"KARATA_WEBAPP_URL": "https://karata.example/app/"}
-# Every open app shows a move within this many seconds (the issue asks for one; a loaded test
-# machine gets some slack).
-LIVE_SECONDS = 5.0
+# Every open app shows each move, waited for at most this long: a bound against a hung test, not
+# a speed (benchmarks/bench_miniapp.py measures how fast a move reaches every screen).
+LIVE_SECONDS = 15.0
 
 
 def init_data(user, auth_date=None, token=DEMO_TOKEN, start_param=None):
