@@ -41,7 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -259,55 +259,62 @@ async def open_tables(api: FakeBotAPI, count: int, seed: int) -> list[Simulation
     return sims
 
 
-async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
+@asynccontextmanager
+async def karata_with_tables(tables: int, seed: int, limits: bool = True, **extra_env: str):
+    """`karata run` as its own process on a fresh database, against the fake Bot API (Telegram's
+    limits on both sides, or lifted), with `tables` Kadi tables open: (api, process, db_path, sims)."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = str(Path(folder) / "karata.db")
-        async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
-            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits=True)
+        async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=limits) as api:
+            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits, **extra_env)
             try:
                 await wait_for_poll(api)
-                sims = await open_tables(api, tables, seed)
-                await asyncio.sleep(2)
-                before_moves, before = committed_moves(db_path), api.flood_stats()
-                cpu, started = cpu_seconds(process.pid), time.monotonic()
-                before_answers = len(api.answer_latency())
-                run = Run()
-                rng = random.Random(seed)
-                until = started + seconds
-                with collector_paused():
-                    await asyncio.gather(
-                        *(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims)
-                    )
-                elapsed, used = time.monotonic() - started, cpu_seconds(process.pid) - cpu
-                moves = committed_moves(db_path) - before_moves
-                after = api.flood_stats()
-                answers = api.answer_latency()[before_answers:]
-                inside = [q.answered_at - q.fetched_at for q in api.queries.values()
-                          if q.answered_at is not None and q.fetched_at is not None and q.created_at >= started]
-                delays = table_edit_delays(api, run, started)
-                groups = {sim.group_id for sim in sims}
-                calls = after.delivered - before.delivered
-                group_calls = sum(after.delivered_per_chat.get(g, 0) - before.delivered_per_chat.get(g, 0) for g in groups)
-                return Figures(
-                    tables=tables,
-                    moves_per_second=moves / elapsed,
-                    answer_p50=percentile(answers, 0.5),
-                    answer_p99=percentile(answers, 0.99),
-                    inside_p50=percentile(inside, 0.5),
-                    inside_p99=percentile(inside, 0.99),
-                    table_p50=percentile(delays, 0.5),
-                    table_p99=percentile(delays, 0.99),
-                    calls_per_move=calls / max(1, moves),
-                    group_calls_per_move=group_calls / max(1, moves),
-                    busiest_group_minute=max(after.busiest_minute.values(), default=0),
-                    busiest_bot_second=after.busiest_second,
-                    flood_429s=after.violations,
-                    updates_per_second=len(answers) / elapsed,
-                    bot_cpu_share=used / elapsed,
-                    cpu_per_update=used / max(1, len(answers)),
-                )
+                yield api, process, db_path, await open_tables(api, tables, seed)
             finally:
                 await stop_process(process)
+
+
+async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
+    async with karata_with_tables(tables, seed) as (api, process, db_path, sims):
+        await asyncio.sleep(2)
+        before_moves, before = committed_moves(db_path), api.flood_stats()
+        cpu, started = cpu_seconds(process.pid), time.monotonic()
+        before_answers = len(api.answer_latency())
+        run = Run()
+        rng = random.Random(seed)
+        until = started + seconds
+        with collector_paused():
+            await asyncio.gather(
+                *(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims)
+            )
+        elapsed, used = time.monotonic() - started, cpu_seconds(process.pid) - cpu
+        moves = committed_moves(db_path) - before_moves
+        after = api.flood_stats()
+        answers = api.answer_latency()[before_answers:]
+        inside = [q.answered_at - q.fetched_at for q in api.queries.values()
+                  if q.answered_at is not None and q.fetched_at is not None and q.created_at >= started]
+        delays = table_edit_delays(api, run, started)
+        groups = {sim.group_id for sim in sims}
+        calls = after.delivered - before.delivered
+        group_calls = sum(after.delivered_per_chat.get(g, 0) - before.delivered_per_chat.get(g, 0) for g in groups)
+        return Figures(
+            tables=tables,
+            moves_per_second=moves / elapsed,
+            answer_p50=percentile(answers, 0.5),
+            answer_p99=percentile(answers, 0.99),
+            inside_p50=percentile(inside, 0.5),
+            inside_p99=percentile(inside, 0.99),
+            table_p50=percentile(delays, 0.5),
+            table_p99=percentile(delays, 0.99),
+            calls_per_move=calls / max(1, moves),
+            group_calls_per_move=group_calls / max(1, moves),
+            busiest_group_minute=max(after.busiest_minute.values(), default=0),
+            busiest_bot_second=after.busiest_second,
+            flood_429s=after.violations,
+            updates_per_second=len(answers) / elapsed,
+            bot_cpu_share=used / elapsed,
+            cpu_per_update=used / max(1, len(answers)),
+        )
 
 
 async def noop_under_load(users: int, seconds: float, limits: bool, http: str = "httpx") -> tuple[float, float]:
@@ -337,22 +344,14 @@ async def noop_under_load(users: int, seconds: float, limits: bool, http: str = 
 
 async def karata_cpu_per_move(tables: int, seconds: float, seed: int) -> float:
     """CPU seconds of the bot process per committed move, with every limiter lifted."""
-    with tempfile.TemporaryDirectory() as folder:
-        db_path = str(Path(folder) / "karata.db")
-        async with FakeBotAPI(token=DEMO_TOKEN) as api:
-            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits=False)
-            try:
-                await wait_for_poll(api)
-                sims = await open_tables(api, tables, seed)
-                await asyncio.sleep(1)
-                moves, cpu, started = committed_moves(db_path), cpu_seconds(process.pid), time.monotonic()
-                run, rng = Run(), random.Random(seed)
-                until = started + seconds
-                await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims))
-                used, moves = cpu_seconds(process.pid) - cpu, committed_moves(db_path) - moves
-                return used / max(1, moves)
-            finally:
-                await stop_process(process)
+    async with karata_with_tables(tables, seed, limits=False) as (api, process, db_path, sims):
+        await asyncio.sleep(1)
+        moves, cpu, started = committed_moves(db_path), cpu_seconds(process.pid), time.monotonic()
+        run, rng = Run(), random.Random(seed)
+        until = started + seconds
+        await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims))
+        used, moves = cpu_seconds(process.pid) - cpu, committed_moves(db_path) - moves
+        return used / max(1, moves)
 
 
 # ----- restarts -------------------------------------------------------------------------------

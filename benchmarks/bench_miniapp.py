@@ -34,7 +34,6 @@ import asyncio
 import json
 import random
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -52,11 +51,8 @@ from benchmarks.bench_bot import (  # noqa: E402
     committed_moves,
     cpu_seconds,
     drive_karata_table,
-    open_tables,
+    karata_with_tables,
     percentile,
-    start_process,
-    stop_process,
-    wait_for_poll,
 )
 from bot.demo import DEMO_TOKEN, Simulation  # noqa: E402
 from bot.demo_webapp import free_port  # noqa: E402
@@ -266,37 +262,29 @@ async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simul
 async def app_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:
     port = free_port()
     base = f"http://127.0.0.1:{port}/app/"
-    with tempfile.TemporaryDirectory() as folder:
-        db_path = str(Path(folder) / "karata.db")
-        async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
-            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits=True,
-                                          KARATA_WEBAPP_URL=base, KARATA_HTTP_PORT=str(port))
-            try:
-                await wait_for_poll(api)
-                sims = await open_tables(api, tables, seed)
-                connector = aiohttp.TCPConnector(limit=0)
-                async with aiohttp.ClientSession(connector=connector) as http:
-                    store_ids = await table_ids(http, base, sims)
-                    players = [[AppPlayer(http, base, table_id, user) for user in sim.users]
-                               for sim, table_id in zip(sims, store_ids)]
-                    for player in (p for table in players for p in table):
-                        await player.open()
-                    await asyncio.sleep(2)  # the chat hands' last catch-up, before the sockets opened
-                    run, rng = AppRun(), random.Random(seed)
+    webapp = {"KARATA_WEBAPP_URL": base, "KARATA_HTTP_PORT": str(port)}
+    async with karata_with_tables(tables, seed, **webapp) as (api, process, db_path, sims):
+        connector = aiohttp.TCPConnector(limit=0)
+        async with aiohttp.ClientSession(connector=connector) as http:
+            store_ids = await table_ids(http, base, sims)
+            players = [[AppPlayer(http, base, table_id, user) for user in sim.users]
+                       for sim, table_id in zip(sims, store_ids)]
+            for player in (p for table in players for p in table):
+                await player.open()
+            await asyncio.sleep(2)  # the chat hands' last catch-up, before the sockets opened
+            run, rng = AppRun(), random.Random(seed)
 
-                    async def play(started: float) -> None:
-                        until = started + seconds
-                        await asyncio.gather(*(drive_app_table(table, random.Random(rng.random()), until, pace, run)
-                                               for table in players))
+            async def play(started: float) -> None:
+                until = started + seconds
+                await asyncio.gather(*(drive_app_table(table, random.Random(rng.random()), until, pace, run)
+                                       for table in players))
 
-                    figures = await measured(api, process, db_path, sims, f"app, {paced(pace)}", play)
-                    figures.latencies, figures.own = run.latencies, run.own
-                    figures.refused, figures.timeouts = run.refused, run.timeouts
-                    for player in (p for table in players for p in table):
-                        await player.close()
-                    return figures
-            finally:
-                await stop_process(process)
+            figures = await measured(api, process, db_path, sims, f"app, {paced(pace)}", play)
+            figures.latencies, figures.own = run.latencies, run.own
+            figures.refused, figures.timeouts = run.refused, run.timeouts
+            for player in (p for table in players for p in table):
+                await player.close()
+            return figures
 
 
 async def table_ids(http: aiohttp.ClientSession, base: str, sims: list[Simulation]) -> list[int]:
@@ -317,24 +305,16 @@ def paced(pace: float) -> str:
 
 async def chat_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:
     """The same tables played in chat, with bench_bot.py's drivers, at the same limits."""
-    with tempfile.TemporaryDirectory() as folder:
-        db_path = str(Path(folder) / "karata.db")
-        async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
-            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits=True)
-            try:
-                await wait_for_poll(api)
-                sims = await open_tables(api, tables, seed)
-                await asyncio.sleep(2)
-                rng = random.Random(seed)
+    async with karata_with_tables(tables, seed) as (api, process, db_path, sims):
+        await asyncio.sleep(2)
+        rng = random.Random(seed)
 
-                async def play(started: float) -> None:
-                    until = started + seconds
-                    await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace)
-                                           for sim in sims))
+        async def play(started: float) -> None:
+            until = started + seconds
+            await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace)
+                                   for sim in sims))
 
-                return await measured(api, process, db_path, sims, f"chat, {paced(pace)}", play)
-            finally:
-                await stop_process(process)
+        return await measured(api, process, db_path, sims, f"chat, {paced(pace)}", play)
 
 
 async def main() -> None:

@@ -202,6 +202,25 @@ async def live(http, base, user, table_id, version):
     return socket
 
 
+async def open_app(http, base, user, table_id):
+    """`user`'s page opened at the table: their snapshot, then their live socket from its version."""
+    snap = await Client(http, base, user).snapshot(table_id)
+    return snap, await live(http, base, user, table_id, snap["version"])
+
+
+async def chat_move_while_barakas_app_is_open(api, application, http, sim, table):
+    """Baraka has the app open and Amina plays 5♥️ in chat: his socket shows his turn, his chat hand
+    rests. His socket, still open."""
+    amina, baraka, _ = sim.users
+    snap, socket = await open_app(http, base_of(application), baraka, table.table_id)
+    await asyncio.sleep(0.05)
+    await chat_press(api, sim, amina, "5♥️", "✔")
+    assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
+    await application.bot_data["karata"].publisher.flush()
+    assert "Your turn" not in api.last_message(baraka.id).plain, "the chat hand rests while the app is open"
+    return socket
+
+
 async def next_snapshot(socket, timeout=10.0, after=-1):
     """The first snapshot past version `after` within `timeout` seconds (a bound against a hung
     test, not a speed: how fast a move reaches every screen is benchmarks/bench_miniapp.py's)."""
@@ -217,8 +236,7 @@ async def test_the_live_socket_shows_a_chat_move_and_catches_up(api, start_bot, 
         sim, table = await kadi(api, application)
         amina, baraka, _ = sim.users
         base = base_of(application)
-        snap = await Client(http, base, baraka).snapshot(table.table_id)
-        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        snap, socket = await open_app(http, base, baraka, table.table_id)
         # Amina plays from the chat.
         await chat_press(api, sim, amina, "5♥️", "✔")
         seen = await next_snapshot(socket, after=snap["version"])
@@ -250,8 +268,7 @@ async def test_the_chat_hand_rests_while_the_app_is_open_and_catches_up_after(ap
         assert any(label == "🃏 Open the table" and data == f"http://127.0.0.1/app/?table={table.table_id}"
                    for row in hand.buttons for label, data in row)
         edits = hand.edit_count
-        snap = await Client(http, base, baraka).snapshot(table.table_id)
-        socket = await live(http, base, baraka, table.table_id, snap["version"])
+        snap, socket = await open_app(http, base, baraka, table.table_id)
         await asyncio.sleep(0.05)
         await Client(http, base, amina).tap(table.table_id, await Client(http, base, amina).snapshot(table.table_id), "5H", "confirm")
         assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
@@ -298,8 +315,8 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
         base = base_of(application)
         sockets = []
         for user in (amina, baraka):
-            snap = await Client(http, base, user).snapshot(table.table_id)
-            sockets.append(await live(http, base, user, table.table_id, snap["version"]))
+            _, socket = await open_app(http, base, user, table.table_id)
+            sockets.append(socket)
         # A socket that has not said who it is yet is closed too.
         sockets.append(await http.ws_connect(base + f"api/table/{table.table_id}/live"))
         await asyncio.sleep(0.05)
@@ -317,15 +334,8 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
 async def test_a_graceful_stop_catches_up_the_chat_hands_of_players_in_the_app(api, start_bot, http):
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
-        amina, baraka, _ = sim.users
-        base = base_of(application)
-        snap = await Client(http, base, baraka).snapshot(table.table_id)
-        socket = await live(http, base, baraka, table.table_id, snap["version"])
-        await asyncio.sleep(0.05)
-        await chat_press(api, sim, amina, "5♥️", "✔")
-        assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
-        await application.bot_data["karata"].publisher.flush()
-        assert "Your turn" not in api.last_message(baraka.id).plain, "the chat hand rests while the app is open"
+        baraka = sim.users[1]
+        socket = await chat_move_while_barakas_app_is_open(api, application, http, sim, table)
         reader = asyncio.ensure_future(socket.receive())
     assert (await asyncio.wait_for(reader, 1.0)).type == aiohttp.WSMsgType.CLOSE
     assert "Your turn" in api.last_message(baraka.id).plain, "the stop closed the app's socket and caught the chat up"
@@ -348,16 +358,8 @@ async def test_after_a_crash_the_chat_hand_held_back_for_the_app_catches_up_at_t
     restart (with the app off) brings his chat hand up to date without waiting for another move."""
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
-        amina, baraka, _ = sim.users
-        base = base_of(application)
-        publisher = application.bot_data["karata"].publisher
-        snap = await Client(http, base, baraka).snapshot(table.table_id)
-        socket = await live(http, base, baraka, table.table_id, snap["version"])
-        await asyncio.sleep(0.05)
-        await chat_press(api, sim, amina, "5♥️", "✔")
-        assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
-        await publisher.flush()
-        assert "Your turn" not in api.last_message(baraka.id).plain, "the chat hand rests while the app is open"
+        baraka = sim.users[1]
+        socket = await chat_move_while_barakas_app_is_open(api, application, http, sim, table)
         crash(application)
         await socket.close()
     async with start_bot() as application:

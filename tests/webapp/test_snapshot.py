@@ -15,14 +15,28 @@ from handlers.webapp.snapshot import snapshot
 from tables.models import PLAYING, Seat, TableRow
 
 
+def random_play(game_name, players, seed, steps):
+    """A new table of `game_name` for `players`, then up to `steps` random moves until the match
+    ends: the table and the state at each position (the table's version following)."""
+    game = get_game(game_name)
+    state = game.new(players, game.Options(), "5", None, [])
+    table = TableRow(1, -5, 0, game_name, PLAYING, 11, {}, 0, [Seat(int(p), f"P{p}") for p in players], "5", version=1)
+    rng = random.Random(seed)
+    for _step in range(steps):
+        yield table, state
+        acting = game.to_act(state)
+        if not acting or game.is_finished(state):
+            break
+        legal = game.legal_actions(state, acting[0])
+        state = game.advance(state, acting[0], rng.choice(legal)).state
+        table.version += 1
+
+
 @pytest.mark.parametrize("game_name", available_games())
 def test_each_seat_sees_its_board_and_nothing_hidden_of_the_others(game_name):
     game = get_game(game_name)
     players = ["11", "12", "13"]
-    state = game.new(players, game.Options(), "5", None, [])
-    table = TableRow(1, -5, 0, game_name, PLAYING, 11, {}, 0, [Seat(int(p), f"P{p}") for p in players], "5", version=1)
-    rng = random.Random(3)
-    for step in range(25):
+    for table, state in random_play(game_name, players, 3, 25):
         for player in players:
             snap = snapshot(table, game, state, player, translator("sw"), 0.0)
             text = json.dumps(snap, ensure_ascii=False)
@@ -38,12 +52,6 @@ def test_each_seat_sees_its_board_and_nothing_hidden_of_the_others(game_name):
                 for button in node["buttons"]:
                     if button["kind"] == "card" and button["label"][0].isdigit() or button["label"][:1] in "AJQK":
                         assert button["card"] or button["kind"] != "card", (game_name, button)
-        acting = game.to_act(state)
-        if not acting or game.is_finished(state):
-            break
-        legal = game.legal_actions(state, acting[0])
-        state = game.advance(state, acting[0], rng.choice(legal)).state
-        table.version += 1
 
 
 @pytest.mark.parametrize("game_name", available_games())
@@ -53,11 +61,8 @@ def test_a_seats_note_says_only_what_the_seat_does_not_draw(game_name):
     and keeps what is drawn nowhere else (the dealer, who is out, Kadi Moja...)."""
     game = get_game(game_name)
     players = ["11", "12", "13"]
-    state = game.new(players, game.Options(), "5", None, [])
-    table = TableRow(1, -5, 0, game_name, PLAYING, 11, {}, 0, [Seat(int(p), f"P{p}") for p in players], "5", version=1)
-    rng = random.Random(5)
     notes = set()
-    for step in range(60):
+    for table, state in random_play(game_name, players, 5, 60):
         for language in ("en", "sw"):
             _ = translator(language)
             snap = snapshot(table, game, state, players[0], _, 0.0)
@@ -73,11 +78,5 @@ def test_a_seats_note_says_only_what_the_seat_does_not_draw(game_name):
                 if seat["face_down"]:
                     assert show.FACE_DOWN not in note, (game_name, note)
                 assert not any(card in note for card in drawn), (game_name, note, drawn)
-        acting = game.to_act(state)
-        if not acting or game.is_finished(state):
-            break
-        legal = game.legal_actions(state, acting[0])
-        state = game.advance(state, acting[0], rng.choice(legal)).state
-        table.version += 1
     if game_name != "lopti":  # what is drawn nowhere else stays
         assert any("dealer" in note for note in notes), (game_name, notes)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-STATIC = Path(__file__).resolve().parents[3] / "handlers" / "webapp" / "static"
+from handlers.webapp.api import INIT_HEADER, STATIC, error
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PRESSES = web.AppKey("presses", list)
 
@@ -24,10 +25,10 @@ def stub_app(snap: dict, good_init: str, refuse: frozenset[int] = frozenset()) -
     current = {"snap": copy.deepcopy(snap)}
 
     def allowed(request: web.Request) -> bool:
-        return request.headers.get("X-Telegram-Init-Data") == good_init
+        return request.headers.get(INIT_HEADER) == good_init
 
     def denied() -> web.Response:
-        return web.json_response({"error": "bad_init_data", "message": "Open the table from Telegram again."}, status=401)
+        return error(401, "bad_init_data", "Open the table from Telegram again.")
 
     async def index(request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
@@ -49,7 +50,7 @@ def stub_app(snap: dict, good_init: str, refuse: frozenset[int] = frozenset()) -
         body = await request.json()
         presses.append(body)
         if body["node"] in refuse:
-            return web.json_response({"error": "refused", "message": "That card does not match the top card."}, status=409)
+            return error(409, "refused", "That card does not match the top card.")
         current["snap"] = {**current["snap"], "at": body["node"]}
         return web.json_response(current["snap"])
 

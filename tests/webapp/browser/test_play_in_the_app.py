@@ -70,24 +70,35 @@ async def play_match(application, sim, table_id, pages, chat_users, rng, max_mov
     raise AssertionError("the match did not end")
 
 
-async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
+async def whole_match(api, start_bot, browsers, game, options, in_app, seed):
+    """A whole match of `game`: the seats in `in_app` (indexes) play in the app, the other in chat.
+    The users, the finished match, and each app's last snapshot with the prompt it shows."""
     sim = simulation(api)
     async with start_bot(**APP) as application, leaving(browsers):
         sim.application = application
-        await sim.open_table("kadi", "hand_size=5 points_limit=1")
+        await sim.open_table(game, options)
         table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
-        amina, baraka, chausiku = sim.users
-        pages = {str(amina.id): await open_page(browsers, application, amina),
-                 str(baraka.id): await open_page(browsers, application, baraka)}
-        loaded = await play_match(application, sim, table.table_id, pages, [chausiku], random.Random(5))
+        pages = {str(user.id): await open_page(browsers, application, user)
+                 for seat, user in enumerate(sim.users) if seat in in_app}
+        chat_users = [user for seat, user in enumerate(sim.users) if seat not in in_app]
+        loaded = await play_match(application, sim, table.table_id, pages, chat_users, random.Random(seed))
         assert loaded.game.is_finished(loaded.state)
+        shown = []
         for page in pages.values():
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
             snap = await page.snap()
-            assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
-            assert await page.text("#prompt") == snap["prompt"]
-        # The chat player saw the match end in chat.
-        assert any("Match over." in (message.text or "") for message in api.bot_messages(chausiku.id))
+            shown.append((snap, await page.text("#prompt")))
+    return sim.users, loaded, shown
+
+
+async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
+    users, loaded, shown = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5)
+    for snap, prompt in shown:
+        assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
+        assert prompt == snap["prompt"]
+    # The chat player saw the match end in chat.
+    chausiku = users[2]
+    assert any("Match over." in (message.text or "") for message in api.bot_messages(chausiku.id))
 
 
 @contextlib.asynccontextmanager
@@ -103,22 +114,11 @@ async def leaving(browsers):
 
 @pytest.mark.long
 async def test_euchre3_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
-    sim = simulation(api)
-    async with start_bot(**APP) as application, leaving(browsers):
-        sim.application = application
-        await sim.open_table("euchre3", "target=5")
-        table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
-        amina, baraka, chausiku = sim.users
-        pages = {str(baraka.id): await open_page(browsers, application, baraka),
-                 str(chausiku.id): await open_page(browsers, application, chausiku)}
-        loaded = await play_match(application, sim, table.table_id, pages, [amina], random.Random(8))
-        assert loaded.game.is_finished(loaded.state)
-        view = loaded.game.view(loaded.state, None)
-        assert max(view["scores"].values()) >= 5
-        for page in pages.values():
-            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
-            snap = await page.snap()
-            assert await page.text("#prompt") == snap["labels"]["match_over"]
+    _, loaded, shown = await whole_match(api, start_bot, browsers, "euchre3", "target=5", (1, 2), 8)
+    view = loaded.game.view(loaded.state, None)
+    assert max(view["scores"].values()) >= 5
+    for snap, prompt in shown:
+        assert prompt == snap["labels"]["match_over"]
 
 
 @pytest.mark.long
