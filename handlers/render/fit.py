@@ -16,10 +16,15 @@ LINE_WIDTH = 44
 _TAG = re.compile(r"<[^>]+>")
 
 
+def shown_text(html: str) -> str:
+    """What a reader sees of an HTML text: tags dropped, entities as the characters they stand for."""
+    return unescape(_TAG.sub("", html))
+
+
 def phone_width(text: str) -> int:
     """Columns a phone gives an HTML line: tags dropped, entities as one character, an emoji
     (a wide character, or one followed by the emoji selector U+FE0F) as two."""
-    shown = unescape(_TAG.sub("", text))
+    shown = shown_text(text)
     width = 0
     for index, char in enumerate(shown):
         if char in "\ufe0f\u200d" or unicodedata.combining(char):

@@ -5,7 +5,6 @@ Rendered from the spectator view only: what everyone at the table may know.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from html import escape, unescape
 from typing import Any
@@ -19,7 +18,7 @@ from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
 from handlers.games.base import name, names_list, shorten
 from handlers.render.common import clock_text, game_title, rows, title_heading
-from handlers.render.fit import LINE_WIDTH, pack, phone_width
+from handlers.render.fit import LINE_WIDTH, pack, phone_width, shown_text
 from tables.models import CANCELLED, FINISHED, TableRow
 
 
@@ -118,12 +117,11 @@ MAX_CHARACTERS = 500
 LOG_LINES = 3
 LOG_LINE_CHARACTERS = 140
 LOG_LINE_LEAST = 40  # a line cut shorter than this says too little: it is left out
-TAG = re.compile(r"<[^>]+>")
 
 
 def shown_length(text: str) -> int:
     """Characters a phone shows of an HTML text: without tags, entities as one character."""
-    return len(unescape(TAG.sub("", text)))
+    return len(shown_text(text))
 
 
 def clip(line: str, limit: int) -> str:

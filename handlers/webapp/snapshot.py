@@ -5,8 +5,6 @@ built only from `game.view(state, seat)` (and the public view for the table's bu
 
 from __future__ import annotations
 
-import re
-from html import unescape
 from typing import Any
 
 from engine.core.protocol import Game, State
@@ -15,18 +13,18 @@ from handlers.games import renderer_for
 from handlers.i18n import Translator
 from handlers.render.action_tree import CARD, DONE, Node
 from handlers.render.common import game_title
+from handlers.render.fit import shown_text
 from handlers.render.hand import BACK, MARKED, Seen, hand_markup, player_view, seen_by
 from handlers.callback_data import TreeNode
 from tables.models import FINISHED, LOBBY, PLAYING, TableRow
 
 LINES_KEPT = 5
-TAGS = re.compile(r"<[^>]+>")
 STATUSES = {LOBBY: "lobby", PLAYING: "running", FINISHED: "finished"}
 
 
 def plain(text: str | None) -> str | None:
     """A message's HTML as the page shows it: text only (the page never renders our HTML)."""
-    return unescape(TAGS.sub("", text)) if text else text
+    return shown_text(text) if text else text
 
 
 def labels(_: Translator) -> dict[str, str]:
