@@ -209,6 +209,12 @@ async def _post_init(application: Application) -> None:
             await service.end_idle_tables(idle)
 
         application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
+
+        async def forget_old_updates(_context: object) -> None:
+            await store.forget_old_updates()
+
+        # Not at start-up only: a bot that runs for weeks would keep every update it handled.
+        application.job_queue.run_repeating(forget_old_updates, interval=3600, first=60, name="old-updates")
     started = time.monotonic()
     resumed = await service.resume_after_restart()
     metrics.resumed_tables.set(resumed)

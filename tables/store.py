@@ -306,7 +306,6 @@ class Store:
             await self.migrate()
             async with self._writes.turn():
                 await ensure_built(self.db)
-            await self._write("DELETE FROM handled_updates WHERE handled_at < ?", (time.time() - HANDLED_UPDATE_SECONDS,))
         except BaseException:
             # aiosqlite's thread would keep the process alive after a failed start.
             await self.close()
@@ -489,6 +488,10 @@ class Store:
         await self._write(
             "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)", (update_id, time.time())
         )
+
+    async def forget_old_updates(self) -> None:
+        """Handled updates older than Telegram keeps one go (bot/app.py runs this every hour)."""
+        await self._write("DELETE FROM handled_updates WHERE handled_at < ?", (time.time() - HANDLED_UPDATE_SECONDS,))
 
     async def request_applied(self, request: str) -> bool:
         """Whether `request` (a button press) made an action of some table."""
