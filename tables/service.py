@@ -820,12 +820,17 @@ class TableService:
     async def mark_unreachable(self, table_id: int, user_id: int) -> None:
         """The player's private chat refused us: the group is told until they open it again."""
         await self.store.set_dm_ok(user_id, False)
+        await self._add_unreachable(table_id, user_id)
+
+    async def _add_unreachable(self, table_id: int, user_id: int) -> bool:
+        """Mark the player unreachable at one running table; False if there is nothing to mark."""
         async with self.lock(table_id):
             table = await self.store.get_table(table_id)
             if table is None or table.status != PLAYING or user_id in table.unreachable:
-                return
+                return False
             table.unreachable = [*table.unreachable, user_id]
             await self._save(table)
+            return True
 
     async def mark_reachable(self, user_id: int) -> list[int]:
         """The player opened their private chat again; returns the tables it had failed for."""
@@ -848,8 +853,10 @@ class TableService:
         await self.store.set_dm_ok(user_id, False)
         marked = []
         for table in await self.store.live_tables_of_user(user_id):
-            if table.chat_id < 0 and table.status == PLAYING and user_id not in table.unreachable:
-                await self.mark_unreachable(table.table_id, user_id)
+            # Checked again under the table's lock; tables with nothing to mark cost no second read.
+            if table.chat_id >= 0 or table.status != PLAYING or user_id in table.unreachable:
+                continue
+            if await self._add_unreachable(table.table_id, user_id):
                 marked.append(table.table_id)
         return marked
 
