@@ -52,7 +52,12 @@ class Connection:
             if self._behind:
                 self._behind = False
                 latest, self._latest = self._latest, None
-                await self._send(latest)
+                try:
+                    await self._send(latest)
+                except ConnectionResetError:  # the page went: the socket's reader ends the connection
+                    return
+                except Exception:  # one failed snapshot must not silence the socket for good
+                    log.exception("could not send table %s to user %s's app", self.table_id, self.user_id)
 
 
 class LiveTables:
