@@ -32,7 +32,7 @@ from handlers.render.hand import player_view
 from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot
-from tables.models import LIVE, Loaded, Outcome
+from tables.models import Loaded, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -171,8 +171,7 @@ async def me(request: web.Request) -> web.Response:
     user, _ = await _user(request)
     karata = request.app[KARATA]
     tables = sorted(await karata.store.live_tables_of_user(user.id), key=lambda table: table.updated_at)
-    listed = [{"id": table.table_id, "game": table.game, "title": game_title(table.game, _)} for table in tables
-              if table.status in LIVE]
+    listed = [{"id": table.table_id, "game": table.game, "title": game_title(table.game, _)} for table in tables]
     wanted = user.start_param[1:] if user.start_param and user.start_param.startswith("t") else request.query.get("table")
     ids = [entry["id"] for entry in listed]
     current = int(wanted) if wanted and wanted.isdigit() and int(wanted) in ids else (ids[-1] if ids else None)
