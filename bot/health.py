@@ -52,11 +52,12 @@ def health_routes(application: Application, liveness: Liveness, metrics: Metrics
     async def healthz(_request: web.Request) -> web.Response:
         reason = await _database_problem(application)
         if reason is None and liveness.quiet_for() > bound:
-            reason = await _webhook_problem(application, settings) if webhook else None
             if not webhook:
                 reason = f"no getUpdates answered for {liveness.quiet_for():.0f} s"
-            elif reason is None:
-                liveness.saw_updates()  # Telegram holds nothing for us: a quiet group, not a dead bot
+            else:
+                reason = await _webhook_problem(application, settings)
+                if reason is None:
+                    liveness.saw_updates()  # Telegram holds nothing for us: a quiet group, not a dead bot
         if reason is not None:
             return web.Response(status=503, text=f"unhealthy: {reason}\n")
         return web.Response(text="ok\n")
