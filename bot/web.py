@@ -64,6 +64,8 @@ def webhook_routes(
             return web.Response(status=403, text="wrong secret token")
         try:
             data = json.loads(await request.read())
+            if not isinstance(data, dict):  # de_json takes any JSON and fails on it with AttributeError
+                raise ValueError("not an object")
             update = Update.de_json(data, application.bot)
         except (ValueError, TypeError, KeyError):
             return web.Response(status=400, text="not an update")

@@ -50,6 +50,9 @@ async def test_webhook_mode_registers_the_url_and_answers_posted_updates(api, st
             garbage = await client.post(f"http://127.0.0.1:{port}/hook", content=b"{not json",
                                         headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"})
             assert garbage.status_code == 400, "a body that is not an update is refused"
+            listed = await client.post(f"http://127.0.0.1:{port}/hook", content=b"[1, 2]",
+                                       headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"})
+            assert listed.status_code == 400, "JSON that is not an object is no update either"
             posted = await client.post(
                 f"http://127.0.0.1:{port}/hook",
                 content=json.dumps(update),
