@@ -41,39 +41,45 @@ async def open_page(browsers, application, user, **kwargs) -> Page:
     return page
 
 
-async def play_match(application, sim, table_id, pages, chat_users, rng, max_moves=600):
-    """Until the match is over: whoever is to act moves, in their app (`pages`) or in chat
-    (`chat_users`, through the simulation's chat presses). Each move shows in every open app."""
+async def play_match(application, sim, table_id, pages, chat_users, rng, max_moves=600, until=None, prefer=None, pick=None):
+    """Until the match is over (or `until(loaded)`): whoever is to act moves, in their app
+    (`pages`, each move chosen as `Page.play_one` does with `prefer`, and `pick(loaded, player,
+    leaves)` when given) or in chat (`chat_users`, through the simulation's chat presses). Each
+    move shows in every open app. The table then, and each player's moves: the nodes tapped in
+    the app, or "chat"."""
     karata = application.bot_data["karata"]
     chat = Simulation(sim.api, chat_users, sim.group_id, rng)
     chat.application = application
     chat.choose = sensible_player(rng)
-    moves = {player: 0 for player in pages} | {str(user.id): 0 for user in chat_users}
+    moves = {player: [] for player in pages} | {str(user.id): [] for user in chat_users}
     for _ in range(max_moves):
         loaded = await karata.service.load(table_id)
-        if loaded.table.status != "playing" or loaded.game.is_finished(loaded.state):
-            # Everyone played their part, in the app or in chat.
-            assert all(moves.values()), moves
-            return loaded
+        if loaded.table.status != "playing" or loaded.game.is_finished(loaded.state) or (until and until(loaded)):
+            return loaded, moves
         version = loaded.table.version
         for page in pages.values():
             await page.at_version(version, timeout=LIVE_SECONDS)
         acting = [player for player in loaded.game.to_act(loaded.state) if loaded.game.legal_actions(loaded.state, player)]
         movers = [player for player in acting if player in pages]
         if movers:
-            assert await pages[movers[0]].play_one(rng), "the app offered no move to a player who has one"
-            moves[movers[0]] += 1
+            mover = movers[0]
+            choose = pick and (lambda leaves: pick(loaded, mover, leaves))
+            tapped = await pages[mover].play_one(rng, prefer, choose)
+            assert tapped, "the app offered no move to a player who has one"
+            moves[mover].append(tapped)
         else:
+            assert acting, "nobody can move"
             await chat.shown()
             assert await chat.step(), "the chat player had nothing to press"
-            moves[str(chat_users[0].id)] += 1
+            moves[acting[0]].append("chat")
     raise AssertionError("the match did not end")
 
 
-async def whole_match(api, start_bot, browsers, game, options, in_app, seed):
-    """A whole match of `game`: the seats in `in_app` (indexes) play in the app, the other in chat.
-    The users, the finished match, and each app's last snapshot with the prompt it shows."""
-    sim = simulation(api)
+async def whole_match(api, start_bot, browsers, game, options, in_app, seed, count=3, prefer=None):
+    """A whole match of `game` at `count` seats: the seats in `in_app` (indexes) play in the app,
+    the others in chat. The users, the finished match, each app's last snapshot with the prompt
+    it shows, and each player's moves (as `play_match`)."""
+    sim = simulation(api, count=count)
     async with start_bot(**APP) as application, leaving(browsers):
         sim.application = application
         await sim.open_table(game, options)
@@ -81,18 +87,21 @@ async def whole_match(api, start_bot, browsers, game, options, in_app, seed):
         pages = {str(user.id): await open_page(browsers, application, user)
                  for seat, user in enumerate(sim.users) if seat in in_app}
         chat_users = [user for seat, user in enumerate(sim.users) if seat not in in_app]
-        loaded = await play_match(application, sim, table.table_id, pages, chat_users, random.Random(seed))
+        loaded, moves = await play_match(application, sim, table.table_id, pages, chat_users, random.Random(seed),
+                                         prefer=prefer)
         assert loaded.game.is_finished(loaded.state)
+        # Everyone played their part, in the app or in chat.
+        assert all(moves.values()), {player: len(made) for player, made in moves.items()}
         shown = []
         for page in pages.values():
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
             snap = await page.snap()
             shown.append((snap, await page.text("#prompt")))
-    return sim.users, loaded, shown
+    return sim.users, loaded, shown, moves
 
 
 async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
-    users, loaded, shown = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5)
+    users, loaded, shown, _ = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5)
     for snap, prompt in shown:
         assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
         assert prompt == snap["prompt"]
@@ -114,11 +123,36 @@ async def leaving(browsers):
 
 @pytest.mark.long
 async def test_euchre3_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
-    _, loaded, shown = await whole_match(api, start_bot, browsers, "euchre3", "target=5", (1, 2), 8)
+    _, loaded, shown, _ = await whole_match(api, start_bot, browsers, "euchre3", "target=5", (1, 2), 8)
     view = loaded.game.view(loaded.state, None)
     assert max(view["scores"].values()) >= 5
     for snap, prompt in shown:
         assert prompt == snap["labels"]["match_over"]
+
+
+@pytest.mark.long
+async def test_pitch_match_in_partnerships_two_players_in_the_app_two_in_chat(api, start_bot, browsers):
+    users, loaded, shown, moves = await whole_match(
+        api, start_bot, browsers, "pitch", "target=7 win_condition=anyone partnerships=true", (0, 1), 4,
+        count=4, prefer=pitch_moves)
+    view = loaded.game.view(loaded.state, None)
+    assert max(view["scores"].values()) >= 7
+    # Partners share a score.
+    seats = [str(user.id) for user in users]
+    assert view["scores"][seats[0]] == view["scores"][seats[2]] and view["scores"][seats[1]] == view["scores"][seats[3]]
+    # The players in the app bid, passed and played their cards through the page's buttons.
+    tapped = [move[0] for player in seats[:2] for move in moves[player]]
+    assert any(node["label"] == "Pass" for node in tapped)
+    assert any(node["label"].startswith(("Bid ", "Steal at ")) for node in tapped)
+    assert any(node["kind"] == "card" for node in tapped)
+    for snap, prompt in shown:
+        assert prompt == snap["labels"]["match_over"]
+
+
+def pitch_moves(start):
+    """Cards, passes and bids of 1 or 2, as a cautious bidder does (a failed high bid sets the
+    team back and makes the match longer): the dealer everyone passed to still bids what he must."""
+    return start["kind"] == "card" or start["label"] in ("Pass", "Bid 1", "Bid 2", "Steal at 1", "Steal at 2")
 
 
 @pytest.mark.long
