@@ -205,6 +205,70 @@ async def test_lopti_swaps_and_a_round_in_the_app(api, start_bot, browsers):
             raise AssertionError("the round did not end")
 
 
+@pytest.mark.long
+async def test_three_thirteen_round_going_out_in_the_app_shows_the_melds_grouped(api, start_bot, browsers):
+    sim = simulation(api, count=2)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("three_thirteen")
+        table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+        pages = {str(user.id): await open_page(browsers, application, user) for user in sim.users}
+        rng = random.Random(11)
+
+        def went_out(loaded):  # who went out this round, if anyone has
+            return loaded.game.view(loaded.state, None)["went_out"]
+
+        # Both play in the app until one of them goes out (through "🏁 Go out", then the discard).
+        loaded, moves = await play_match(application, sim, table.table_id, pages, [], rng, until=went_out,
+                                         prefer=going_out, pick=least_deadwood(rng))
+        out = went_out(loaded)
+        assert [node["label"] for node in moves[out][-1]][0] == "🏁 Go out"
+        melds = loaded.game.view(loaded.state, None)["table_melds"][out]
+        assert melds and all(len(meld) >= 3 for meld in melds)
+        # Both screens show the melds laid down, each meld a group of its own.
+        for page in pages.values():
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            shown = await page.run(
+                "var zone = document.querySelector('#felt .zone[data-zone=\"' + arguments[0] + '\"]');"
+                "return zone && [...zone.querySelectorAll('.meld')].map(m => [...m.querySelectorAll('.card')].map(c => c.dataset.code))",
+                f"melds:{out}")
+            assert shown == melds
+        # The other player's last turn ends the round: the next one is dealt (four cards each).
+        loaded, _ = await play_match(application, sim, table.table_id, pages, [], rng,
+                                     until=lambda loaded: loaded.game.round_number(loaded.state) > 1,
+                                     prefer=going_out, pick=least_deadwood(rng))
+        assert loaded.game.round_number(loaded.state) == 2
+        for page in pages.values():
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            snap = await page.snap()
+            assert len(snap["hand"]) == 4
+            assert any(line.endswith("went out!") for line in snap["lines"])
+
+
+def going_out(start):
+    return start["label"].startswith("🏁")
+
+
+def least_deadwood(rng):
+    """Draws at random, then discards what leaves the fewest points outside melds (as
+    `sensible_player` does in chat): random discards can take a round hundreds of moves."""
+
+    def pick(loaded, player, leaves):
+        discards = [leaf for leaf in leaves if leaf["kind"] == "card"]
+        if not discards:
+            return rng.choice(leaves)
+        game, state = loaded.game, loaded.state
+
+        def deadwood(leaf):
+            after = game.apply(state, player, {"type": "discard", "card": leaf["card"]}).state
+            arranged = game.view(after, player).get("best_arrangement")
+            return arranged["deadwood"] if arranged else 0
+
+        return min(discards, key=deadwood)
+
+    return pick
+
+
 def lopti_moves(start):
     """Plays, Ready, taking the pile, flipping, no rule: never a rule proposal (its vote is a
     group poll, outside the app)."""
