@@ -1,6 +1,8 @@
 """Players in the Mini App against the real bot on the fake Bot API, in headless Chromium: whole
-matches with two players in the app and one in chat, a Lopti round with swaps, refused initData,
-a table the user does not sit at, and a dropped connection that catches up."""
+matches of Kadi and Euchre-3 with two players in the app and one in chat, a whole Pitch match in
+partnerships (bids and passes in the app) with two in each, a Three Thirteen round gone out in
+the app, a Lopti round with swaps, refused initData, a table the user does not sit at, and a
+dropped connection that catches up."""
 
 from __future__ import annotations
 
