@@ -60,15 +60,16 @@ class Page:
         await self.until(CLICK, node, what=f"a tappable node {node}")
         await self.until("return !KarataApp.state.busy", what="the answer to a tap")
 
-    async def play_one(self, rng: random.Random, prefer=None) -> bool:
+    async def play_one(self, rng: random.Random, prefer=None, pick=None) -> list[dict]:
         """Tap one whole move (its cards one by one, then ✔), chosen at random among the moves the
         page offers; `prefer(first node of the move)` picks the kind of move (plays of cards by
-        default) when there is one. False when the page offers no move."""
+        default) when there is one, and `pick(leaves)` one of those moves rather than chance.
+        The nodes tapped; empty (false) when the page offers no move."""
         snap = await self.snap()
         nodes = {node["number"]: node for node in snap["tree"]["nodes"]}
         leaves = [node for node in nodes.values() if node.get("leaf")]
         if not leaves:
-            return False
+            return []
         parent: dict[int, int] = {}
         for node in sorted(nodes.values(), key=lambda n: n["number"]):
             for child in node["children"]:
@@ -86,9 +87,10 @@ class Page:
 
         prefer = prefer or (lambda start: start["kind"] == "card")  # a play of cards
         chosen = [node for node in leaves if prefer(first(node))] or leaves
-        target = rng.choice(chosen)
+        target = pick(chosen) if pick else rng.choice(chosen)
         if snap["at"] != snap["tree"]["root"]:
             raise AssertionError("a move was left half tapped")
-        for step in path(target["number"]):
+        steps = path(target["number"])
+        for step in steps:
             await self.tap(step)
-        return True
+        return [nodes[step] for step in steps]

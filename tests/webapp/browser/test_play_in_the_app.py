@@ -1,6 +1,8 @@
 """Players in the Mini App against the real bot on the fake Bot API, in headless Chromium: whole
-matches with two players in the app and one in chat, a Lopti round with swaps, refused initData,
-a table the user does not sit at, and a dropped connection that catches up."""
+matches of Kadi and Euchre-3 with two players in the app and one in chat, a whole Pitch match in
+partnerships (bids and passes in the app) with two in each, a Three Thirteen round gone out in
+the app, a Lopti round with swaps, refused initData, a table the user does not sit at, and a
+dropped connection that catches up."""
 
 from __future__ import annotations
 
@@ -41,39 +43,45 @@ async def open_page(browsers, application, user, **kwargs) -> Page:
     return page
 
 
-async def play_match(application, sim, table_id, pages, chat_users, rng, max_moves=600):
-    """Until the match is over: whoever is to act moves, in their app (`pages`) or in chat
-    (`chat_users`, through the simulation's chat presses). Each move shows in every open app."""
+async def play_match(application, sim, table_id, pages, chat_users, rng, max_moves=600, until=None, prefer=None, pick=None):
+    """Until the match is over (or `until(loaded)`): whoever is to act moves, in their app
+    (`pages`, each move chosen as `Page.play_one` does with `prefer`, and `pick(loaded, player,
+    leaves)` when given) or in chat (`chat_users`, through the simulation's chat presses). Each
+    move shows in every open app. The table then, and each player's moves: the nodes tapped in
+    the app, or "chat"."""
     karata = application.bot_data["karata"]
     chat = Simulation(sim.api, chat_users, sim.group_id, rng)
     chat.application = application
     chat.choose = sensible_player(rng)
-    moves = {player: 0 for player in pages} | {str(user.id): 0 for user in chat_users}
+    moves = {player: [] for player in pages} | {str(user.id): [] for user in chat_users}
     for _ in range(max_moves):
         loaded = await karata.service.load(table_id)
-        if loaded.table.status != "playing" or loaded.game.is_finished(loaded.state):
-            # Everyone played their part, in the app or in chat.
-            assert all(moves.values()), moves
-            return loaded
+        if loaded.table.status != "playing" or loaded.game.is_finished(loaded.state) or (until and until(loaded)):
+            return loaded, moves
         version = loaded.table.version
         for page in pages.values():
             await page.at_version(version, timeout=LIVE_SECONDS)
         acting = [player for player in loaded.game.to_act(loaded.state) if loaded.game.legal_actions(loaded.state, player)]
         movers = [player for player in acting if player in pages]
         if movers:
-            assert await pages[movers[0]].play_one(rng), "the app offered no move to a player who has one"
-            moves[movers[0]] += 1
+            mover = movers[0]
+            choose = pick and (lambda leaves: pick(loaded, mover, leaves))
+            tapped = await pages[mover].play_one(rng, prefer, choose)
+            assert tapped, "the app offered no move to a player who has one"
+            moves[mover].append(tapped)
         else:
+            assert acting, "nobody can move"
             await chat.shown()
             assert await chat.step(), "the chat player had nothing to press"
-            moves[str(chat_users[0].id)] += 1
+            moves[acting[0]].append("chat")
     raise AssertionError("the match did not end")
 
 
-async def whole_match(api, start_bot, browsers, game, options, in_app, seed):
-    """A whole match of `game`: the seats in `in_app` (indexes) play in the app, the other in chat.
-    The users, the finished match, and each app's last snapshot with the prompt it shows."""
-    sim = simulation(api)
+async def whole_match(api, start_bot, browsers, game, options, in_app, seed, count=3, prefer=None):
+    """A whole match of `game` at `count` seats: the seats in `in_app` (indexes) play in the app,
+    the others in chat. The users, the finished match, each app's last snapshot with the prompt
+    it shows, and each player's moves (as `play_match`)."""
+    sim = simulation(api, count=count)
     async with start_bot(**APP) as application, leaving(browsers):
         sim.application = application
         await sim.open_table(game, options)
@@ -81,18 +89,21 @@ async def whole_match(api, start_bot, browsers, game, options, in_app, seed):
         pages = {str(user.id): await open_page(browsers, application, user)
                  for seat, user in enumerate(sim.users) if seat in in_app}
         chat_users = [user for seat, user in enumerate(sim.users) if seat not in in_app]
-        loaded = await play_match(application, sim, table.table_id, pages, chat_users, random.Random(seed))
+        loaded, moves = await play_match(application, sim, table.table_id, pages, chat_users, random.Random(seed),
+                                         prefer=prefer)
         assert loaded.game.is_finished(loaded.state)
+        # Everyone played their part, in the app or in chat.
+        assert all(moves.values()), {player: len(made) for player, made in moves.items()}
         shown = []
         for page in pages.values():
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
             snap = await page.snap()
             shown.append((snap, await page.text("#prompt")))
-    return sim.users, loaded, shown
+    return sim.users, loaded, shown, moves
 
 
 async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
-    users, loaded, shown = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5)
+    users, loaded, shown, _ = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5)
     for snap, prompt in shown:
         assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
         assert prompt == snap["prompt"]
@@ -114,11 +125,36 @@ async def leaving(browsers):
 
 @pytest.mark.long
 async def test_euchre3_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
-    _, loaded, shown = await whole_match(api, start_bot, browsers, "euchre3", "target=5", (1, 2), 8)
+    _, loaded, shown, _ = await whole_match(api, start_bot, browsers, "euchre3", "target=5", (1, 2), 8)
     view = loaded.game.view(loaded.state, None)
     assert max(view["scores"].values()) >= 5
     for snap, prompt in shown:
         assert prompt == snap["labels"]["match_over"]
+
+
+@pytest.mark.long
+async def test_pitch_match_in_partnerships_two_players_in_the_app_two_in_chat(api, start_bot, browsers):
+    users, loaded, shown, moves = await whole_match(
+        api, start_bot, browsers, "pitch", "target=7 win_condition=anyone partnerships=true", (0, 1), 4,
+        count=4, prefer=pitch_moves)
+    view = loaded.game.view(loaded.state, None)
+    assert max(view["scores"].values()) >= 7
+    # Partners share a score.
+    seats = [str(user.id) for user in users]
+    assert view["scores"][seats[0]] == view["scores"][seats[2]] and view["scores"][seats[1]] == view["scores"][seats[3]]
+    # The players in the app bid, passed and played their cards through the page's buttons.
+    tapped = [move[0] for player in seats[:2] for move in moves[player]]
+    assert any(node["label"] == "Pass" for node in tapped)
+    assert any(node["label"].startswith(("Bid ", "Steal at ")) for node in tapped)
+    assert any(node["kind"] == "card" for node in tapped)
+    for snap, prompt in shown:
+        assert prompt == snap["labels"]["match_over"]
+
+
+def pitch_moves(start):
+    """Cards, passes and bids of 1 or 2, as a cautious bidder does (a failed high bid sets the
+    team back and makes the match longer): the dealer everyone passed to still bids what he must."""
+    return start["kind"] == "card" or start["label"] in ("Pass", "Bid 1", "Bid 2", "Steal at 1", "Steal at 2")
 
 
 @pytest.mark.long
@@ -169,6 +205,70 @@ async def test_lopti_swaps_and_a_round_in_the_app(api, start_bot, browsers):
                 assert await chat.step()
         else:
             raise AssertionError("the round did not end")
+
+
+@pytest.mark.long
+async def test_three_thirteen_round_going_out_in_the_app_shows_the_melds_grouped(api, start_bot, browsers):
+    sim = simulation(api, count=2)
+    async with start_bot(**APP) as application, leaving(browsers):
+        sim.application = application
+        await sim.open_table("three_thirteen")
+        table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
+        pages = {str(user.id): await open_page(browsers, application, user) for user in sim.users}
+        rng = random.Random(11)
+
+        def went_out(loaded):  # who went out this round, if anyone has
+            return loaded.game.view(loaded.state, None)["went_out"]
+
+        # Both play in the app until one of them goes out (through "🏁 Go out", then the discard).
+        loaded, moves = await play_match(application, sim, table.table_id, pages, [], rng, until=went_out,
+                                         prefer=going_out, pick=least_deadwood(rng))
+        out = went_out(loaded)
+        assert [node["label"] for node in moves[out][-1]][0] == "🏁 Go out"
+        melds = loaded.game.view(loaded.state, None)["table_melds"][out]
+        assert melds and all(len(meld) >= 3 for meld in melds)
+        # Both screens show the melds laid down, each meld a group of its own.
+        for page in pages.values():
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            shown = await page.run(
+                "var zone = document.querySelector('#felt .zone[data-zone=\"' + arguments[0] + '\"]');"
+                "return zone && [...zone.querySelectorAll('.meld')].map(m => [...m.querySelectorAll('.card')].map(c => c.dataset.code))",
+                f"melds:{out}")
+            assert shown == melds
+        # The other player's last turn ends the round: the next one is dealt (four cards each).
+        loaded, _ = await play_match(application, sim, table.table_id, pages, [], rng,
+                                     until=lambda loaded: loaded.game.round_number(loaded.state) > 1,
+                                     prefer=going_out, pick=least_deadwood(rng))
+        assert loaded.game.round_number(loaded.state) == 2
+        for page in pages.values():
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            snap = await page.snap()
+            assert len(snap["hand"]) == 4
+            assert any(line.endswith("went out!") for line in snap["lines"])
+
+
+def going_out(start):
+    return start["label"].startswith("🏁")
+
+
+def least_deadwood(rng):
+    """Draws at random, then discards what leaves the fewest points outside melds (as
+    `sensible_player` does in chat): random discards can take a round hundreds of moves."""
+
+    def pick(loaded, player, leaves):
+        discards = [leaf for leaf in leaves if leaf["kind"] == "card"]
+        if not discards:
+            return rng.choice(leaves)
+        game, state = loaded.game, loaded.state
+
+        def deadwood(leaf):
+            after = game.apply(state, player, {"type": "discard", "card": leaf["card"]}).state
+            arranged = game.view(after, player).get("best_arrangement")
+            return arranged["deadwood"] if arranged else 0
+
+        return min(discards, key=deadwood)
+
+    return pick
 
 
 def lopti_moves(start):
