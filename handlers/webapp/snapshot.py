@@ -15,6 +15,7 @@ from handlers.render.action_tree import CARD, DONE, Node
 from handlers.render.common import game_title
 from handlers.render.fit import shown_text
 from handlers.render.hand import BACK, MARKED, Seen, hand_markup, player_view, seen_by
+from handlers.render.table import round_results
 from handlers.callback_data import TreeNode
 from tables.models import FINISHED, LOBBY, PLAYING, TableRow
 
@@ -37,7 +38,18 @@ def labels(_: Translator) -> dict[str, str]:
         "open_chat": _("Open the chat"),
         "reconnecting": _("Reconnecting..."),
         "match_over": _("Match over."),
+        "results": _("Round results"),
     }
+
+
+def results(table: TableRow, _: Translator) -> dict[str, Any] | None:
+    """The last round's results as the group's post shows them, in plain lines; `edition` is
+    the post's own (the version of the move that ended the round), so the page can tell a new
+    round's results from ones the player already saw."""
+    text = round_results(table, _)
+    if not text or not table.round_events:
+        return None
+    return {"edition": table.round_events.get("version", 0), "lines": [line for line in shown_text(text).split("\n") if line.strip()]}
 
 
 def snapshot(
@@ -63,6 +75,7 @@ def snapshot(
         "at": 0,
         "buttons": [],
         "lines": [],
+        "results": results(table, _),
         "labels": labels(_),
     }
     seats = [

@@ -80,3 +80,43 @@ def test_a_seats_note_says_only_what_the_seat_does_not_draw(game_name):
                 assert not any(card in note for card in drawn), (game_name, note, drawn)
     if game_name != "lopti":  # what is drawn nowhere else stays
         assert any("dealer" in note for note in notes), (game_name, notes)
+
+
+@pytest.mark.parametrize("game_name", available_games())
+def test_a_round_that_ends_brings_its_results_to_the_page_in_plain_text(game_name):
+    """The group's round results (each player's points) reach the app too: plain lines naming
+    every player, marked with the move that ended the round; a move that ends none brings none."""
+    game = get_game(game_name)
+    players = ["11", "12", "13"]
+    names = ["Amina", "Baraka & Co", "Chausiku"]
+    state = game.new(players, game.Options(), "5", None, [])
+    seats = [Seat(int(player), name) for player, name in zip(players, names)]
+    table = TableRow(1, -5, 0, game_name, PLAYING, 11, {}, 0, seats, "5", version=1)
+    rng = random.Random(7)
+    shown = {}
+    for step in range(5000):
+        acting = game.to_act(state)
+        before = game.round_number(state)
+        applied = game.advance(state, acting[0], rng.choice(game.legal_actions(state, acting[0])))
+        state = applied.state
+        table.version += 1
+        # What the table service keeps of each move (tables/service.py, _commit).
+        events = [event.view(None) for event in applied.events]
+        table.round_events = {"round": before, "version": table.version, "events": events}
+        for language in ("en", "sw"):
+            snap = snapshot(table, game, state, players[0], translator(language), 0.0)
+            assert step > 0 or snap["results"] is None, "the first move ends no round"
+            if snap["results"] is not None:
+                shown[language] = snap["results"]
+                assert snap["results"]["edition"] == table.version
+        if game.is_finished(state) or game.round_number(state) != before:
+            break
+    else:
+        raise AssertionError("no round ended")
+    assert set(shown) == {"en", "sw"}, f"{game_name}: the round's results reach the page"
+    assert shown["en"]["lines"][0].startswith("Round 1 results")
+    assert shown["sw"]["lines"][0].startswith("Matokeo ya raundi")
+    for results in shown.values():
+        text = "\n".join(results["lines"])
+        assert all(name in text for name in names), (game_name, text)
+        assert "<" not in text and "&amp;" not in text, (game_name, text)
