@@ -21,6 +21,7 @@
       confirm: "Thibitisha",
       back: "Rudi",
       score: "Alama",
+      results: "Matokeo ya raundi",
       retry: "Jaribu tena"
     },
     en: {
@@ -33,6 +34,7 @@
       confirm: "Confirm",
       back: "Back",
       score: "Score",
+      results: "Round results",
       retry: "Try again"
     }
   };
@@ -47,7 +49,9 @@
     wsAttempt: 0,
     wsTimer: null,
     live: false,
-    offline: false
+    offline: false,
+    results: null,      // the latest round results received: {table, edition, lines}
+    resultsOpen: false  // whether their block is open (a new edition opens it)
   };
 
   var app = document.getElementById("app");
@@ -297,6 +301,7 @@
     if (old && !fromPress && snap.version <= old.version) return;
     if (old && fromPress && snap.version < old.version) return;
     state.snap = snap;
+    keepResults(snap);
     if (snap.language) state.language = snap.language;
     document.documentElement.lang = state.language;
     draw();
@@ -370,6 +375,7 @@
     app.appendChild(drawSeats(snap));
     app.appendChild(drawFelt(snap));
     if (snap.lines && snap.lines.length) app.appendChild(drawLines(snap.lines));
+    if (state.results) app.appendChild(drawResults(state.results));
 
     var dock = el("section", "dock");
     if (snap.prompt) {
@@ -524,6 +530,42 @@
     var box = el("section", "lines");
     box.id = "lines";
     lines.slice(-4).forEach(function (line) { box.appendChild(el("div", "line", line)); });
+    return box;
+  }
+
+  // The round's results come with the move that ends the round and go with the next one: the
+  // page keeps the latest it got. A new edition (a round just ended) opens the block; one the
+  // player closed stays closed, even after a reload (sessionStorage, when the WebView has it).
+  function keepResults(snap) {
+    var kept = state.results;
+    if (kept && String(kept.table) !== String(snap.table)) kept = state.results = null;
+    var got = snap.results;
+    if (!got || (kept && kept.edition === got.edition)) return;
+    state.results = { table: snap.table, edition: got.edition, lines: got.lines || [] };
+    state.resultsOpen = !closedBefore(state.results);
+  }
+
+  function resultsKey(results) { return "karata.results." + results.table + "." + results.edition; }
+
+  function closedBefore(results) {
+    try { return window.sessionStorage.getItem(resultsKey(results)) === "closed"; } catch (e) { return false; }
+  }
+
+  function drawResults(results) {
+    var box = el("details", "results");
+    box.id = "results";
+    box.dataset.edition = results.edition;
+    box.appendChild(el("summary", "results-title", word("results")));
+    results.lines.forEach(function (line) { box.appendChild(el("div", "result-line", line)); });
+    box.open = state.resultsOpen;
+    box.addEventListener("toggle", function () {
+      if (state.results !== results) return;
+      state.resultsOpen = box.open;
+      try {
+        if (box.open) window.sessionStorage.removeItem(resultsKey(results));
+        else window.sessionStorage.setItem(resultsKey(results), "closed");
+      } catch (e) { /* no storage: remembered while the page is open */ }
+    });
     return box;
   }
 

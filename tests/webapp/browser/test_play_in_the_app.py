@@ -245,6 +245,35 @@ async def test_three_thirteen_round_going_out_in_the_app_shows_the_melds_grouped
             snap = await page.snap()
             assert len(snap["hand"]) == 4
             assert any(line.endswith("went out!") for line in snap["lines"])
+        # The round's results (the group's post) show under the lines, open by themselves, with
+        # every player's points, and the page stays 360 px wide.
+        names = [seat["name"] for seat in snap["seats"]]
+        for page in pages.values():
+            shown = await page.run(RESULTS)
+            assert shown["open"] and shown["lines"][0] == "Round 1 results", shown
+            assert all(any(line.startswith(name + ":") for line in shown["lines"]) for name in names), shown
+            assert shown["width"] <= 360
+        # One player closes them; the next move (whose snapshot brings no results) keeps them
+        # shown, closed for that player and open for the other.
+        closer, other = pages.values()
+        await closer.run("document.querySelector('#results summary').click()")
+        await closer.until("return !document.querySelector('#results').open", what="the results closed")
+        version = loaded.table.version
+        loaded, _ = await play_match(application, sim, table.table_id, pages, [], rng,
+                                     until=lambda loaded: loaded.table.version > version, pick=least_deadwood(rng))
+        for page in pages.values():
+            await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
+            assert (await page.snap())["results"] is None
+        assert not (await closer.run(RESULTS))["open"]
+        assert (await other.run(RESULTS))["lines"][0] == "Round 1 results"
+        assert (await other.run(RESULTS))["open"]
+
+
+RESULTS = """
+var box = document.querySelector('#lines + #results');
+return box && {open: box.open, lines: [...box.querySelectorAll('.result-line')].map(l => l.textContent),
+               width: document.documentElement.scrollWidth};
+"""
 
 
 def going_out(start):
