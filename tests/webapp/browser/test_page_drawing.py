@@ -127,3 +127,23 @@ def test_the_chat_link_opens_the_private_chat_in_telegram(kadi_page):
         "window.opened = []; Telegram.WebApp.openTelegramLink = function (url) { window.opened.push(url); };"
         "document.querySelector('#to-chat').click()")
     assert browser.driver.execute_script("return window.opened") == ["https://t.me/karata_demo_bot"]
+
+
+def test_round_results_show_open_under_the_lines_as_text_within_the_phones_width(browsers):
+    snap = fixture("kadi")
+    long = "High: the highest trump played. Low: the lowest trump played. Game: the most card points " * 2
+    snap["results"] = {"edition": 7, "lines": ["Round 1 results", "<b>Amina</b>: 12 (+12)", long.strip()]}
+    snap["labels"]["results"] = "Round results"
+    with ServerThread(stub_app(snap, GOOD)) as server:
+        browser = browsers()
+        browser.driver.get(app_url(server.base, GOOD))
+        wait(browser, "return !!document.querySelector('#prompt')")
+        shown = browser.driver.execute_script("""
+            var box = document.querySelector('#lines + details#results');
+            return box && {open: box.open, summary: box.querySelector('summary').textContent,
+                           lines: [...box.querySelectorAll('.result-line')].map(l => l.textContent),
+                           tags: box.querySelectorAll('b').length, width: document.documentElement.scrollWidth};""")
+        browser.driver.get("about:blank")
+    assert shown["open"] and shown["summary"] == "Round results"
+    assert shown["lines"][1] == "<b>Amina</b>: 12 (+12)" and shown["tags"] == 0, "text, never HTML"
+    assert shown["width"] <= 360, "a long line wraps"
