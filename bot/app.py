@@ -97,13 +97,17 @@ def build_application(settings: Settings) -> Application:
     liveness = Liveness()
     polls = AiohttpRequest(connection_pool_size=1, tls=tls)
     polls.on_answer = liveness.saw_updates  # an answered getUpdates: updates are arriving
+    calls = AiohttpRequest(connection_pool_size=256, tls=tls)
+    # A token revoked while the bot runs: `karata run` stops (bot/runner.py) rather than idle.
+    token_refused = asyncio.Event()
+    polls.on_refused = calls.on_refused = token_refused.set
     application = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.base_file_url)
         # PTB's own pool sizes: many calls at once, one long poll.
-        .request(AiohttpRequest(connection_pool_size=256, tls=tls))
+        .request(calls)
         .get_updates_request(polls)
         .rate_limiter(FloodLimiter(gate))
         # Tables are independent: one table's slow update never holds up another's; and updates
@@ -120,6 +124,7 @@ def build_application(settings: Settings) -> Application:
     application.bot_data["updates"] = updates
     application.bot_data["metrics"] = metrics
     application.bot_data["liveness"] = liveness
+    application.bot_data["token_refused"] = token_refused
     # An update delivered again goes no further; who sent an update is recorded before any
     # handler runs; an update handled to its end is remembered.
     application.add_handler(TypeHandler(Update, redelivery.drop_repeated), group=-2)
@@ -234,7 +239,9 @@ async def _post_stop(application: Application) -> None:
     """A graceful stop: what players were about to be shown goes out before the connection closes
     (what does not fit in the time is sent at the next start)."""
     found: Karata | None = application.bot_data.get("karata")
-    if found is not None and not await found.publisher.stop(STOP_DELIVERY_SECONDS):
+    # With the token refused nothing can be delivered: no wait.
+    flush = 0.0 if application.bot_data["token_refused"].is_set() else STOP_DELIVERY_SECONDS
+    if found is not None and not await found.publisher.stop(flush):
         log.warning("stopping with undelivered messages; they go out at the next start")
 
 

@@ -34,9 +34,10 @@ class Settings(BaseSettings):
     # The public https URL Telegram posts updates to (webhook mode); its path is served locally.
     webhook_url: str | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_URL"))
     # The bot's one HTTP server (bot/web.py): the webhook, /healthz, /metrics and the Mini App.
-    # The webhook's old names (KARATA_WEBHOOK_LISTEN, KARATA_WEBHOOK_PORT) still work.
+    # Loopback unless told otherwise: a proxy on this host reaches it, nobody else (the image
+    # sets 0.0.0.0 for the proxy's container). The old names KARATA_WEBHOOK_LISTEN/PORT still work.
     http_listen: str = Field(
-        "0.0.0.0", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN")
+        "127.0.0.1", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN")
     )
     # Its port (0: the system chooses a free one, as tests do).
     http_port: int = Field(

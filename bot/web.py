@@ -7,9 +7,11 @@ Routes are added before it starts; `mount` hangs a sub-application (the Mini App
 
 from __future__ import annotations
 
+import errno
 import hmac
 import json
 import logging
+import os
 from collections.abc import Callable
 
 from aiohttp import web
@@ -21,6 +23,22 @@ log = logging.getLogger(__name__)
 # Telegram's updates are small; a body larger than this is not one of them.
 MAX_UPDATE_BYTES = 1 << 20
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+class CannotListen(SystemExit):
+    """Raised with one human line: the address and port, why, and the setting to change."""
+
+
+def _why_not(error: OSError, listen: str, port: int) -> str:
+    # asyncio's own text repeats the address; the system's name for the errno is enough.
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    if error.errno == errno.EADDRINUSE:
+        advice = "another program (a second bot?) has it: set KARATA_HTTP_PORT to a free port"
+    elif error.errno == errno.EACCES:
+        advice = "ports below 1024 need privileges: set KARATA_HTTP_PORT to 1024 or above"
+    else:
+        advice = "set KARATA_HTTP_LISTEN to an address of this machine (127.0.0.1, or 0.0.0.0 for all)"
+    return f"karata: the HTTP server cannot listen on {listen}:{port} ({reason.lower()}); {advice}"
 
 
 class WebServer:
@@ -43,7 +61,11 @@ class WebServer:
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            await self.stop()
+            raise CannotListen(_why_not(error, self.listen, self.port)) from None
         self.port = self._runner.addresses[0][1]
         log.info("HTTP server listening on %s:%d", self.listen, self.port)
 

@@ -6,7 +6,11 @@ import io
 import json
 import logging
 
+from telegram.error import NetworkError
+
 from bot.logs import setup_logging
+from handlers.courier import Courier
+from handlers.flood import TABLE, FloodGate
 from tables.log_context import about
 
 TOKEN = "123456789:AAHsecretsecretsecret"
@@ -60,3 +64,20 @@ def test_plain_lines_are_one_per_event_and_never_show_the_token():
     assert TOKEN not in text and TOKEN.split(":")[1] not in text
     assert "INFO karata.test: table 7: a move" in text
     assert "WARNING karata.test: flood wait of 3 s" in text
+
+
+def a_failed_delivery() -> None:
+    async def deliver(_ticket) -> None:
+        raise NetworkError("Bad Gateway")
+
+    async def deliveries() -> None:
+        courier = Courier(FloodGate(per_second=100, group_per_minute=100))
+        await courier.send(-100555, (42, "table"), TABLE, deliver)
+
+    asyncio.run(deliveries())
+
+
+def test_a_failed_deliverys_json_warning_carries_its_chat_and_table():
+    (line,) = [json.loads(line) for line in logged("json", a_failed_delivery).splitlines()]
+    assert line["level"] == "WARNING" and "NetworkError: Bad Gateway" in line["message"]
+    assert line["chat_id"] == -100555 and line["table_id"] == 42
