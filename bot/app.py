@@ -195,7 +195,7 @@ async def _post_init(application: Application) -> None:
     feed = ChangeFeed()
     thinker = Thinker(settings.computer_workers)
     service = TableService(store, feed, timing_of(settings), application.job_queue, thinker=thinker)
-    metrics = service.metrics = thinker.metrics = application.bot_data["metrics"]
+    metrics = store.metrics = service.metrics = thinker.metrics = application.bot_data["metrics"]
     yield_to = application.bot_data["updates"].quiet
     courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot

@@ -23,6 +23,8 @@ from typing import Any
 
 import aiosqlite
 
+from tables.db_errors import counted
+from tables.metrics import UNREAD
 from tables.privacy import forget, pseudonym
 from tables.records import Records, ensure_built, record_match
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
@@ -268,7 +270,8 @@ def _in_turn(priority: int):
         @functools.wraps(method)
         async def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
             async with self._writes.turn(priority):
-                return await method(self, *args, **kwargs)
+                with counted(self.metrics.database_errors):  # a failed write, by kind, for /metrics
+                    return await method(self, *args, **kwargs)
 
         return wrapper
 
@@ -284,6 +287,7 @@ class Store:
         self.path = path
         self._db: aiosqlite.Connection | None = None
         self._writes = WriteTurns()
+        self.metrics = UNREAD  # the bot's own, once the composition root gives it (bot/app.py)
         # Users and chat languages are read on every update and change rarely; this process is
         # the only writer, so a write simply drops its entry.
         self._users: dict[int, UserRow] = {}
