@@ -25,7 +25,7 @@ import aiosqlite
 
 from tables.db_errors import counted
 from tables.metrics import UNREAD
-from tables.privacy import forget, pseudonym
+from tables.privacy import forget, pseudonym, scrub_log
 from tables.records import Records, ensure_built, record_match
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
 from tables.turns import MOVE, RECORD, WriteTurns
@@ -307,6 +307,9 @@ class Store:
             # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
             await self._db.execute("PRAGMA synchronous=NORMAL")
             await self._db.execute("PRAGMA foreign_keys=ON")
+            # Deleted and overwritten rows' bytes are zeroed, not left in free space: /forget
+            # must leave no name in the file (tables/privacy.py).
+            await self._db.execute("PRAGMA secure_delete=ON")
             await self.migrate()
             async with self._writes.turn():
                 await ensure_built(self.db)
@@ -431,6 +434,7 @@ class Store:
         """/forget (tables/privacy.py); returns how many past tables keep an anonymous seat."""
         anonymous = pseudonym()
         forgotten = await self._in_one_trip(lambda connection: forget(connection, user_id, anonymous))
+        await self._in_one_trip(scrub_log)
         self._users.pop(user_id, None)
         return forgotten
 
