@@ -27,6 +27,7 @@ def logged(log_format: str, work) -> str:
     finally:
         root.handlers[:], level = saved
         root.setLevel(level)
+        logging.captureWarnings(False)
     return stream.getvalue()
 
 
@@ -81,3 +82,27 @@ def test_a_failed_deliverys_json_warning_carries_its_chat_and_table():
     (line,) = [json.loads(line) for line in logged("json", a_failed_delivery).splitlines()]
     assert line["level"] == "WARNING" and "NetworkError: Bad Gateway" in line["message"]
     assert line["chat_id"] == -100555 and line["table_id"] == 42
+
+
+def test_with_json_logs_a_crash_of_karata_run_is_a_json_line_with_its_traceback(monkeypatch, tmp_path, capsys):
+    import bot.runner
+    from bot.cli import main
+
+    def crash(_settings) -> None:
+        raise RuntimeError(f"a bug near /bot{TOKEN}/getMe")
+
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_DB", str(tmp_path / "k.db"))
+    monkeypatch.setenv("KARATA_LOG_FORMAT", "json")
+    monkeypatch.setattr(bot.runner, "run", crash)
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        assert main(["run"]) == 1
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+        logging.captureWarnings(False)
+    (line,) = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert line["level"] == "ERROR" and line["message"] == "karata: stopped by an unexpected error"
+    assert "RuntimeError: a bug near /bot<BOT_TOKEN>/getMe" in line["error"] and TOKEN not in line["error"]
