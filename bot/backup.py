@@ -65,17 +65,20 @@ def backup(db_path: str, target: str) -> int:
     _claim(partial, target)
     source = sqlite3.connect(db_path)
     copy = sqlite3.connect(partial)
+    made = False
     try:
         source.backup(copy, pages=PAGES_PER_STEP)
         # One self-contained file: no WAL beside it.
         copy.execute("PRAGMA journal_mode=DELETE")
-        _check(copy, str(partial))
-    except sqlite3.OperationalError as error:  # the disk filled up, the mount went away...
-        partial.unlink(missing_ok=True)
-        raise BadBackup(f"karata backup: cannot write the backup to {target}: {error}") from None
+        _check(copy, db_path)
+        made = True
+    except sqlite3.Error as error:  # the disk filled up, the database is damaged...
+        raise BadBackup(f"karata backup: cannot copy {db_path} to {target}: {error}") from None
     finally:
         copy.close()
         source.close()
+        if not made:
+            partial.unlink(missing_ok=True)  # no half-made copy left behind
     os.replace(partial, target)
     return Path(target).stat().st_size
 

@@ -49,3 +49,24 @@ def test_a_writable_path_gets_the_backup(database, tmp_path, capsys):
     code, said = backup_to(tmp_path / "copy.db", capsys)
     assert code == 0, said
     assert (tmp_path / "copy.db").is_file() and not (tmp_path / "copy.db.partial").exists()
+
+
+def test_a_database_that_cannot_be_read_is_one_line_naming_both_files(database, tmp_path, capsys):
+    database.write_bytes(b"not a database, " * 512)
+    target = tmp_path / "copy.db"
+    code, said = backup_to(target, capsys)
+    assert code == 2
+    assert said.splitlines() == [f"karata backup: cannot copy {database} to {target}: file is not a database"]
+    assert not Path(f"{target}.partial").exists() and not target.exists()
+
+
+def test_another_programs_database_is_named_and_no_copy_is_left(database, tmp_path, capsys):
+    database.unlink()
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+    connection.close()
+    target = tmp_path / "copy.db"
+    code, said = backup_to(target, capsys)
+    assert code == 2
+    assert said.splitlines() == [f"karata: {database} is not a Karata database"]
+    assert not Path(f"{target}.partial").exists() and not target.exists()
