@@ -158,7 +158,9 @@ class Settings(BaseSettings):
         value = value if value.endswith("/") else value + "/"
         # The bot serves the app under /app/ (a proxy may put it under a longer path).
         if not urlsplit(value).path.endswith("/app/") or url.query or url.fragment:
-            raise ValueError("KARATA_WEBAPP_URL must end in /app/, where the bot serves the app (like https://karata.example/app/)")
+            raise ValueError(
+                "KARATA_WEBAPP_URL must end in /app/, where the bot serves the app (like https://karata.example/app/)"
+            )
         return value
 
     @model_validator(mode="after")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import shutil
-from fnmatch import fnmatch
 import subprocess
 import sys
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -37,4 +37,3 @@ async def test_a_forgotten_name_is_in_neither_the_database_file_nor_its_log(api,
         assert files_holding(db_path, amina.first_name) == []
         assert files_holding(db_path, baraka.first_name), "the others' names are kept"
         assert "Amina" not in (await ask(api, baraka, sim.group_id, "/top")).plain
-

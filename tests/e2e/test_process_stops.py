@@ -4,7 +4,6 @@ status, in plain text or, with KARATA_LOG_FORMAT=json, as one JSON object like e
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 
@@ -73,7 +72,9 @@ async def test_with_json_logs_every_line_is_json_down_to_the_revoked_tokens(tmp_
 )  # fmt: skip
 async def test_with_json_logs_a_start_up_refusal_is_a_json_line(tmp_path, token, environment, stop):
     async with FakeBotAPI(token=DEMO_TOKEN) as api:
-        process = await start_karata(api.base_url, str(tmp_path / "k.db"), token, KARATA_LOG_FORMAT="json", **environment)
+        process = await start_karata(
+            api.base_url, str(tmp_path / "k.db"), token, KARATA_LOG_FORMAT="json", **environment
+        )
         printed = await output_of(process, timeout=60)
     assert process.returncode == 2, printed
     lines = [json.loads(line) for line in printed.splitlines()]
