@@ -212,8 +212,11 @@ async def me(request: web.Request) -> web.Response:
     karata = request.app[KARATA]
     tables = sorted(await karata.store.live_tables_of_user(user.id), key=lambda table: table.updated_at)
     listed = [{"id": table.table_id, "game": table.game, "title": game_title(table.game, _)} for table in tables]
+    asked = request.query.get("table")
+    if asked is not None and parse_id(asked) is None:
+        raise ApiError(400, "malformed", _("That request could not be read."))
     start = user.start_param
-    wanted = parse_id(start[1:] if start and start.startswith("t") else request.query.get("table"))
+    wanted = parse_id(start[1:] if start and start.startswith("t") else asked)
     ids = [entry["id"] for entry in listed]
     current = wanted if wanted in ids else (ids[-1] if ids else None)
     return web.json_response({
