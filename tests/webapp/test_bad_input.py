@@ -56,8 +56,9 @@ async def test_the_issues_requests_are_refused_quietly(api, start_bot, http, cap
 
 
 async def test_fuzzed_requests_to_the_api_are_refused_quietly(api, start_bot, caplog):
-    """Hypothesis sends table ids, `?table=` values, digests and bodies of every shape, signed by
-    a player of the table: each gets an answer below 500, and a refusal is quiet."""
+    """Hypothesis sends table ids, `?table=` values (to the API and to the page's redirect),
+    static file names, digests and bodies of every shape, signed by a player of the table: each
+    gets an answer below 500, and a refusal is quiet."""
     caplog.set_level(logging.INFO)
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
@@ -73,6 +74,7 @@ async def test_fuzzed_requests_to_the_api_are_refused_quietly(api, start_bot, ca
             ids.map(lambda text: ("GET", f"/app/api/table/{text}", b""))
             | ids.map(lambda text: ("GET", f"/app/api/me?table={text}", b""))
             | ids.map(lambda text: ("GET", f"/app/static/{text}", b""))
+            | ids.map(lambda text: ("GET", f"/app?table={text}", b""))
             | st.tuples(routes, junk).map(lambda pair: (
                 "POST", f"/app/api/table/{table.table_id}/{pair[0]}", json.dumps(pair[1]).encode()))
             | st.tuples(routes, ids).map(lambda pair: ("POST", f"/app/api/table/{pair[1]}/{pair[0]}", b"{}"))
