@@ -69,9 +69,7 @@ def _fields(cls: type[TelegramObject]) -> dict[str, tuple[tuple[type, ...] | Non
     """Each field's name: the JSON types it may hold if it is a scalar or a list of scalars
     (None otherwise), and whether it is a list."""
     found = {}
-    for name, parameter in inspect.signature(cls).parameters.items():
-        if name == "api_kwargs":
-            continue
+    for name, parameter in _parameters(cls).items():
         kinds = [kind for kind in _union(parameter.annotation) if kind is not type(None)]
         single = kinds[0] if len(kinds) == 1 else None
         if typing.get_origin(single) is Sequence and len(typing.get_args(single)) == 1:
@@ -94,5 +92,15 @@ def _union(annotation: object) -> tuple[object, ...]:
 
 @functools.cache
 def _required(cls: type[TelegramObject]) -> tuple[str, ...]:
-    parameters = inspect.signature(cls).parameters.values()
+    parameters = _parameters(cls).values()
     return tuple(p.name for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+def _parameters(cls: type[TelegramObject]) -> dict[str, inspect.Parameter]:
+    """The class's fields, but those read through a property: the library's deprecated names
+    and durations given as seconds or timedelta, which warn when read and are never scalars."""
+    return {
+        name: parameter
+        for name, parameter in inspect.signature(cls).parameters.items()
+        if name != "api_kwargs" and not isinstance(inspect.getattr_static(cls, name, None), property)
+    }
