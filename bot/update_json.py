@@ -93,7 +93,8 @@ def _union(annotation: object) -> tuple[object, ...]:
 @functools.cache
 def _required(cls: type[TelegramObject]) -> tuple[str, ...]:
     parameters = _parameters(cls).values()
-    return tuple(p.name for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(p.name for p in parameters if p.default is p.empty and p.kind in named)
 
 
 def _parameters(cls: type[TelegramObject]) -> dict[str, inspect.Parameter]:

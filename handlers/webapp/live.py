@@ -15,6 +15,7 @@ newer one ends the oldest, whose page is told why (and does not reconnect by its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -70,7 +71,8 @@ class Connection:
             self._wake.clear()
             if self.displacing:
                 if self._displaced is not None:
-                    await self._displaced()
+                    with contextlib.suppress(ConnectionResetError):  # the page went first
+                        await self._displaced()
                 return
             if self._behind:
                 self._behind = False

@@ -43,7 +43,9 @@ async def send_bytes(port: int, data: bytes) -> Answer:
     return Answer(int(status_line.split()[1]), headers, body)
 
 
-async def request(port: int, method: str, target: str, headers: dict[str, str] | None = None, body: bytes = b"") -> Answer:
+async def request(
+    port: int, method: str, target: str, headers: dict[str, str] | None = None, body: bytes = b""
+) -> Answer:
     """One request, its target and header values sent as UTF-8 without any quoting."""
     lines = [f"{method} {target} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", f"Content-Length: {len(body)}"]
     lines += [f"{name}: {value}" for name, value in (headers or {}).items()]

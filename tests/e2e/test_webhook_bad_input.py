@@ -99,8 +99,9 @@ async def test_with_the_right_secret_a_body_that_is_no_update_is_refused(api, st
 def junk():
     """JSON of any shape, and the wrong types a field could hold."""
     scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
-    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                        max_leaves=12)
+    return st.recursive(
+        scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=12)
 
 
 def broken_message():
