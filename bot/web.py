@@ -48,7 +48,7 @@ class WebServer:
         # 0 lets the system choose a free port (tests); `port` is the bound one once started.
         self.port = port
         self.idle_seconds = idle_seconds
-        self.app = web.Application(client_max_size=MAX_UPDATE_BYTES)
+        self.app = web.Application(client_max_size=MAX_UPDATE_BYTES, middlewares=[unreadable_body])
         self._runner: web.AppRunner | None = None
 
     def add_routes(self, routes: list[web.RouteDef]) -> None:
@@ -79,12 +79,22 @@ class WebServer:
             self._runner = None
 
 
+@web.middleware
+async def unreadable_body(request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
+    """A body that cannot be read (a gzip that is not, a chunk that lies) is the sender's fault."""
+    try:
+        return await handler(request)
+    except web.RequestPayloadError:
+        raise web.HTTPBadRequest(text="the body could not be read") from None
+
+
 class MalformedRequests(logging.LoggerAdapter):
     """aiohttp's server log, where a request its parser refuses (answered 400: an 8 KB header,
-    Content-Length with Transfer-Encoding, TLS on the plain port) is one INFO line without a
-    traceback, at most once a minute, counting those since the last: anybody can send them, and
-    a traceback each would flood the log. Anything else (a handler's own failure) is logged as
-    aiohttp logs it."""
+    Content-Length with Transfer-Encoding, TLS on the plain port) or whose body cannot be read is
+    one INFO line without a traceback, at most once a minute, counting those since the last:
+    anybody can send them, and a traceback each would flood the log. A client that leaves
+    mid-request is a DEBUG line. Anything else (a handler's own failure) is logged as aiohttp
+    logs it."""
 
     def __init__(self, logger: logging.Logger, every: float = MALFORMED_LOG_SECONDS, clock=time.monotonic):
         super().__init__(logger, {})
@@ -93,7 +103,10 @@ class MalformedRequests(logging.LoggerAdapter):
         self._unsaid = 0
 
     def log(self, level: int, msg: object, *args: Any, exc_info: Any = None, **kwargs: Any) -> None:
-        if not isinstance(exc_info, HttpProcessingError):
+        if isinstance(exc_info, ConnectionResetError):
+            super().log(logging.DEBUG, msg, *args, exc_info=exc_info, **kwargs)
+            return
+        if not isinstance(exc_info, (HttpProcessingError, web.RequestPayloadError)):
             super().log(level, msg, *args, exc_info=exc_info, **kwargs)
             return
         if self.clock() < self._next_line:
@@ -102,9 +115,9 @@ class MalformedRequests(logging.LoggerAdapter):
         self._next_line = self.clock() + self.every
         since = f" ({self._unsaid} more since the last such line)" if self._unsaid else ""
         self._unsaid = 0
-        reason = " ".join(str(exc_info.message).split())[:200]
+        reason = " ".join(str(getattr(exc_info, "message", exc_info)).split())[:200]
         remote = args[0] if args else "?"
-        self.logger.info("malformed HTTP request from %s answered %s: %s%s", remote, exc_info.code, reason, since)
+        self.logger.info("malformed HTTP request from %s: %s%s", remote, reason, since)
 
 
 def secret_matches(given: str, secret: str) -> bool:

@@ -39,7 +39,10 @@ async def serving():
             await ws.send_str(message.data)
         return ws
 
-    server.add_routes([web.get("/hello", hello), web.get("/socket", socket)])
+    async def echo(request):
+        return web.Response(body=await request.read())
+
+    server.add_routes([web.get("/hello", hello), web.get("/socket", socket), web.post("/echo", echo)])
     await server.start()
     try:
         yield server
@@ -100,6 +103,7 @@ MALFORMED = {
         b"POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
     "a request line of garbage": b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 hello\r\n\r\n",
     "a header without a colon": b"GET /hello HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n",
+    "a gzip body that is not": b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nhello",
 }
 
 
@@ -114,8 +118,23 @@ async def test_malformed_requests_are_answered_400_with_one_line_a_minute_and_no
             assert "aiohttp" not in answer.headers.get("server", ""), case
     said = [record for record in caplog.records if record.levelno >= logging.INFO]
     assert len(said) == 2, [record.getMessage() for record in said]  # the listening line, and one
-    assert "malformed HTTP request from 127.0.0.1 answered 400" in said[1].getMessage()
-    assert not any(record.exc_info or record.exc_text for record in caplog.records)
+    assert "malformed HTTP request from 127.0.0.1: " in said[1].getMessage()
+    assert not any(record.exc_info or record.exc_text for record in said)
+
+
+async def test_a_client_that_leaves_mid_body_costs_no_log_line(caplog):
+    caplog.set_level(logging.DEBUG)
+    async with serving() as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nhalf")
+        await writer.drain()
+        writer.close()
+        deadline = time.monotonic() + BOUND
+        while not any(isinstance(record.exc_info and record.exc_info[1], ConnectionResetError) for record in caplog.records):
+            assert time.monotonic() < deadline, "the server never saw the client leave"
+            await asyncio.sleep(0.02)
+    said = [record.getMessage() for record in caplog.records if record.levelno >= logging.INFO]
+    assert said == [f"HTTP server listening on 127.0.0.1:{server.port}"], said
 
 
 async def test_the_malformed_requests_line_counts_those_it_did_not_say(caplog):
@@ -129,8 +148,8 @@ async def test_the_malformed_requests_line_counts_those_it_did_not_say(caplog):
     log.exception("Error handling request from %s", "10.0.0.2", exc_info=BadHttpMessage("Bad header"))
     lines = [record.getMessage() for record in caplog.records]
     assert lines == [
-        "malformed HTTP request from 10.0.0.1 answered 400: Bad header",
-        "malformed HTTP request from 10.0.0.2 answered 400: Bad header (2 more since the last such line)",
+        "malformed HTTP request from 10.0.0.1: Bad header",
+        "malformed HTTP request from 10.0.0.2: Bad header (2 more since the last such line)",
     ]
     # A handler's own failure is no malformed request: aiohttp's line and traceback stay.
     caplog.clear()
