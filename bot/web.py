@@ -12,6 +12,7 @@ the server's software.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 import math
@@ -34,6 +35,8 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 # opening or of its last answer (aiohttp's keep-alive timeout, an hour by default). A page or a
 # proxy that keeps its connection longer simply opens another.
 IDLE_SECONDS = 30.0
+# A webhook body not whole within this many seconds is refused: Telegram sends it at once.
+BODY_SECONDS = 10.0
 # At most one line about malformed requests in this many seconds (the rest are counted in it).
 MALFORMED_LOG_SECONDS = 60.0
 # What every response says in its Server header, for aiohttp's own answers too (a malformed
@@ -135,7 +138,12 @@ def webhook_routes(
         if secret is not None and not secret_matches(request.headers.get(SECRET_HEADER, ""), secret):
             return web.Response(status=403, text="wrong secret token")
         try:
-            update = read_update(await request.read(), application.bot)
+            async with asyncio.timeout(BODY_SECONDS):
+                raw = await request.read()
+        except TimeoutError:
+            return web.Response(status=408, text="the body came too slowly")
+        try:
+            update = read_update(raw, application.bot)
         except NotAnUpdate:
             return web.Response(status=400, text="not an update")
         await application.update_queue.put(update)

@@ -4,6 +4,7 @@ and nothing reaches the bot's handlers; every update Telegram really sends still
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import strategies as st
 from telegram import Bot
 
+from bot import web as web_module
 from bot.demo import DEMO_TOKEN
 from bot.update_json import read_update
 from tests.e2e.conftest import simulation
@@ -79,6 +81,20 @@ async def test_a_garbled_secret_is_refused_like_a_wrong_one(api, start_bot, capl
             answer = await post(port, json.dumps({"update_id": 1, "message": MESSAGE}).encode(), secret)
             assert answer.status == 403, secret
             assert_refused_quietly(answer, caplog.records, secret)
+        assert application.update_queue.empty()
+
+
+async def test_a_body_sent_slowly_is_refused_after_a_bounded_time(api, start_bot, monkeypatch):
+    monkeypatch.setattr(web_module, "BODY_SECONDS", 0.3)
+    async with webhook_bot(start_bot) as application:
+        head = (f"POST /hook HTTP/1.1\r\nHost: x\r\nX-Telegram-Bot-Api-Secret-Token: {SECRET}\r\n"
+                "Content-Length: 100\r\n\r\n{")
+        reader, writer = await asyncio.open_connection("127.0.0.1", application.bot_data["web"].port)
+        writer.write(head.encode())
+        # The answer comes while the connection is still open (a bound against a hung test).
+        status_line = await asyncio.wait_for(reader.readline(), 10)
+        writer.close()
+        assert status_line.startswith(b"HTTP/1.1 408"), status_line
         assert application.update_queue.empty()
 
 
