@@ -37,7 +37,7 @@ class Connection:
         table_id: int,
         user_id: int,
         send: Callable[[Loaded | None], Awaitable[None]],
-        displaced: Callable[[], Awaitable[None]] | None = None,
+        displaced: Callable[[], Awaitable[None]],
     ):
         self.table_id = table_id
         self.user_id = user_id
@@ -70,9 +70,8 @@ class Connection:
                 continue
             self._wake.clear()
             if self.displacing:
-                if self._displaced is not None:
-                    with contextlib.suppress(ConnectionResetError):  # the page went first
-                        await self._displaced()
+                with contextlib.suppress(ConnectionResetError):  # the page went first
+                    await self._displaced()
                 return
             if self._behind:
                 self._behind = False
