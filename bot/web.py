@@ -141,7 +141,9 @@ def webhook_routes(
             async with asyncio.timeout(BODY_SECONDS):
                 raw = await request.read()
         except TimeoutError:
-            return web.Response(status=408, text="the body came too slowly")
+            too_slow = web.Response(status=408, text="the body came too slowly")
+            too_slow.force_close()  # RFC 9110: a 408 closes the connection
+            return too_slow
         try:
             update = read_update(raw, application.bot)
         except NotAnUpdate:

@@ -93,8 +93,12 @@ async def test_a_body_sent_slowly_is_refused_after_a_bounded_time(api, start_bot
         writer.write(head.encode())
         # The answer comes while the connection is still open (a bound against a hung test).
         status_line = await asyncio.wait_for(reader.readline(), 10)
-        writer.close()
         assert status_line.startswith(b"HTTP/1.1 408"), status_line
+        # The rest of the body, late, is read and dropped, and the connection closed.
+        writer.write(b" " * 99)
+        assert (await asyncio.wait_for(reader.read(), 15)).endswith(b"the body came too slowly")
+        writer.close()
+        await api.settle(quiet=0.05)
         assert application.update_queue.empty()
 
 
