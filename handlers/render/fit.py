@@ -56,6 +56,6 @@ def broken(lines: Sequence[str], width: int = LINE_WIDTH) -> list[str]:
     """Each line that is wider than `width` broken between words into lines that fit (a word
     wider than the line stays whole); tags are fine, as the lines are joined again."""
     fitted: list[str] = []
-    for line in lines:
+    for line in (part for text in lines for part in text.split("\n")):
         fitted.extend(pack(line.split(" "), width, joiner=" ") if phone_width(line) > width else [line])
     return fitted
