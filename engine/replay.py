@@ -1,6 +1,6 @@
 """`python -m engine.replay FILE`: play a replay file and print the outcome as JSON.
 
-The format and exit codes are fixed by ../shared/rules/README.md: 0 when every action applied,
+The format and exit codes are fixed by docs/REPLAY.md: 0 when every action applied,
 1 when one was refused (nothing after it is applied), 2 when the file is malformed. The whole
 file is checked for shape before any action is applied.
 """

@@ -1,4 +1,4 @@
-"""The Rock-Paper-Scissors duel of a tied Rule Vote (spec lopti.md L21.1-L21.7, LOP-A26, section 8).
+"""The Rock-Paper-Scissors duel of a tied Rule Vote (docs/games/rules/lopti.md L21.1-L21.7, LOP-A26, section 8).
 
 Four players (a tie is yes = exactly 2): amina (dealer, opens), baraka, chausiku, daudi.
 """

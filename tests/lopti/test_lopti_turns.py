@@ -1,5 +1,5 @@
 """Rule tests for a Lopti turn, the face-up and face-down phases, going out and the setup
-(spec lopti.md sections 3.3-3.6). Players: amina (dealer, opens), baraka, chausiku."""
+(docs/games/rules/lopti.md sections 3.3-3.6). Players: amina (dealer, opens), baraka, chausiku."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test per rule (T1-T17) and resolution (T13-A1 to T13-A14) of ../shared/rules/three_thirteen.md."""
+"""One test per rule (T1-T17) and resolution (T13-A1 to T13-A14) of docs/games/rules/three_thirteen.md."""
 
 from __future__ import annotations
 
