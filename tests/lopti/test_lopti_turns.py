@@ -170,7 +170,7 @@ def test_one_setup_swap_then_ready():
 
 
 def test_dealing_order_and_stock_size():
-    """LOP-A19, README dealing: face-down, face-up, hand, left of the dealer first; stock 52 - 9N."""
+    """LOP-A19, docs/REPLAY.md dealing: face-down, face-up, hand, left of the dealer first; stock 52 - 9N."""
     for count in range(2, 6):
         players = FIVE[:count]
         state = GAME.new(players, GAME.Options(), 3, players[0])
