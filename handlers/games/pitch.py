@@ -261,11 +261,22 @@ class PitchRenderer(GameRenderer):
         return None  # a new hand is already the hand shown
 
     def _hand_summary(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
-        return " ".join(self._hand_lines(event, _, names))
+        """The table's event line: «Amina made the bid of 3. High A♥️ Amina · Low 2♥️ Baraka»."""
+        return " ".join([self._verdict(event, _, names), " · ".join(self._awards(event, _, names))])
 
     def _hand_lines(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
-        """The pitcher's verdict, then who won each point, packed into lines that fit a phone:
-        «Amina made the bid of 3.», «High A♥️ Amina · Low 2♥️ Baraka», «Jack J♥️ Amina · Game Baraka»."""
+        """The results' lines: the verdict, then who won each point, packed into lines that fit a
+        phone: «Amina made the bid of 3.», «High A♥️ Amina · Low 2♥️ Baraka», «Jack J♥️ Amina»."""
+        return broken([self._verdict(event, _, names), *pack(self._awards(event, _, names))])
+
+    def _verdict(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
+        pitcher = name(names, event["pitcher"])
+        if event.get("made"):
+            return _("{name} made the bid of {bid}.", name=pitcher, bid=event["bid"])
+        return _("{name} was set back {bid}!", name=pitcher, bid=event["bid"])
+
+    def _awards(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """«High A♥️ Amina», «Jack J♥️ Chausiku», «Game Baraka»: each point won, and by whom."""
         awards = []
         # TRANSLATORS: Pitch's points, each before its card and who won it: four distinct words
         # (the Jack's is not the card's letter J, the Game point is not the match).
@@ -278,12 +289,6 @@ class PitchRenderer(GameRenderer):
             # TRANSLATORS: Pitch's Game point (the most card points), next to High, Low and Jack.
             label = _("Game")
             awards.append(f"{label} {names_list(game['by'], names, _)}")
-        pitcher = name(names, event["pitcher"])
-        if event.get("made"):
-            verdict = _("{name} made the bid of {bid}.", name=pitcher, bid=event["bid"])
-        else:
-            verdict = _("{name} was set back {bid}!", name=pitcher, bid=event["bid"])
-        return broken([verdict, *pack(awards)])
-
+        return awards
 
 RENDERER = PitchRenderer()
