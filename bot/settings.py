@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Mapping
 from enum import Enum
+from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
@@ -260,6 +262,35 @@ def load_settings(**overrides: object) -> Settings:
         name = problem.variable if isinstance(problem, SettingProblem) else _ENV_NAMES.get(field, field.upper())
         if first["type"] == "missing":
             raise SettingsError(f"karata: {name} is not set") from None
-        # The message is pydantic's description, never the input value (it may be the token).
-        message = str(first["msg"]).removeprefix("Value error, ")
-        raise SettingsError(f"karata: bad setting {name}: {message}") from None
+        # Said in plain words, never with the input value (it may be the token).
+        raise SettingsError(f"karata: bad setting {name}: {plain_problem(first)}") from None
+
+
+def _number(value: object) -> object:
+    """2.0 as 2: a limit reads as the operator would write it."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def plain_problem(error: Mapping[str, Any]) -> str:
+    """What a setting must be, for one of pydantic's errors, in the command line's own words."""
+    kind = error["type"]
+    context = {key: _number(value) for key, value in (error.get("ctx") or {}).items()}
+    choices = re.fullmatch(r"\^\(([\w|]+)\)\$", str(context.get("pattern", "")))
+    name = re.fullmatch(r"\^\[A-Za-z0-9_\]\{(\d+),(\d+)\}\$", str(context.get("pattern", "")))
+    said = {
+        "int_parsing": "must be a whole number",
+        "int_from_float": "must be a whole number",
+        "float_parsing": "must be a number",
+        "bool_parsing": "must be true or false",
+        "greater_than_equal": f"must be at least {context.get('ge')}",
+        "less_than_equal": f"must be at most {context.get('le')}",
+        "greater_than": f"must be more than {context.get('gt')}",
+        "less_than": f"must be less than {context.get('lt')}",
+        "enum": f"must be {str(context.get('expected', '')).replace(chr(39), '')}",
+        "string_pattern_mismatch": (f"must be {' or '.join(choices[1].split('|'))}" if choices
+                                    else f"must be {name[1]} to {name[2]} letters, digits or _" if name
+                                    else "is not in the expected form (see karata --help)"),
+    }
+    if kind in said:
+        return said[kind]
+    return str(error["msg"]).removeprefix("Value error, ")

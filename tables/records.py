@@ -318,7 +318,7 @@ class PastMatch:
 
 @dataclass(frozen=True)
 class Replay:
-    """A counted match's replay file (../shared/rules/README.md) and where it was played."""
+    """A counted match's replay file (docs/REPLAY.md) and where it was played."""
 
     table_id: int
     chat_id: int

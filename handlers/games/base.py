@@ -275,6 +275,18 @@ class GameRenderer:
         return [f"{name(names, player)}: {totals.get(player, changes.get(player))}{signed(changes.get(player))}"
                 for player in totals or changes]
 
+    def match_end_line(self, scores: Mapping[str, int], winners: Sequence[str], player: str, _: Translator,
+                       names: Mapping[str, str]) -> str:
+        """The reader's last private line: how the match ended for them, with their score."""
+        score = self.score_text(scores.get(player, 0), _)
+        if player in winners:
+            return _("Match over: you won ({score}).", score=score)
+        if not winners:
+            return _("Match over: you finished with {score}.", score=score)
+        listed = names_list(winners, names, _)
+        return _.plural("Match over: {names} won; you finished with {score}.",
+                        "Match over: {names} won; you finished with {score}.", len(winners), names=listed, score=score)
+
     def result_lines(self, view: Mapping[str, Any], scores: Mapping[str, int], winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> list[str]:
         lines = []
         for player, score in sorted(scores.items(), key=lambda item: -item[1]):

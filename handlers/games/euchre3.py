@@ -233,6 +233,39 @@ class Euchre3Renderer(GameRenderer):
             return winners_line(event["winners"], _, names)
         return None
 
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+        """In the reader's own chat their moves read «You passed.», never their name."""
+        own = self._own_line(event, _) if reader is not None and reader == event.get("player", event.get("maker")) else None
+        return own or self.event_line(event, _, names)
+
+    def _own_line(self, event: Mapping[str, Any], _: Translator) -> str | None:
+        kind = event["kind"]
+        if kind == "passed":
+            return _("You passed.")
+        if kind == "trump_made":
+            return _("You made {suit} trumps.", suit=show.suit_label(event["trump"], _))
+        if kind in ("took_up_card", "picked_up"):
+            return _("You picked up {card}.", card=show.card(event["card"]))
+        if kind == "left_up_card":
+            return _("You left {card} on the table.", card=show.card(event["card"]))
+        if kind == "maker_alone":
+            return _("You play alone.")
+        if kind == "maker_with_dummy":
+            return _("You take the dummy.")
+        if kind == "kept":
+            return _("You kept five cards and put the rest aside.")
+        if kind == "defender_alone":
+            return _("You defend alone.")
+        if kind == "defender_passed":
+            return _("You do not defend alone.")
+        if kind == "trick_won":
+            return _("You took the trick ({cards}).", cards=show.cards(event["cards"]))
+        if kind == "round_scored":
+            if event.get("euchred"):
+                return _("You were euchred: fewer than 3 tricks!")
+            return _.plural("You took {count} trick.", "You took {count} tricks.", event["maker_tricks"])
+        return None
+
     def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
         lines = super().round_summary(events, _, names)
         scored = next((event for event in events if event["kind"] == "round_scored"), None)

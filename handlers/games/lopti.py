@@ -334,16 +334,19 @@ class LoptiRenderer(GameRenderer):
         return _("Your turn: play higher (or match with more), or take the pile.")
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """«3 cards, J♣ 6♣ 9♠» or «2 cards, 🎴3»: the hand's count, then the face-up cards or,
+        """«🤚3, up J♣ 6♣ 9♠» or «🤚2, 🎴3»: the hand's count, then the face-up cards or,
         once they are gone, the face-down count. A ready seat in the setup is the one the table no
         longer waits for (▫️, not ▶️)."""
         seat = (view.get("seats") or {}).get(player, {})
         if seat.get("out"):
             return _("out")
-        parts = [_.plural("{count} card", "{count} cards", seat.get("hand_count", 0))]
+        # The hand's count as 🤚3 (as the face-down cards are 🎴3), so that the face-up cards
+        # fit the seat's line with their word.
+        parts = [f"{show.IN_HAND}{seat.get('hand_count', 0)}"]
         if seat.get("face_up"):
             # The face-down cards wait under them (played only once the face-up ones are gone).
-            parts.append(show.cards(seat["face_up"]))
+            # TRANSLATORS: Lopti's seat line: the seat's face-up cards (kept short: «wazi J♣ 6♣»).
+            parts.append(_("up {cards}", cards=show.cards(seat["face_up"])))
         elif seat.get("face_down"):
             parts.append(f"{show.FACE_DOWN}{len(seat['face_down'])}")
         return ", ".join(parts)

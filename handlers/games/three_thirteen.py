@@ -78,6 +78,12 @@ class ThreeThirteenRenderer(GameRenderer):
         return _("Round {number} of {rounds}", number=view.get("round"), rounds=view.get("rounds", 11))
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+        if not your_turn and view.get("went_out"):
+            # Someone went out: the round ends after the others' last turns.
+            if view.get("you") == view["went_out"]:
+                return _("You went out: the others have one more turn each, then the round is scored.")
+            if view.get("you") not in (view.get("final_turns") or []):
+                return _("Your last turn is over: the round is scored once the others have had theirs.")
         if not your_turn:
             return _("Wait for your turn.")
         kinds = {action["type"] for action in legal}

@@ -107,9 +107,9 @@ async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, bro
     for snap, prompt in shown:
         assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
         assert prompt == snap["prompt"]
-    # The chat player saw the match end in chat.
+    # The chat player saw the match end in chat, and how it ended for them.
     chausiku = users[2]
-    assert any("Match over." in (message.text or "") for message in api.bot_messages(chausiku.id))
+    assert any("Match over: " in (message.text or "") for message in api.bot_messages(chausiku.id))
 
 
 @contextlib.asynccontextmanager
