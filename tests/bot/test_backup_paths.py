@@ -68,5 +68,5 @@ def test_another_programs_database_is_named_and_no_copy_is_left(database, tmp_pa
     target = tmp_path / "copy.db"
     code, said = backup_to(target, capsys)
     assert code == 2
-    assert said.splitlines() == [f"karata: {database} is not a Karata database"]
+    assert said.splitlines() == [f"karata backup: {database} is not a Karata database"]
     assert not Path(f"{target}.partial").exists() and not target.exists()

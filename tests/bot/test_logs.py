@@ -104,5 +104,5 @@ def test_with_json_logs_a_crash_of_karata_run_is_a_json_line_with_its_traceback(
         root.setLevel(level)
         logging.captureWarnings(False)
     (line,) = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
-    assert line["level"] == "ERROR" and line["message"] == "karata: stopped by an unexpected error"
+    assert line["level"] == "ERROR" and line["message"] == "karata run: stopped by an unexpected error"
     assert "RuntimeError: a bug near /bot<BOT_TOKEN>/getMe" in line["error"] and TOKEN not in line["error"]

@@ -33,7 +33,7 @@ async def test_a_port_another_program_has_is_one_line_naming_the_setting(tmp_pat
     assert process.returncode == 2, printed
     assert "Traceback" not in printed
     last = printed.strip().splitlines()[-1]
-    assert last.startswith(f"karata: the HTTP server cannot listen on 127.0.0.1:{port} (address already in use)")
+    assert last.startswith(f"karata run: the HTTP server cannot listen on 127.0.0.1:{port} (address already in use)")
     assert "KARATA_HTTP_PORT" in last
 
 
@@ -64,9 +64,9 @@ async def test_with_json_logs_every_line_is_json_down_to_the_revoked_tokens(tmp_
 @pytest.mark.parametrize(
     "token, environment, stop",
     [
-        ("987654:this-token-is-not-known-to-telegram", {}, "karata: Telegram refused BOT_TOKEN"),
+        ("987654:this-token-is-not-known-to-telegram", {}, "karata run: Telegram refused BOT_TOKEN"),
         (DEMO_TOKEN, {"KARATA_WEBHOOK_URL": "http://karata.example/hook", "KARATA_MODE": "webhook"},
-         "karata: bad setting KARATA_WEBHOOK_URL: "),
+         "karata run: bad setting KARATA_WEBHOOK_URL: "),
     ],
     ids=["refused token", "bad setting"],
 )  # fmt: skip
