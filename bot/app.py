@@ -35,6 +35,7 @@ from telegram.ext import (
 from bot.health import Liveness
 from bot.http_client import AiohttpRequest
 from bot.settings import Settings
+from engine.core.protocol import CHAMPION_WINDOW, VOTE_WINDOW
 from handlers import (
     basics,
     chat_changes,
@@ -173,12 +174,7 @@ def timing_of(settings: Settings) -> Timing:
         warn_seconds=settings.warn_seconds,
         nudge_seconds=settings.nudge_seconds,
         round_pause_seconds=settings.round_pause_seconds,
-        window_seconds={
-            "close_vote": settings.vote_seconds,
-            "close_author": settings.champion_seconds,
-            "close_champion": settings.champion_seconds,
-        },
-        default_window_seconds=settings.vote_seconds,
+        window_seconds={VOTE_WINDOW: settings.vote_seconds, CHAMPION_WINDOW: settings.champion_seconds},
         computer_seconds=settings.computer_seconds,
     )
 

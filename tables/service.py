@@ -25,7 +25,17 @@ from telegram.ext import JobQueue
 
 from engine import ai
 from engine.core.options import OptionsError, options_dict, parse_options
-from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, State
+from engine.core.protocol import (
+    CHAMPION_WINDOW,
+    CLOCK,
+    VOTE_WINDOW,
+    Action,
+    Applied,
+    Event,
+    Game,
+    MalformedAction,
+    State,
+)
 from engine.core.serialize import state_from_json, state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
@@ -71,9 +81,10 @@ class Timing:
     warn_seconds: float = 20
     nudge_seconds: float = 8
     round_pause_seconds: float = 0.0
-    # Windows the clock closes besides the turn, by the clock action that closes them.
-    window_seconds: Mapping[str, float] = field(default_factory=dict)
-    default_window_seconds: float = 120
+    # Windows the clock closes besides the turn, by their kind (`Game.clock_windows`).
+    window_seconds: Mapping[str, float] = field(
+        default_factory=lambda: {VOTE_WINDOW: 120.0, CHAMPION_WINDOW: 120.0}
+    )
     # A computer player's pause before it moves, so that a group can follow the game.
     computer_seconds: float = 1.5
 
@@ -663,10 +674,9 @@ class TableService:
 
     def _set_windows(self, table: TableRow, game: Game, state: State, fired: str | None) -> None:
         kinds = self.clock_actions(game, state) if table.status == PLAYING else []
-        table.windows = windows_after(table.windows, kinds, fired, self.clock(), self._window_seconds)
-
-    def _window_seconds(self, kind: str) -> float:
-        return self.timing.window_seconds.get(kind, self.timing.default_window_seconds)
+        table.windows = windows_after(
+            table.windows, kinds, fired, self.clock(), lambda kind: self.timing.window_seconds[game.clock_windows[kind]]
+        )
 
     def paused(self, table: TableRow) -> bool:
         return table.paused_until is not None and self.clock() < table.paused_until

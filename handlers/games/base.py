@@ -54,6 +54,8 @@ class GameRenderer:
     refusal_texts: dict[str, str] = {}
     # Cards in a hand are shown sorted by this key.
     hand_sort_key = staticmethod(show.by_suit_then_rank)
+    # Action types players race to make (Kadi's "Kadi Moja!"): the Mini App gives them a big button.
+    call_actions: frozenset[str] = frozenset()
 
     # ----- the private hand message -------------------------------------------------------
     def hand_cards(self, view: Mapping[str, Any]) -> list[str]:
