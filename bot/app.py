@@ -192,6 +192,9 @@ async def _post_init(application: Application) -> None:
     bot = application.bot
     publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
+    limiter = bot.rate_limiter
+    if isinstance(limiter, FloodLimiter):
+        limiter.refused = keeper.refused
     guides = Path(settings.guides_dir) if settings.guides_dir else None
     application.bot_data["karata"] = Karata(
         store, service, publisher, settings.group_language, guides, keeper, metrics, settings.owners

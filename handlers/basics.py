@@ -92,7 +92,7 @@ async def start(update: Update, context: KarataContext) -> None:
         await telegram_io.reply(message, help_text(_, private=False), help_markup(_), html=True)
         return
     karata = context.karata
-    tables = await karata.service.mark_reachable(user.id)
+    tables = await karata.keeper.user_back(user.id)
     link = parse_start(context.args[0] if context.args else "")
     if isinstance(link, JoinLink):
         await lobby.join_by_link(update, context, link)

@@ -272,6 +272,9 @@ class FloodLimiter(BaseRateLimiter[Rate]):
     def __init__(self, gate: FloodGate, max_retries: int = 5):
         self.gate = gate
         self.max_retries = max_retries
+        # Told of every chat that refused a call with 403 (the chat keeper, which decides what
+        # that means: handlers/chat_keeper.py), so that no caller's swallowed refusal is lost.
+        self.refused: Callable[[int, str], None] | None = None
 
     async def initialize(self) -> None:
         pass
@@ -312,6 +315,8 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                     await asyncio.sleep(_seconds(error))
             except TelegramError as error:
                 self.gate.metrics.api_calls.labels(endpoint, _outcome(error)).inc()
+                if isinstance(error, Forbidden) and chat_id is not None and self.refused is not None:
+                    self.refused(chat_id, str(error))
                 raise
             finally:
                 if ticket is not None:

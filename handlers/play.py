@@ -132,7 +132,7 @@ async def hand_command(update: Update, context: KarataContext) -> None:
     if not playing:
         await telegram_io.reply(message, _("You are not in a game right now."))
         return
-    await context.karata.service.mark_reachable(user.id)
+    await context.karata.keeper.user_back(user.id)
     resend_hands(context, user.id, playing)
 
 

@@ -68,7 +68,7 @@ class ChatWatch(Protocol):
 
     async def moved(self, old: int, new: int) -> None: ...
 
-    async def user_unreachable(self, user_id: int) -> None: ...
+    async def user_unreachable(self, user_id: int, table_id: int | None = None) -> None: ...
 
 
 class _Paid:
@@ -481,12 +481,10 @@ class Publisher:
             if screen.chat_id > 0:
                 # A private chat: its user is marked unreachable (never given up on: a /start
                 # or an unblock opens it again).
-                if user_id is not None:
-                    await self.service.mark_unreachable(table_id, user_id)
-                else:  # a practice table's message: nothing to try again
+                if user_id is None:  # a practice table's message: nothing to try again
                     await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
                 if self.watch is not None:
-                    await self.watch.user_unreachable(screen.chat_id)
+                    await self.watch.user_unreachable(screen.chat_id, table_id if user_id is not None else None)
             elif self.watch is not None:
                 await self.watch.lost(screen.chat_id, str(error))
             else:

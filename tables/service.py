@@ -827,11 +827,6 @@ class TableService:
     async def close_polls(self, table_id: int) -> None:
         await self.store.close_polls(table_id)
 
-    async def mark_unreachable(self, table_id: int, user_id: int) -> None:
-        """The player's private chat refused us: the group is told until they open it again."""
-        await self.store.set_dm_ok(user_id, False)
-        await self._add_unreachable(table_id, user_id)
-
     async def _add_unreachable(self, table_id: int, user_id: int) -> bool:
         """Mark the player unreachable at one running table; False if there is nothing to mark."""
         async with self.lock(table_id):
@@ -857,14 +852,16 @@ class TableService:
                     recovered.append(table.table_id)
         return recovered
 
-    async def mark_user_unreachable(self, user_id: int) -> list[int]:
-        """The user blocked the bot (or their private chat is gone): every running group table of
-        theirs tells the group at once, instead of learning it from one failed send each."""
+    async def mark_user_unreachable(self, user_id: int, table_id: int | None = None) -> list[int]:
+        """The user's private chat refuses the bot (blocked, or never opened): every running group
+        table of theirs, and `table_id` whose message failed, tells its group until they open it
+        again. Only the chat keeper (handlers/chat_keeper.py) calls this and `mark_reachable`."""
         await self.store.set_dm_ok(user_id, False)
         marked = []
         for table in await self.store.live_tables_of_user(user_id):
             # Checked again under the table's lock; tables with nothing to mark cost no second read.
-            if table.chat_id >= 0 or table.status != PLAYING or user_id in table.unreachable:
+            wanted = table.chat_id < 0 or table.table_id == table_id
+            if not wanted or table.status != PLAYING or user_id in table.unreachable:
                 continue
             if await self._add_unreachable(table.table_id, user_id):
                 marked.append(table.table_id)
