@@ -40,6 +40,7 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         tls: ssl.SSLContext | bool = True,
+        on_answer: Callable[[], None] | None = None,
     ):
         self._pool_size = connection_pool_size
         self._tls = tls
@@ -47,7 +48,7 @@ class AiohttpRequest(BaseRequest):
         self._session: aiohttp.ClientSession | None = None
         self._proxies: dict[tuple[str, str], str | None] = {}
         # Called after every answer with status 200 (the health check watches getUpdates').
-        self.on_answer: Callable[[], None] | None = None
+        self.on_answer = on_answer
 
     @property
     def read_timeout(self) -> float | None:

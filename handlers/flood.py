@@ -27,7 +27,7 @@ from typing import Any
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 
-from tables.metrics import UNREAD
+from tables.metrics import UNREAD, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,7 @@ class FloodGate:
         second: float = SECOND,
         minute: float = MINUTE,
         patience: float = PATIENCE,
+        metrics: Metrics = UNREAD,
     ):
         self.per_second = per_second
         self.patience = patience
@@ -109,7 +110,7 @@ class FloodGate:
         self._serials = itertools.count()
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
-        self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        self.metrics = metrics
 
     async def acquire(self, chat_id: int, priority: int = POST) -> Ticket:
         """Wait until a call to `chat_id` fits the limits; the ticket counts it. Give it back to

@@ -155,7 +155,7 @@ MAX_TYPED = 1000
 
 def _confirmed(context: KarataContext, key: tuple[int, int, str]) -> bool:
     """A costly table button needs a second press within the window; the first one warns."""
-    pending: dict[tuple[int, int, str], float] = context.bot_data.setdefault("confirmations", {})
+    pending = context.karata.confirmations
     now = time.monotonic()
     for stale in [key for key, when in pending.items() if now - when > CONFIRM_WINDOW_SECONDS]:
         del pending[stale]

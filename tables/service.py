@@ -40,7 +40,7 @@ from engine.core.serialize import state_from_json, state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
 from tables.log_context import about
-from tables.metrics import UNREAD
+from tables.metrics import UNREAD, Metrics
 from tables.models import (
     CANCELLED,
     CHAT_LOST,
@@ -129,13 +129,14 @@ class TableService:
         job_queue: JobQueue | None = None,
         clock: Callable[[], float] = time.time,
         thinker: Thinker | None = None,
+        metrics: Metrics = UNREAD,
     ):
         self.store = store
         self.feed = feed
         self.timing = timing
         self.clock = clock
         self.thinker = thinker or Thinker()
-        self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        self.metrics = metrics
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
         # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
         # table ids, and ("chat", chat, topic) for opening a table there.
