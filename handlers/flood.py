@@ -155,9 +155,6 @@ class FloodGate:
         """Calls waiting for room (the operator's queue depth)."""
         return len(self._waiters)
 
-    def banned_for(self, chat_id: int) -> float:
-        return max(0.0, self._banned.get(chat_id, 0.0) - self.clock())
-
     # ----- the pump: grants waiting calls in priority order as room appears ------------------
     def _kick(self) -> None:
         if self._wake is not None:

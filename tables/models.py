@@ -88,10 +88,9 @@ class TableRow:
     # its messages show its latest revision.
     revision: int = 0
     # The turn deadline (epoch seconds) and the length it was armed with, so that a restart
-    # arms the same length again; `deadline_version` is the version it belongs to.
+    # arms the same length again. (The database's `deadline_version` column is no longer used.)
     deadline: float | None = None
     deadline_seconds: float | None = None
-    deadline_version: int | None = None
     warned: bool = False
     # Until this time the next round is not shown and presses wait (epoch seconds).
     paused_until: float | None = None

@@ -664,13 +664,12 @@ class TableService:
     def _set_deadline(self, table: TableRow, game: Game, state: State) -> None:
         waiting = game.to_act(state)
         if table.status != PLAYING or not waiting or table.turn_seconds <= 0:
-            table.deadline = table.deadline_seconds = table.deadline_version = None
+            table.deadline = table.deadline_seconds = None
         else:
             seconds = float(game.decision_seconds(state, table.turn_seconds))
             pause = max(0.0, table.paused_until - self.clock()) if self.paused(table) else 0.0
             table.deadline = self.clock() + pause + seconds
             table.deadline_seconds = seconds
-            table.deadline_version = table.version
         table.warned = False
 
     def _set_windows(self, table: TableRow, game: Game, state: State, fired: str | None) -> None:
@@ -901,7 +900,7 @@ class TableService:
                 table = loaded.table
                 finished = table.status == PLAYING and loaded.state is not None
                 table.status, table.closed_reason = (FINISHED if finished else CANCELLED), CHAT_LOST
-                table.deadline = table.deadline_seconds = table.deadline_version = None
+                table.deadline = table.deadline_seconds = None
                 table.paused_until = None
                 table.nudged = []
                 table.windows = {}
