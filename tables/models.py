@@ -179,6 +179,8 @@ class Outcome:
     values: dict[str, Any] = field(default_factory=dict)
     # The request had already been applied (a press redelivered after a crash).
     repeated: bool = False
+    # The action the chooser picked under the table's lock (applied, or refused by the engine).
+    action: dict[str, Any] | None = None
 
     @classmethod
     def refused(cls, code: str, message: str = "", table: TableRow | None = None, **values: Any) -> Outcome:

@@ -487,13 +487,13 @@ class TableService:
             try:
                 action = game.check_action(player, action, table.players)
             except MalformedAction as error:
-                return Outcome.refused("malformed", str(error), table=table)
+                return Outcome(False, "malformed", str(error), table, action=action)
             round_before = game.round_number(state)
             waited_for = game.to_act(state)
             # The state was just loaded for this call, so the engine may change it in place.
             result = game.advance(state, player, action)
             if not isinstance(result, Applied):
-                return Outcome.refused(result.code, result.message, table=table, **dict(result.details))
+                return Outcome(False, result.code, result.message, table, dict(result.details), action=action)
             events = result.events
             if action == TIMEOUT:
                 # The table says who ran out of time before what the bot did for them.
@@ -502,7 +502,7 @@ class TableService:
                 # A computer moved for a player who ran out of time (the table's stand-in option).
                 events = [Event(TIMED_OUT, {"players": [player]}), *events]
             await self._commit(Loaded(table, game, result.state), events, player, action, round_before, request)
-            return Outcome(True, table=table)
+            return Outcome(True, table=table, action=action)
 
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
         return await self.act(table_id, player, None, action)
@@ -534,7 +534,6 @@ class TableService:
         actions, never the state) and its move goes the way a person's does. `player`: the
         seat to move for (a person who ran out of time); else the first computer the table
         waits for. A move the engine refuses gives way to the game's timeout move."""
-        chosen: list[Action] = []
 
         async def decide(loaded: Loaded) -> Action | Outcome:
             table, game, state = loaded.table, loaded.game, loaded.state
@@ -550,11 +549,9 @@ class TableService:
             # Repeatable for a table, a move and a seat; nothing of the table's seed (the deck).
             digest = hashlib.sha256(f"{table.table_id}:{table.version}:{seat}".encode()).digest()
             # A search takes up to a second, in another process: the other tables go on.
-            action = await self.thinker.choose(
+            return await self.thinker.choose(
                 game.name, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
             )
-            chosen.append(action)
-            return action
 
         loaded = await self.load(table_id)
         if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
@@ -570,8 +567,8 @@ class TableService:
             outcome = None
         if outcome is not None and (outcome.ok or outcome.code in ("stale", "round_pause", "not_playing", "no_table")):
             return outcome
-        if chosen and outcome is not None:
-            log.warning("table %s refused computer %s's %s: %s", table_id, seat, chosen[0], outcome.code)
+        if outcome is not None and outcome.action is not None:
+            log.warning("table %s refused computer %s's %s: %s", table_id, seat, outcome.action, outcome.code)
         current = await self.store.get_table(table_id)
         return await self.act(table_id, CLOCK, current.version if current else version, dict(TIMEOUT))
 
