@@ -98,15 +98,18 @@ def build_application(settings: Settings) -> Application:
         settings, metrics, gate, FloodLimiter(gate), UpdatesFirst(metrics=metrics), liveness=Liveness()
     )
     tls = tls_for(settings.telegram_api_base_url)
+    # A token revoked while the bot runs: `karata run` stops (bot/runner.py) rather than idle.
+    refused = services.token_refused.set
     # An answered getUpdates: updates are arriving.
-    polls = AiohttpRequest(connection_pool_size=1, tls=tls, on_answer=services.liveness.saw_updates)
+    polls = AiohttpRequest(connection_pool_size=1, tls=tls, on_answer=services.liveness.saw_updates, on_refused=refused)
+    calls = AiohttpRequest(connection_pool_size=256, tls=tls, on_refused=refused)
     application = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.base_file_url)
         # PTB's own pool sizes: many calls at once, one long poll.
-        .request(AiohttpRequest(connection_pool_size=256, tls=tls))
+        .request(calls)
         .get_updates_request(polls)
         .rate_limiter(services.limiter)
         # Tables are independent: one table's slow update never holds up another's; and updates
@@ -181,6 +184,7 @@ async def _post_init(application: Application) -> None:
     services = services_of(application)
     settings, metrics = services.settings, services.metrics
     store = Store(settings.db_path)
+    store.metrics = metrics
     await store.open()
     feed = ChangeFeed()
     thinker = Thinker(settings.computer_workers, metrics)
@@ -238,7 +242,9 @@ async def _post_stop(application: Application) -> None:
     """A graceful stop: what players were about to be shown goes out before the connection closes
     (what does not fit in the time is sent at the next start)."""
     found: Karata | None = application.bot_data.get(KARATA)
-    if found is not None and not await found.publisher.stop(STOP_DELIVERY_SECONDS):
+    # With the token refused nothing can be delivered: no wait.
+    flush = 0.0 if services_of(application).token_refused.is_set() else STOP_DELIVERY_SECONDS
+    if found is not None and not await found.publisher.stop(flush):
         log.warning("stopping with undelivered messages; they go out at the next start")
 
 

@@ -9,6 +9,7 @@ and runs the demo, so a fresh install always shows something.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sqlite3
 import sys
@@ -128,6 +129,48 @@ def _backup_or_restore(command: str, file: str) -> int:
     return 0
 
 
+def _run() -> int:
+    """`karata run`: each way it cannot start or go on ends with one line (JSON with
+    KARATA_LOG_FORMAT=json, like every other line) and status 2."""
+    from bot.logs import requested_format, setup_logging, stop_line
+
+    log_format = requested_format()
+    setup_logging("INFO", "", log_format)
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        stop_line(error, log_format)
+        return 2
+    log_format = settings.log_format
+    setup_logging(settings.log_level, settings.token, log_format)
+    from telegram.error import InvalidToken
+
+    from bot.backup import DatabaseInUse
+    from bot.runner import TokenRefused, run
+    from bot.web import CannotListen
+    from tables.db_check import DatabaseProblem, check_database
+
+    try:
+        # Before anything waits for Telegram: a database the bot cannot use stops it here.
+        check_database(settings.db_path)
+        run(settings)
+    except (DatabaseProblem, DatabaseInUse, CannotListen, TokenRefused) as error:
+        stop_line(error, log_format)
+        return 2
+    except sqlite3.Error as error:
+        # What the start-up check could not see (a damaged page found while migrating).
+        stop_line(f"karata: the database {settings.db_path} failed at start-up: {error}", log_format)
+        return 2
+    except InvalidToken:
+        # Telegram's message quotes the token: say what to do instead, and nothing more.
+        stop_line("karata: Telegram refused BOT_TOKEN; get a valid one from @BotFather", log_format)
+        return 2
+    except Exception:  # a bug: its traceback in the log's format, not bare on stderr
+        logging.getLogger("karata").exception("karata: stopped by an unexpected error")
+        return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command
@@ -145,39 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(TOKEN_STEPS, end="")
             return code
     if command == "run":
-        try:
-            settings = load_settings()
-        except SettingsError as error:
-            print(error, file=sys.stderr)
-            return 2
-        from telegram.error import InvalidToken
-
-        from bot.backup import DatabaseInUse
-        from bot.runner import run
-        from bot.logs import setup_logging
-        from tables.db_check import DatabaseProblem, check_database
-
-        try:
-            # Before anything waits for Telegram: a database the bot cannot use stops it here.
-            check_database(settings.db_path)
-        except DatabaseProblem as problem:
-            print(problem, file=sys.stderr)
-            return 2
-        setup_logging(settings.log_level, settings.token, settings.log_format)
-        try:
-            run(settings)
-        except DatabaseInUse as error:
-            print(error, file=sys.stderr)
-            return 2
-        except sqlite3.Error as error:
-            # What the start-up check could not see (a damaged page found while migrating).
-            print(f"karata: the database {settings.db_path} failed at start-up: {error}", file=sys.stderr)
-            return 2
-        except InvalidToken:
-            # Telegram's message quotes the token: say what to do instead, and nothing more.
-            print("karata: Telegram refused BOT_TOKEN; get a valid one from @BotFather", file=sys.stderr)
-            return 2
-        return 0
+        return _run()
     if command == "arena":
         return _arena(args)
     if command == "replay":

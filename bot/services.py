@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from telegram.ext import Application
@@ -58,6 +58,8 @@ class Services:
     live: LiveTables | None = None
     # What start-up left running in the background (menus, fresh deadlines).
     background: tuple[asyncio.Task[None], ...] = ()
+    # Set when Telegram refuses the token (revoked): `karata run` stops (bot/runner.py).
+    token_refused: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def services_of(application: Application) -> Services:

@@ -23,7 +23,9 @@ from typing import Any
 
 import aiosqlite
 
-from tables.privacy import forget, pseudonym
+from tables.db_errors import counted
+from tables.metrics import UNREAD
+from tables.privacy import forget, pseudonym, scrub_log
 from tables.records import Records, ensure_built, record_match
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
 from tables.turns import MOVE, RECORD, WriteTurns
@@ -267,7 +269,8 @@ def _in_turn(priority: int):
         @functools.wraps(method)
         async def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
             async with self._writes.turn(priority):
-                return await method(self, *args, **kwargs)
+                with counted(self.metrics.database_errors):  # a failed write, by kind, for /metrics
+                    return await method(self, *args, **kwargs)
 
         return wrapper
 
@@ -283,6 +286,7 @@ class Store:
         self.path = path
         self._db: aiosqlite.Connection | None = None
         self._writes = WriteTurns()
+        self.metrics = UNREAD  # the bot's own, once the composition root gives it (bot/app.py)
         # Users and chat languages are read on every update and change rarely; this process is
         # the only writer, so a write simply drops its entry.
         self._users: dict[int, UserRow] = {}
@@ -302,6 +306,9 @@ class Store:
             # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
             await self._db.execute("PRAGMA synchronous=NORMAL")
             await self._db.execute("PRAGMA foreign_keys=ON")
+            # Deleted and overwritten rows' bytes are zeroed, not left in free space: /forget
+            # must leave no name in the file (tables/privacy.py).
+            await self._db.execute("PRAGMA secure_delete=ON")
             await self.migrate()
             async with self._writes.turn():
                 await ensure_built(self.db)
@@ -426,6 +433,7 @@ class Store:
         """/forget (tables/privacy.py); returns how many past tables keep an anonymous seat."""
         anonymous = pseudonym()
         forgotten = await self._in_one_trip(lambda connection: forget(connection, user_id, anonymous))
+        await self._in_one_trip(scrub_log)
         self._users.pop(user_id, None)
         return forgotten
 
