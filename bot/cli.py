@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from bot.settings import Settings, SettingsError, load_settings, settings_help
+from engine.registry import GAME_MODULES
 
 NO_TOKEN_HELP = "BOT_TOKEN is not set, so here is the offline demo instead (these steps follow it again)."
 TOKEN_STEPS = """\
@@ -34,7 +35,6 @@ ARENA_MATCHES = 20
 LOPTI_ARENA_MATCHES = 6
 # The demo speaks the bot's own default language (a new group's language).
 DEMO_LANGUAGE = Settings.model_fields["group_language"].default
-GAMES = "lopti, kadi, pitch, euchre3 or three_thirteen"
 
 
 def _whole_number(text: str) -> int:
@@ -101,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    games = ", ".join(GAME_MODULES)  # the registry's names, in menu order
     commands.add_parser("run", help="start the bot (needs BOT_TOKEN)")
     backup = commands.add_parser("backup", help="copy the database (KARATA_DB) to FILE, also while the bot runs")
     backup.add_argument("file", help="where the copy goes (replaced if it exists)")
@@ -113,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
         "pressing random buttons. Prints what the chats show when the game starts and what the group shows "
         "when the first round is over (--verbose: every message, as it changes).",
     )  # fmt: skip
-    demo.add_argument("game", nargs="?", default="kadi", help=GAMES)
+    demo.add_argument("game", nargs="?", default="kadi", help=games)
     demo.add_argument("--players", type=_at_least_one, default=3, help="how many simulated players")
     demo.add_argument("--seed", type=_whole_number, default=1, help="seed of the deal and of the players' choices")
     demo.add_argument("--language", choices=("sw", "en"), default=DEMO_LANGUAGE, help="language of the demo chats")
@@ -124,7 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     arena = commands.add_parser(
         "arena", formatter_class=defaults, help="play whole matches between kinds of computer players, offline"
     )
-    arena.add_argument("game", help=GAMES)
+    arena.add_argument("game", help=games)
     arena.add_argument("--seats", default="strong,random", help="a kind per seat: strong, easy or random")
     arena.add_argument("--matches", type=_at_least_one, default=argparse.SUPPRESS,
                        help=f"how many matches (seats rotate each match) (default: {ARENA_MATCHES}; "

@@ -40,6 +40,8 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         tls: ssl.SSLContext | bool = True,
+        on_answer: Callable[[], None] | None = None,
+        on_refused: Callable[[], None] | None = None,
     ):
         self._pool_size = connection_pool_size
         self._tls = tls
@@ -47,9 +49,9 @@ class AiohttpRequest(BaseRequest):
         self._session: aiohttp.ClientSession | None = None
         self._proxies: dict[tuple[str, str], str | None] = {}
         # Called after every answer with status 200 (the health check watches getUpdates').
-        self.on_answer: Callable[[], None] | None = None
+        self.on_answer = on_answer
         # Called after every 401: Telegram no longer takes the token (revoked), for good.
-        self.on_refused: Callable[[], None] | None = None
+        self.on_refused = on_refused
 
     @property
     def read_timeout(self) -> float | None:

@@ -21,6 +21,7 @@ from telegram.ext import Application
 from bot.app import build_application, wait_for_telegram, webhook_path, webhook_secret
 from bot.backup import DatabaseLock
 from bot.health import health_routes
+from bot.services import services_of
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
 from bot.webapp import mount_webapp, set_menu_button
@@ -52,10 +53,11 @@ async def running_application(settings: Settings, poll_timeout: int = 1) -> Asyn
 async def _running(settings: Settings, poll_timeout: int) -> AsyncIterator[Application]:
     application = build_application(settings)
     web = WebServer(settings.http_listen, settings.http_port)
-    application.bot_data["web"] = web
+    services = services_of(application)
+    services.web = web
     webhook = settings.mode.value == "webhook"
-    liveness = application.bot_data["liveness"]
-    web.add_routes(health_routes(application, liveness, application.bot_data["metrics"]))
+    liveness = services.liveness
+    web.add_routes(health_routes(application, liveness, services.metrics))
     if webhook:
         web.add_routes(
             webhook_routes(application, webhook_path(settings), webhook_secret(settings), liveness.saw_updates)
@@ -123,7 +125,7 @@ async def _serve(settings: Settings) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     async with running_application(settings, poll_timeout=POLL_TIMEOUT_SECONDS) as application:
-        refused: asyncio.Event = application.bot_data["token_refused"]
+        refused = services_of(application).token_refused
         waits = [loop.create_task(stop.wait()), loop.create_task(refused.wait())]
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         for wait in waits:

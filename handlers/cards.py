@@ -31,10 +31,6 @@ def cards(codes: Iterable[str]) -> str:
     return " ".join(card(code) for code in codes)
 
 
-def suit_symbol(suit: str) -> str:
-    return SUIT_SYMBOLS[suit]
-
-
 def suit_label(suit: str, _: Translator) -> str:
     """A suit on a button: symbol first, then the name in the reader's language."""
     return f"{SUIT_SYMBOLS[suit]} {_(SUIT_NAMES[suit])}"

@@ -103,6 +103,7 @@ class Metrics:
         self.recent_errors.add()
 
 
-# What a part counts into until the composition root (bot/app.py) gives it its bot's Metrics:
-# tools and unit tests build parts alone, and nobody reads this one.
+# What a part counts into when it is built without its bot's Metrics (the composition root,
+# bot/app.py, gives every part the bot's own): tools and unit tests build parts alone, and
+# nobody reads this one.
 UNREAD = Metrics()

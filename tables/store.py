@@ -27,7 +27,7 @@ from tables.db_errors import counted
 from tables.metrics import UNREAD
 from tables.privacy import forget, pseudonym, scrub_log
 from tables.records import Records, ensure_built, record_match
-from tables.models import LIVE, Seat, Shown, TableRow, UserRow
+from tables.models import Seat, Shown, TableRow, UserRow
 from tables.turns import MOVE, RECORD, WriteTurns
 
 CACHE_SIZE = 50_000
@@ -203,7 +203,7 @@ HANDLED_UPDATE_SECONDS = 24 * 3600
 # The columns `save_table` writes: everything the table service decides under the table's lock.
 _SAVED = (
     "status", "creator_id", "options", "turn_seconds", "seats", "state", "version", "deadline",
-    "deadline_seconds", "deadline_version", "warned", "recent_events", "consents", "paused_until",
+    "deadline_seconds", "warned", "recent_events", "consents", "paused_until",
     "windows", "notes", "round_events", "nudged", "unreachable", "closed_reason", "join_token", "revision",
     "deal", "level", "stand_in", "computer_turn", "updated_at",
 )  # fmt: skip
@@ -241,7 +241,6 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
         revision=row["revision"],
         deadline=row["deadline"],
         deadline_seconds=row["deadline_seconds"],
-        deadline_version=row["deadline_version"],
         warned=bool(row["warned"]),
         paused_until=row["paused_until"],
         consents=json.loads(row["consents"]) if row["consents"] else None,
@@ -713,9 +712,6 @@ class Store:
             "INSERT INTO polls (poll_id, table_id, key, chat_id, message_id) VALUES (?, ?, ?, ?, ?)",
             (poll_id, table_id, key, chat_id, message_id),
         )
-
-    async def open_poll(self, table_id: int) -> aiosqlite.Row | None:
-        return await self._one("SELECT * FROM polls WHERE table_id = ? AND open = 1", (table_id,))
 
     async def poll(self, poll_id: str) -> aiosqlite.Row | None:
         return await self._one("SELECT * FROM polls WHERE poll_id = ?", (poll_id,))

@@ -40,6 +40,8 @@ class ThreeThirteen(Game):
     name = "three_thirteen"
     min_players = 2
     max_players = 4
+    usual_players = 3
+    lower_totals_win = True
     Options = ThreeThirteenOptions
     action_fields = {
         "draw": {"from": "str"},

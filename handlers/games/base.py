@@ -1,8 +1,8 @@
 """What a game's renderer provides, with plain defaults that make any engine playable.
 
 A renderer turns views and events (never raw states) into localized text, and each legal action
-into a path of button labels (see handlers/action_tree.py). Adding a game is an engine module
-plus a subclass of this.
+into a path of button labels (see handlers/render/action_tree.py). Adding a game is an engine
+package plus a subclass of this (docs/ARCHITECTURE.md, "add a game").
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ class GameRenderer:
     refusal_texts: dict[str, str] = {}
     # Cards in a hand are shown sorted by this key.
     hand_sort_key = staticmethod(show.by_suit_then_rank)
+    # Action types players race to make (Kadi's "Kadi Moja!"): the Mini App gives them a big button.
+    call_actions: frozenset[str] = frozenset()
 
     # ----- the private hand message -------------------------------------------------------
     def hand_cards(self, view: Mapping[str, Any]) -> list[str]:

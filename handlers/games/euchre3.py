@@ -8,7 +8,7 @@ from typing import Any
 from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import (
-    ALL_AT_ONCE, GameRenderer, cards_and_tricks, name, trick_zone, tricks_taken, winners_line, zone,
+    ALL_AT_ONCE, GameRenderer, name, trick_zone, tricks_taken, winners_line, zone,
 )
 from engine.euchre3 import strongest_first
 from handlers.render.action_tree import Alone, Card, Pick, Shortcut, Step

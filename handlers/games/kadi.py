@@ -22,6 +22,7 @@ KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5
 class KadiRenderer(GameRenderer):
     game = "kadi"
     title = N_("Kadi")
+    call_actions = frozenset({"call"})
     refusal_texts = {
         "penalty_pending": N_("Answer the penalty with a matching card, or draw."),
         "must_follow_command": N_("Follow the Jack's command, or draw."),

@@ -120,17 +120,10 @@ class LoptiRenderer(GameRenderer):
         return None
 
     def proposal_refusal(self, view: Mapping[str, Any], player: str) -> str | None:
-        """One Rule Vote a round, proposed by a session member from the deal to the round's end
-        while no vote or duel runs (L20.1, LOP-A25): the engine's own refusal codes."""
+        """A session member may propose when the engine says so (its view carries its refusal)."""
         if player not in (view.get("players") or []):
             return "not_in_session"
-        if view.get("vote") or view.get("duel"):
-            return "vote_open"
-        if view.get("vote_used"):
-            return "vote_used"
-        if view.get("phase") not in ("setup", "play"):
-            return "no_vote_now"
-        return None
+        return view.get("proposal_refusal")
 
     def proposal_branch(self, _: Translator) -> str | None:
         return "🗳 " + _("Propose a change")
@@ -156,7 +149,7 @@ class LoptiRenderer(GameRenderer):
     def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
         """🗳 Vote while the round's Rule Vote may be proposed: it opens the presser's proposals
         in their private chat."""
-        if view.get("phase") in ("setup", "play") and not (view.get("vote") or view.get("duel") or view.get("vote_used")):
+        if view.get("proposal_refusal") is None:
             return [("🗳 " + _("Vote"), PROPOSALS_KEY)]
         return []
 

@@ -8,7 +8,7 @@ from typing import Any
 from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import (
-    GameRenderer, cards_and_tricks, name, names_list, trick_zone, tricks_taken, winners_line, zone,
+    GameRenderer, name, names_list, trick_zone, tricks_taken, winners_line, zone,
 )
 from handlers.render.action_tree import Alone, Step
 from handlers.render.fit import LINE_WIDTH, broken, pack, phone_width

@@ -25,7 +25,7 @@ from handlers.callback_data import KEY, MAX_ID, TreeNode
 from handlers.context import Karata
 from handlers.games import renderer_for
 from handlers.games.base import PROPOSALS_KEY
-from handlers.i18n import Translator, first_language, translator
+from handlers.i18n import Translator, reader_translator
 from handlers.play import TreePress
 from handlers.refusals import outcome_text
 from handlers.render.common import game_title
@@ -76,12 +76,12 @@ def error(status: int, code: str, message: str) -> web.Response:
 def _fallback(request: web.Request) -> Translator:
     """The language of an answer before we know the user (a forged initData): their browser's."""
     accept = request.headers.get("Accept-Language", "")
-    return translator(first_language(accept[:2].lower() if accept else None))
+    return reader_translator(None, accept[:2].lower() if accept else None)
 
 
 async def reader_language(karata: Karata, user: WebAppUser) -> Translator:
     found = await karata.store.get_user(user.id)
-    return translator(found.language if found and found.language else first_language(user.language_code))
+    return reader_translator(found.language if found else None, user.language_code)
 
 
 def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:

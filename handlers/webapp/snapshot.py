@@ -161,6 +161,7 @@ def tree_json(table: TableRow, seen: Seen, view: dict[str, Any]) -> dict[str, An
     """The action tree: every node, and the buttons the chat keyboard would show at it (the same
     hand_markup, so marked cards unmark and ↩ goes where the chat's goes)."""
     codes = card_codes(view)
+    calls = renderer_for(table.game).call_actions
     nodes = []
     for node in seen.tree.nodes:
         buttons = []
@@ -182,6 +183,7 @@ def tree_json(table: TableRow, seen: Seen, view: dict[str, Any]) -> dict[str, An
             "card": codes.get(node.label) if node.kind == CARD else None,
             "children": [child.number for child in node.children],
             "leaf": node.action is not None,
+            "call": node.action is not None and node.action["type"] in calls,
             "buttons": buttons,
         })  # fmt: skip
     return {"digest": str(seen.keyboard), "nodes": nodes, "root": 0}

@@ -14,6 +14,7 @@ from telegram import Bot
 
 from bot import web as web_module
 from bot.demo import DEMO_TOKEN
+from bot.services import services_of
 from bot.update_json import read_update
 from tests.e2e.conftest import simulation
 from tests.e2e.raw_http import assert_refused_quietly, fuzz, request
@@ -75,7 +76,7 @@ def webhook_bot(start_bot):
 async def test_a_garbled_secret_is_refused_like_a_wrong_one(api, start_bot, caplog):
     caplog.set_level(logging.INFO)
     async with webhook_bot(start_bot) as application:
-        port = application.bot_data["web"].port
+        port = services_of(application).web.port
         for secret in ["sécret-tökén", "s3cret-token\u00a0", "🃏" * 100, "", None]:
             caplog.clear()
             answer = await post(port, json.dumps({"update_id": 1, "message": MESSAGE}).encode(), secret)
@@ -89,7 +90,7 @@ async def test_a_body_sent_slowly_is_refused_after_a_bounded_time(api, start_bot
     async with webhook_bot(start_bot) as application:
         head = (f"POST /hook HTTP/1.1\r\nHost: x\r\nX-Telegram-Bot-Api-Secret-Token: {SECRET}\r\n"
                 "Content-Length: 100\r\n\r\n{")
-        reader, writer = await asyncio.open_connection("127.0.0.1", application.bot_data["web"].port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", services_of(application).web.port)
         writer.write(head.encode())
         # The answer comes while the connection is still open (a bound against a hung test).
         status_line = await asyncio.wait_for(reader.readline(), 10)
@@ -105,7 +106,7 @@ async def test_a_body_sent_slowly_is_refused_after_a_bounded_time(api, start_bot
 async def test_with_the_right_secret_a_body_that_is_no_update_is_refused(api, start_bot, caplog):
     caplog.set_level(logging.INFO)
     async with webhook_bot(start_bot) as application:
-        port = application.bot_data["web"].port
+        port = services_of(application).web.port
         for case, value in NOT_UPDATES.items():
             caplog.clear()
             answer = await post(port, body_of(value))
@@ -149,7 +150,7 @@ async def test_fuzzed_updates_get_an_answer_and_never_a_traceback(api, start_bot
     answered 200 and handled without a traceback."""
     caplog.set_level(logging.INFO)
     async with webhook_bot(start_bot) as application:
-        port = application.bot_data["web"].port
+        port = services_of(application).web.port
         bot = Bot(DEMO_TOKEN)
 
         async def check(value):

@@ -13,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from bot.demo import DEMO_TOKEN
+from bot.services import services_of
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
 from tests.e2e.test_crashes_and_strangers import crash
@@ -70,7 +71,7 @@ async def http():
 
 
 def base_of(application):
-    return f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+    return f"http://127.0.0.1:{services_of(application).web.port}/app/"
 
 
 async def kadi(api, application):
@@ -320,7 +321,7 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
         # A socket that has not said who it is yet is closed too.
         sockets.append(await http.ws_connect(base + f"api/table/{table.table_id}/live"))
         await asyncio.sleep(0.05)
-        assert application.bot_data["live"].count() == 2
+        assert services_of(application).live.count() == 2
         # Each page reads its socket, as a browser does (it answers the close frame at once).
         readers = [asyncio.ensure_future(socket.receive()) for socket in sockets]
         started = time.monotonic()
@@ -344,7 +345,7 @@ async def test_a_graceful_stop_catches_up_the_chat_hands_of_players_in_the_app(a
 async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot, http):
     """The page loads its files relative to /app/: an operator's URL without the slash still works."""
     async with start_bot(**APP) as application:
-        root = f"http://127.0.0.1:{application.bot_data['web'].port}"
+        root = f"http://127.0.0.1:{services_of(application).web.port}"
         async with http.get(root + "/app?table=5", allow_redirects=False) as response:
             assert response.status in (301, 308)
             assert response.headers["Location"] == "/app/?table=5"

@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 from hypothesis import strategies as st
 
+from bot.services import services_of
 from handlers.webapp.api import CSP
 from handlers.webapp.live import MAX_PER_USER
 from tests.e2e.raw_http import assert_refused_quietly, fuzz, request
@@ -27,7 +28,7 @@ LONG = "9" * 5000
 
 
 def port_of(application):
-    return application.bot_data["web"].port
+    return services_of(application).web.port
 
 
 async def test_the_issues_requests_are_refused_quietly(api, start_bot, http, caplog):
@@ -102,7 +103,7 @@ async def test_a_socket_that_opens_with_garbage_is_closed_cleanly(api, start_bot
             assert refused["error"] == "malformed" and refused["message"], first[:20]
             assert (await asyncio.wait_for(socket.receive(), 10)).type == aiohttp.WSMsgType.CLOSE
             assert not [record for record in caplog.records if record.levelno >= logging.INFO], first[:20]
-        assert application.bot_data["live"].count() == 0
+        assert services_of(application).live.count() == 0
 
 
 async def wait_for(condition, what, timeout=10.0):
@@ -121,7 +122,7 @@ async def test_a_users_newest_socket_closes_their_oldest_beyond_four(api, start_
         sim, table = await kadi(api, application)
         amina, baraka, _ = sim.users
         base = base_of(application)
-        hub = application.bot_data["live"]
+        hub = services_of(application).live
         version = (await Client(http, base, amina).snapshot(table.table_id))["version"]
         barakas = await live(http, base, baraka, table.table_id, version)
         sockets = []

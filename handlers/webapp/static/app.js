@@ -570,8 +570,8 @@
   }
 
   function isCall(key) {
-    // Kadi's call is the one move a player races to make: a big button of its own.
-    return key.kind !== "card" && key.kind !== "back" && !key.opens && /kadi moja/i.test(key.label || "");
+    // A move players race to make (Kadi's "Kadi Moja!"; the server marks its node): a big button.
+    return !!key.call;
   }
 
   // The buttons the chat keyboard shows at the open node: the server sends them with each node
@@ -582,7 +582,7 @@
       return current.buttons.map(function (b) {
         var target = t.byNumber[b.node];
         return { label: b.label, node: b.node, kind: b.kind, marked: !!b.marked, card: b.card,
-                 opens: !!(target && (target.children || []).length) };
+                 call: !!(target && target.call), opens: !!(target && (target.children || []).length) };
       });
     }
     var keys = marked.cards.map(function (m) {
@@ -590,7 +590,7 @@
     });
     children.forEach(function (node) {
       keys.push({ label: node.label, node: node.number, kind: node.kind, marked: false, card: node.card,
-                  opens: (node.children || []).length > 0 });
+                  call: !!node.call, opens: (node.children || []).length > 0 });
     });
     var back = marked.start !== null ? marked.start : t.parent[at];
     if (at !== t.root && back !== undefined) keys.push({ label: "↩", node: back, kind: "back" });

@@ -106,7 +106,8 @@ def test_kadi_moja_is_a_big_button_and_colours_follow_the_dark_theme(browsers):
     snap = fixture("kadi")
     nodes = snap["tree"]["nodes"]
     nodes[0]["children"].append(len(nodes))
-    nodes.append({"number": len(nodes), "label": "📣 Kadi Moja!", "kind": "move", "card": None, "children": []})
+    nodes.append({"number": len(nodes), "label": "📣 Kadi Moja!", "kind": "move", "card": None, "children": [],
+                  "call": True})
     with ServerThread(stub_app(snap, GOOD)) as server:
         browser = browsers()
         browser.driver.get(app_url(server.base, GOOD, "dark"))

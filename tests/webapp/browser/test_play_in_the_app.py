@@ -14,6 +14,7 @@ import time
 import pytest
 
 from bot.demo import DEMO_TOKEN, Simulation
+from bot.services import services_of
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import hand_line_cards, sensible_player
@@ -34,7 +35,7 @@ def init_data(user, auth_date=None, token=DEMO_TOKEN, start_param=None):
 
 
 def base(application) -> str:
-    return f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+    return f"http://127.0.0.1:{services_of(application).web.port}/app/"
 
 
 async def open_page(browsers, application, user, **kwargs) -> Page:
