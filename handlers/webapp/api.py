@@ -252,9 +252,8 @@ async def button(request: web.Request) -> web.Response:
 
 
 async def live_socket(request: web.Request) -> web.StreamResponse:
-    """The live feed of one table: the first message authenticates and says the version the page
-    has; then a snapshot whenever the table changes (at once if the page is behind), a ping when
-    nothing does."""
+    """The live feed of one table: the first message authenticates; then the table's snapshot at
+    once and whenever the table changes, a ping when nothing does."""
     app = request.app
     socket = web.WebSocketResponse(max_msg_size=MAX_BODY * 2, timeout=CLOSE_SECONDS)
     await socket.prepare(request)
@@ -278,8 +277,6 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
         user = authenticate(app, hello["initData"], request)
         _ = await reader_language(karata, user)
         table_id = _table_id(request, _)
-        seen = hello.get("version")
-        seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else -1
         loaded = await _seated(karata, table_id, user, _)
     except ApiError as refused:
         await socket.send_json({"type": "error", "error": refused.code, "message": refused.message})
@@ -306,8 +303,9 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
 
     connection = Connection(table_id, user.id, send)
     live.add(connection)
-    if seen != loaded.table.version:
-        connection.push(loaded)
+    # The current state at once, whatever the page holds: a page that reconnects always draws
+    # the table as it stands (it keeps only what is newer).
+    connection.push(loaded)
     writer = asyncio.get_running_loop().create_task(connection.run(ping))
     try:
         async for message in socket:

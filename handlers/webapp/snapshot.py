@@ -61,6 +61,7 @@ def snapshot(
     found: dict[str, Any] = {
         "table": table.table_id,
         "version": table.version,
+        "revision": table.revision,
         "game": table.game,
         "title": game_title(table.game, _),
         "language": _.language,

@@ -54,6 +54,10 @@
     resultsOpen: false  // whether their block is open (a new edition opens it)
   };
 
+  // How a snapshot came: FRESH (asked for: a load, a tap's answer, a reconnection) or LIVE (a
+  // change pushed on the socket).
+  var FRESH = "fresh", LIVE = "live";
+
   var app = document.getElementById("app");
   var toastEl = document.getElementById("toast");
 
@@ -126,7 +130,7 @@
   function load() {
     return api("table/" + encodeURIComponent(state.tableId)).then(function (snap) {
       if (snap.error) return fatal(snap.message || word("failed"), snap.error);
-      show(snap, true);
+      show(snap, FRESH);
       connect();
     });
   }
@@ -144,10 +148,10 @@
         toast(data.message || word("failed"));
         // The table moved on under the tap: draw it as it stands now.
         return api("table/" + encodeURIComponent(state.tableId)).then(function (fresh) {
-          if (!fresh.error) show(fresh, true);
+          if (!fresh.error) show(fresh, FRESH);
         });
       }
-      show(data, true);
+      show(data, FRESH);
     }).catch(function () {
       toast(word("reconnecting"));
     }).then(function () {
@@ -163,7 +167,7 @@
     api("table/" + encodeURIComponent(state.tableId) + "/button", { version: state.snap.version, name: name })
       .then(function (data) {
         if (data.error) toast(data.message || word("failed"));
-        else show(data, true);
+        else show(data, FRESH);
       })
       .catch(function () { toast(word("reconnecting")); })
       .then(function () {
@@ -184,10 +188,9 @@
       return retry();
     }
     state.ws = ws;
+    var first = true;
     ws.onopen = function () {
-      ws.send(JSON.stringify({ initData: initData, version: state.snap ? state.snap.version : null }));
-      // Connected again: the server sends what was missed, or nothing when the page is up to date
-      // (until its next ping), so the notice goes now.
+      ws.send(JSON.stringify({ initData: initData }));
       state.wsAttempt = 0;
       setOffline(false);
     };
@@ -197,7 +200,9 @@
       if (data.type === "snapshot") {
         state.wsAttempt = 0;
         setOffline(false);
-        show(data, false);
+        // The socket's first snapshot is the table as it stands now, whatever the page missed.
+        show(data, first ? FRESH : LIVE);
+        first = false;
       } else if (data.type === "ping") {
         state.wsAttempt = 0;
         setOffline(false);
@@ -227,7 +232,7 @@
       connect();
       // Whatever was missed while away: the socket's first snapshot brings it, and this too.
       api("table/" + encodeURIComponent(state.tableId)).then(function (snap) {
-        if (!snap.error) show(snap, false);
+        if (!snap.error) show(snap, FRESH);
       }).catch(function () {});
     }, delay);
   }
@@ -293,13 +298,15 @@
     if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("error");
   }
 
-  function show(snap, fromPress) {
+  // Snapshots are ordered by the table's revision, which steps with every saved change (a move,
+  // the end of a round's pause, a seat taken over...); `version` only counts moves.
+  function show(snap, how) {
     var old = state.snap;
     if (old && String(snap.table) !== String(old.table)) return;
-    // A live snapshot older than what is drawn, or the same version again (it would undo a
-    // card being marked), changes nothing.
-    if (old && !fromPress && snap.version <= old.version) return;
-    if (old && fromPress && snap.version < old.version) return;
+    // An older snapshot changes nothing; so does a pushed one of the revision drawn (built before
+    // a tap, it would undo the card the tap's answer marked).
+    if (old && snap.revision < old.revision) return;
+    if (old && how === LIVE && snap.revision === old.revision) return;
     state.snap = snap;
     keepResults(snap);
     if (snap.language) state.language = snap.language;
