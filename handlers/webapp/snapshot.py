@@ -10,6 +10,7 @@ from typing import Any
 from engine.core.protocol import Game, State
 from handlers import cards as show
 from handlers.games import renderer_for
+from handlers.games.base import PROPOSALS_KEY
 from handlers.i18n import Translator
 from handlers.render.action_tree import CARD, DONE, Node
 from handlers.render.common import game_title
@@ -121,9 +122,12 @@ def snapshot(
         if at is not None and at[0] == seen.keyboard and seen.tree.node(at[1]) is not None:
             found["at"] = at[1]
         public = player_view(table, game, state, None)
+        # Not Lopti's 🗳 Vote: in the group it opens the presser's proposals in their private chat,
+        # which the app's hand offers already (🗳 Propose a change).
         found["buttons"] = [
             {"label": label, "name": key, "warning": renderer.table_button_warning(key, _)}
             for label, key in renderer.table_buttons(public, names, _)
+            if key != PROPOSALS_KEY
         ]
     lines = renderer.log_lines(table.recent_events, _, names)
     found["lines"] = [plain(line) for line in lines[-LINES_KEPT:]]
@@ -166,13 +170,15 @@ def tree_json(table: TableRow, seen: Seen, view: dict[str, Any]) -> dict[str, An
     for node in seen.tree.nodes:
         buttons = []
         markup = hand_markup(table, seen, node)
+        # The cards marked so far (a move's own label may start with ✅ too: Lopti's Ready).
+        marks = {f"{MARKED} {label}" for label, _target in node.marks}
         for row in markup.inline_keyboard if markup else ():
             for button in row:
                 data = TreeNode.parse(button.callback_data)
                 target = seen.tree.node(data.node)
                 label = button.text
-                marked = label.startswith(MARKED + " ")
-                bare = label.removeprefix(MARKED + " ")
+                marked = label in marks
+                bare = label.removeprefix(MARKED + " ") if marked else label
                 kind = "back" if label == BACK else _kind(target, marked)
                 buttons.append({"label": bare, "node": data.node, "kind": kind, "marked": marked,
                                 "card": codes.get(bare) if kind == "card" else None})

@@ -10,7 +10,9 @@ import pytest
 
 from engine.registry import available_games, get_game
 from handlers import cards as show
+from handlers.games import renderer_for
 from handlers.i18n import translator
+from handlers.render.hand import player_view
 from handlers.webapp.snapshot import snapshot
 from tables.models import PLAYING, Seat, TableRow
 
@@ -58,18 +60,24 @@ def test_each_seat_sees_its_board_and_nothing_hidden_of_the_others(game_name):
 def test_a_seats_note_says_only_what_the_seat_does_not_draw(game_name):
     """The page draws each seat's card count and its face-up and face-down cards, and the trick's
     cards by who played them: the seat's note must not repeat them ("5 cards" beside the count),
-    and keeps what is drawn nowhere else (the dealer, who is out, Kadi Moja...)."""
+    and keeps what is drawn nowhere else (who is out, Kadi Moja...). The dealer is marked exactly
+    when the group's table marks it (Euchre and Pitch while bidding, Three Thirteen always)."""
     game = get_game(game_name)
+    renderer = renderer_for(game_name)
     players = ["11", "12", "13"]
-    notes = set()
+    dealers = 0
     for table, state in random_play(game_name, players, 5, 60):
+        public = player_view(table, game, state, None)
         for language in ("en", "sw"):
             _ = translator(language)
             snap = snapshot(table, game, state, players[0], _, 0.0)
+            for seat, player in zip(snap["seats"], players):
+                in_chat = _("dealer") in renderer.seat_detail(public, player, _)
+                assert (_("dealer") in (seat["note"] or "")) == in_chat, (game_name, language, seat["note"])
+                dealers += in_chat
             drawn = [show.card(card) for zone in snap["zones"] if zone["id"] == "trick" for card in zone["cards"]]
             for seat in snap["seats"]:
                 note = seat["note"] or ""
-                notes.add(note)
                 if seat["cards"] is not None:
                     count = _.plural("{count} card", "{count} cards", seat["cards"])
                     assert count not in note, (game_name, language, note)
@@ -78,8 +86,8 @@ def test_a_seats_note_says_only_what_the_seat_does_not_draw(game_name):
                 if seat["face_down"]:
                     assert show.FACE_DOWN not in note, (game_name, note)
                 assert not any(card in note for card in drawn), (game_name, note, drawn)
-    if game_name != "lopti":  # what is drawn nowhere else stays
-        assert any("dealer" in note for note in notes), (game_name, notes)
+    if game_name in ("euchre3", "pitch", "three_thirteen"):
+        assert dealers, game_name
 
 
 @pytest.mark.parametrize("game_name", available_games())
@@ -120,3 +128,16 @@ def test_a_round_that_ends_brings_its_results_to_the_page_in_plain_text(game_nam
         text = "\n".join(results["lines"])
         assert all(name in text for name in names), (game_name, text)
         assert "<" not in text and "&amp;" not in text, (game_name, text)
+
+
+def test_loptis_ready_is_a_move_and_its_vote_button_stays_in_the_group():
+    """«✅ Ready» starts with the mark of a chosen card but is a move; the group table's 🗳 Vote
+    (it opens the presser's proposals in chat) is not offered: the hand's own button proposes."""
+    game = get_game("lopti")
+    table, state = next(random_play("lopti", ["11", "12"], 1, 1))
+    snap = snapshot(table, game, state, "11", translator("en"), 0.0)
+    root = snap["tree"]["nodes"][snap["tree"]["root"]]
+    ready = next(button for button in root["buttons"] if "Ready" in button["label"])
+    assert ready == {**ready, "label": "✅ Ready", "kind": "move", "marked": False, "card": None}
+    assert any(button["label"] == "🗳 Propose a change" for button in root["buttons"])
+    assert snap["buttons"] == []
