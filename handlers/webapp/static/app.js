@@ -439,8 +439,7 @@
       if (seat.you) box.classList.add("you");
       var top = el("div", "seat-name");
       if (seat.acting) top.appendChild(el("span", "turn-dot", "▶"));
-      if (seat.computer) top.appendChild(el("span", "bot", "🤖"));
-      top.appendChild(el("span", "name", seat.name));
+      top.appendChild(el("span", "name", seat.name));  // a computer's name carries its 🤖
       box.appendChild(top);
       var info = el("div", "seat-info");
       if (seat.cards !== null && seat.cards !== undefined) {
@@ -450,7 +449,8 @@
         info.appendChild(count);
       }
       if (seat.score !== null && seat.score !== undefined && seat.score !== "") {
-        var score = el("span", "score", "★ " + seat.score);
+        // The score says what it counts ("3 points", Lopti's "🏆1"): no icon of the page's own.
+        var score = el("span", "score", seat.score);
         score.title = word("score");
         info.appendChild(score);
       }
@@ -486,23 +486,18 @@
       if (zone.title) box.appendChild(el("div", "zone-title", zone.title));
       var row = el("div", "zone-cards");
       var count = zone.count;
-      var counted = null;
       var shown = (zone.cards || []).length || (zone.groups || []).length;
-      // A count with no card shown is a face-down stack (a stock); with cards (a discard pile's
-      // top), a number under them.
-      if (count !== null && count !== undefined && shown) {
-        counted = el("div", "zone-count", "× " + count);
-        counted.dataset.count = count;
-      } else if (count !== null && count !== undefined) {
+      // A count is a face-down stack (a stock), drawn with its number.
+      if (count !== null && count !== undefined && !shown) {
         var stack = el("div", "stack" + (count ? "" : " empty"));
         stack.appendChild(count ? Cards.back("md") : el("div", "card md slot-empty"));
         stack.appendChild(el("span", "stack-count", String(count)));
         row.appendChild(stack);
       }
       if (zone.groups && zone.groups.length) {
-        // Melds side by side, each a fan of its own; the cards outside any meld (deadwood) last.
-        zone.groups.concat((zone.cards || []).length ? [zone.cards] : []).forEach(function (group, index) {
-          var meld = el("div", "meld" + (index >= zone.groups.length ? " loose" : ""));
+        // Melds side by side, each a fan of its own.
+        zone.groups.forEach(function (group) {
+          var meld = el("div", "meld");
           group.forEach(function (code) { meld.appendChild(Cards.face(code, "sm")); });
           row.appendChild(meld);
         });
@@ -521,7 +516,6 @@
       // An empty trick or pile still shows where its cards will land.
       if (!row.childNodes.length && !zone.note) row.appendChild(el("div", "card md slot-empty"));
       if (row.childNodes.length) box.appendChild(row);
-      if (counted) box.appendChild(counted);
       if (zone.note) {
         // A short note is the zone's whole content (the wild rank, the trump suit): drawn large.
         var note = el("div", "zone-note" + (zone.note.length <= 14 && !shown && count == null ? " big" : ""));
