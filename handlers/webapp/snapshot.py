@@ -10,7 +10,7 @@ from typing import Any
 from engine.core.protocol import Game, State
 from handlers import cards as show
 from handlers.games import renderer_for
-from handlers.games.base import PROPOSALS_KEY
+from handlers.games.base import PROPOSALS_KEY, winners_line
 from handlers.i18n import Translator
 from handlers.render.action_tree import CARD, DONE, Node
 from handlers.render.common import game_title
@@ -53,6 +53,19 @@ def results(table: TableRow, _: Translator) -> dict[str, Any] | None:
     return {"edition": table.round_events.get("version", 0), "lines": [line for line in shown_text(text).split("\n") if line.strip()]}
 
 
+def standings(table: TableRow, game: Game, state: State, _: Translator) -> list[str] | None:
+    """At the match's end (or the session's), who won and each player's total, as the group's
+    table shows them, in plain lines; None while the match goes on."""
+    if not game.is_finished(state) and table.status != FINISHED:
+        return None
+    renderer = renderer_for(table.game)
+    winners = game.winners(state) if game.is_finished(state) else []
+    public = player_view(table, game, state, None)
+    lines = [winners_line(winners, _, table.names)] if winners else []
+    lines += renderer.result_lines(public, game.scores(state), winners, _, table.names)
+    return [shown_text(line) for line in lines]
+
+
 def snapshot(
     table: TableRow, game: Game, state: State | None, player: str, _: Translator, now: float, at: tuple[int, int] | None = None
 ) -> dict[str, Any]:
@@ -78,6 +91,7 @@ def snapshot(
         "buttons": [],
         "lines": [],
         "results": results(table, _),
+        "standings": None,
         "labels": labels(_),
     }
     seats = [
@@ -107,6 +121,7 @@ def snapshot(
         zones.append(zone)
     found["zones"] = zones
     found["hand"] = renderer.hand_cards(view)
+    found["standings"] = standings(table, game, state, _)
     paused = table.paused_until is not None and now < table.paused_until
     waiting = player in acting
     if game.is_finished(state):

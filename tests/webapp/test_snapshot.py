@@ -8,18 +8,20 @@ import random
 
 import pytest
 
+from engine.ai import choose
 from engine.registry import available_games, get_game
 from handlers import cards as show
 from handlers.games import renderer_for
 from handlers.i18n import translator
 from handlers.render.hand import player_view
 from handlers.webapp.snapshot import snapshot
-from tables.models import PLAYING, Seat, TableRow
+from tables.models import FINISHED, PLAYING, Seat, TableRow
 
 
-def random_play(game_name, players, seed, steps):
-    """A new table of `game_name` for `players`, then up to `steps` random moves until the match
-    ends: the table and the state at each position (the table's version following)."""
+def random_play(game_name, players, seed, steps, level="random"):
+    """A new table of `game_name` for `players`, then up to `steps` moves until the match ends
+    (random ones, or a computer player's of `level`): the table and the state at each position
+    (the table's version following)."""
     game = get_game(game_name)
     state = game.new(players, game.Options(), "5", None, [])
     table = TableRow(1, -5, 0, game_name, PLAYING, 11, {}, 0, [Seat(int(p), f"P{p}") for p in players], "5", version=1)
@@ -30,7 +32,9 @@ def random_play(game_name, players, seed, steps):
         if not acting or game.is_finished(state):
             break
         legal = game.legal_actions(state, acting[0])
-        state = game.advance(state, acting[0], rng.choice(legal)).state
+        view = game.view(state, acting[0])
+        move = rng.choice(legal) if level == "random" else choose(game, view, legal, acting[0], level, table.version)
+        state = game.advance(state, acting[0], move).state
         table.version += 1
 
 
@@ -141,3 +145,25 @@ def test_loptis_ready_is_a_move_and_its_vote_button_stays_in_the_group():
     assert ready == {**ready, "label": "✅ Ready", "kind": "move", "marked": False, "card": None}
     assert any(button["label"] == "🗳 Propose a change" for button in root["buttons"])
     assert snap["buttons"] == []
+
+
+@pytest.mark.parametrize("game_name", available_games())
+def test_at_the_matchs_end_the_page_is_told_who_won_and_everyones_total(game_name):
+    game = get_game(game_name)
+    players = ["11", "12", "13"]
+    for table, state in random_play(game_name, players, 4, 3000, level="easy"):
+        if not game.is_finished(state):
+            if table.version % 50 == 1:
+                assert snapshot(table, game, state, players[0], translator("en"), 0.0)["standings"] is None
+            continue
+        snap = snapshot(table, game, state, players[0], translator("en"), 0.0)
+        winners = [f"P{player}" for player in game.winners(state)]
+        assert snap["standings"][0].startswith("🏆 Winner") and all(name in snap["standings"][0] for name in winners)
+        totals = {line.split(": ")[0].removeprefix("🏆 "): int(line.split(": ")[1]) for line in snap["standings"][1:]}
+        assert totals == {f"P{player}": score for player, score in game.scores(state).items()}
+        return
+    # Lopti's session has no end of its own: it ends with /endsession, which the standings show.
+    assert game_name == "lopti"
+    table.status = FINISHED
+    snap = snapshot(table, game, state, players[0], translator("en"), 0.0)
+    assert {line.split(": ")[0] for line in snap["standings"]} == {"P11", "P12", "P13"}

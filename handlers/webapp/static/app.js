@@ -391,6 +391,7 @@
       snap.prompt.split("\n").forEach(function (line) { prompt.appendChild(el("p", "", line)); });
       dock.appendChild(prompt);
     }
+    if (snap.standings) dock.appendChild(drawStandings(snap.standings));
     var keys = keysAt(t, at, children, marked);
     var inHand = {};
     (snap.hand || []).forEach(function (code) { inHand[code] = true; });
@@ -525,6 +526,15 @@
       felt.appendChild(box);
     });
     return felt;
+  }
+
+  // The match is over: who won, then everyone's total (the last round's results, above, say who
+  // went out and what each scored).
+  function drawStandings(lines) {
+    var box = el("div", "standings");
+    box.id = "standings";
+    lines.forEach(function (line) { box.appendChild(el("div", "standing", line)); });
+    return box;
   }
 
   function drawLines(lines) {

@@ -98,15 +98,19 @@ async def whole_match(api, start_bot, browsers, game, options, in_app, seed, cou
         for page in pages.values():
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
             snap = await page.snap()
-            shown.append((snap, await page.text("#prompt")))
+            shown.append((snap, await page.text("#prompt"), await page.text("#standings")))
     return sim.users, loaded, shown, moves
 
 
 async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
     users, loaded, shown, _ = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5)
-    for snap, prompt in shown:
+    winner = next(user for user in users if str(user.id) in loaded.game.winners(loaded.state))
+    for snap, prompt, standings in shown:
         assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
         assert prompt == snap["prompt"]
+        # Who won, and everyone's points.
+        assert standings.splitlines()[0] == f"🏆 Winner: {winner.first_name}"
+        assert all(f"{user.first_name}: " in standings for user in users)
     # The chat player saw the match end in chat.
     chausiku = users[2]
     assert any("Match over." in (message.text or "") for message in api.bot_messages(chausiku.id))
@@ -128,7 +132,7 @@ async def test_euchre3_match_two_players_in_the_app_one_in_chat(api, start_bot, 
     _, loaded, shown, _ = await whole_match(api, start_bot, browsers, "euchre3", "target=5", (1, 2), 8)
     view = loaded.game.view(loaded.state, None)
     assert max(view["scores"].values()) >= 5
-    for snap, prompt in shown:
+    for snap, prompt, _standings in shown:
         assert prompt == snap["labels"]["match_over"]
 
 
@@ -147,7 +151,7 @@ async def test_pitch_match_in_partnerships_two_players_in_the_app_two_in_chat(ap
     assert any(node["label"] == "Pass" for node in tapped)
     assert any(node["label"].startswith(("Bid ", "Steal at ")) for node in tapped)
     assert any(node["kind"] == "card" for node in tapped)
-    for snap, prompt in shown:
+    for snap, prompt, _standings in shown:
         assert prompt == snap["labels"]["match_over"]
 
 
