@@ -29,7 +29,7 @@ from handlers.play import TreePress
 from handlers.refusals import outcome_text
 from handlers.render.common import game_title
 from handlers.render.hand import player_view
-from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, secret_key
+from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, claimed_language, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot
 from tables.models import Loaded, Outcome
@@ -59,13 +59,21 @@ SOCKETS = web.AppKey("sockets", set)
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str):
+    """A refusal: its HTTP status, its code, and its sentence in `language` (the page says the rest
+    of its error screen in that language too)."""
+
+    def __init__(self, status: int, code: str, message: str, language: str | None = None):
         super().__init__(code)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.language = status, code, message, language
 
 
-def error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status)
+def refusal(code: str, message: str, language: str | None = None) -> dict[str, str]:
+    found = {"error": code, "message": message}
+    return found | {"language": language} if language else found
+
+
+def error(status: int, code: str, message: str, language: str | None = None) -> web.Response:
+    return web.json_response(refusal(code, message, language), status=status)
 
 
 def _fallback(request: web.Request) -> Translator:
@@ -79,18 +87,25 @@ async def reader_language(karata: Karata, user: WebAppUser) -> Translator:
     return translator(found.language if found and found.language else first_language(user.language_code))
 
 
-def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:
+async def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:
+    """The user the initData vouches for, or a refusal in their language: the one they chose with
+    us when Telegram signed who they are (an expired initData), else the one the initData claims
+    (as the page guesses it), else their browser's."""
     try:
         return check_init_data(init_data, app[SECRET], app[CLOCK]())
     except BadInitData as bad:
-        _ = _fallback(request)
-        if bad.expired:
-            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again.")) from None
-        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are.")) from None
+        if bad.user is not None:
+            _ = await reader_language(app[KARATA], bad.user)
+            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again."),
+                           _.language) from None
+        claimed = claimed_language(init_data)
+        _ = translator(first_language(claimed)) if claimed else _fallback(request)
+        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are."),
+                       _.language) from None
 
 
 async def _user(request: web.Request) -> tuple[WebAppUser, Translator]:
-    user = authenticate(request.app, request.headers.get(INIT_HEADER, ""), request)
+    user = await authenticate(request.app, request.headers.get(INIT_HEADER, ""), request)
     return user, await reader_language(request.app[KARATA], user)
 
 
@@ -274,12 +289,12 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
         hello = json.loads(first.data) if first.type == WSMsgType.TEXT else None
         if not isinstance(hello, dict) or not isinstance(hello.get("initData"), str):
             raise ApiError(400, "malformed", _fallback(request)("That request could not be read."))
-        user = authenticate(app, hello["initData"], request)
+        user = await authenticate(app, hello["initData"], request)
         _ = await reader_language(karata, user)
         table_id = _table_id(request, _)
         loaded = await _seated(karata, table_id, user, _)
     except ApiError as refused:
-        await socket.send_json({"type": "error", "error": refused.code, "message": refused.message})
+        await socket.send_json({"type": "error", **refusal(refused.code, refused.message, refused.language)})
         await socket.close()
         return socket
     except (TimeoutError, ValueError):
@@ -329,7 +344,7 @@ async def json_errors(request: web.Request, handler: Callable[..., Any]) -> web.
     try:
         return await handler(request)
     except ApiError as refused:
-        return error(refused.status, refused.code, refused.message)
+        return error(refused.status, refused.code, refused.message, refused.language)
 
 
 def webapp(karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callable[[], float] = time.time) -> web.Application:

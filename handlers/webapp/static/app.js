@@ -118,7 +118,7 @@
     if (!initData) return fatal(word("no_init"));
     status(word("loading"));
     api("me").then(function (me) {
-      if (me.error) return fatal(me.message || word("failed"), me.error);
+      if (me.error) return fatal(me.message || word("failed"), me.error, me.language);
       state.me = me;
       if (me.language) state.language = me.language;
       state.tableId = chooseTable(me);
@@ -129,7 +129,7 @@
 
   function load() {
     return api("table/" + encodeURIComponent(state.tableId)).then(function (snap) {
-      if (snap.error) return fatal(snap.message || word("failed"), snap.error);
+      if (snap.error) return fatal(snap.message || word("failed"), snap.error, snap.language);
       show(snap, FRESH);
       connect();
     });
@@ -211,7 +211,7 @@
         state.ws = null;
         ws.onclose = null;
         ws.close();
-        fatal(data.message || word("failed"), data.error);
+        fatal(data.message || word("failed"), data.error, data.language);
       }
     };
     ws.onclose = function (event) {
@@ -275,7 +275,10 @@
     app.appendChild(el("div", "status", text));
   }
 
-  function fatal(text, code) {
+  // `language`: the one the server's sentence is in (a refused initData), for the page's own words.
+  function fatal(text, code, language) {
+    if (language && WORDS[language]) state.language = language;
+    document.documentElement.lang = state.language;
     app.textContent = "";
     var box = el("div", "fatal");
     box.id = "fatal";

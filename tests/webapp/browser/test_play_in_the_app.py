@@ -310,22 +310,39 @@ def lopti_moves(start):
     return start["kind"] in ("card", "alone") or any(mark in start["label"] for mark in ("✅", "🎴", "No rule"))
 
 
+# The error screen, all of it in one language: the server's sentence and the page's own button.
+REFUSED = {
+    "forged": {"en": ("Open the table from Telegram: this page could not tell who you are.", "Try again"),
+               "sw": ("Fungua meza kutoka Telegram: ukurasa huu haukuweza kujua wewe ni nani.", "Jaribu tena")},
+    "expired": {"en": ("This page has been open too long: close it and open the table again.", "Try again"),
+                "sw": ("Ukurasa huu umekaa wazi muda mrefu mno: ufunge kisha ufungue meza tena.", "Jaribu tena")},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "sw"])
 @pytest.mark.parametrize("how", ["forged", "expired"])
-async def test_forged_or_expired_init_data_is_refused_with_a_clear_message(api, start_bot, browsers, how):
+async def test_forged_or_expired_init_data_is_refused_in_the_players_language(api, start_bot, browsers, how, language):
+    """A forged initData is refused in the language it claims (the browser says English); an
+    expired one, signed by Telegram, in the language the player chose with the bot (Telegram
+    says English)."""
     sim = simulation(api)
     async with start_bot(**APP) as application, leaving(browsers):
         sim.application = application
         await sim.open_table("kadi")
         amina = sim.users[0]
         if how == "forged":
-            data = init_data(amina, token="123456789:not-the-bot-token")
+            data = sign_init_data("123456789:not-the-bot-token",
+                                  {"id": amina.id, "first_name": amina.first_name, "language_code": language})
         else:
+            await application.bot_data["karata"].store.set_user_language(amina.id, language)
             data = init_data(amina, auth_date=int(time.time()) - 2 * 86400)
         page = Page(browsers())
         await page.open(app_url(base(application), data))
-        message = await page.text("#fatal")
         assert await page.run("return document.querySelector('#fatal').dataset.error") not in (None, "", "network")
-        assert len(message.strip()) > 10
+        sentence, button = REFUSED[how][language]
+        assert await page.text("#fatal .fatal-text") == sentence
+        assert await page.text("#fatal button") == button
+        assert await page.run("return document.documentElement.lang") == language
         # Nothing of the table reached the page.
         assert await page.run("return KarataApp.state.snap") is None
         assert not await page.run("return document.querySelector('#hand, #seats')")
