@@ -42,10 +42,12 @@ MAX_BODY = 4096
 FIRST_MESSAGE_SECONDS = 10.0
 # How long a closing socket waits for the page's close frame: a stop must not wait on a page.
 CLOSE_SECONDS = 2.0
-# The page loads nothing from anywhere but this server, and is framed only by Telegram.
+# The page loads nothing from anywhere but this server, talks to nothing else (its live socket
+# included: 'self' covers ws/wss to the page's own host, docs/MINIAPP.md says where), and is
+# framed only by Telegram. The one policy of every response that serves the page.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors https://web.telegram.org https://*.telegram.org 'self'"
+    "connect-src 'self'; frame-ancestors https://web.telegram.org https://*.telegram.org 'self'"
 )
 # HTTP status of each refusal the API answers with (the rest: 409, the move does not stand now).
 STATUS = {"no_table": 404, "not_seated": 403, "not_in_session": 403, "malformed": 400, "unknown_button": 409}

@@ -376,6 +376,14 @@ async def test_a_graceful_stop_catches_up_the_chat_hands_of_players_in_the_app(a
     assert "Your turn" in api.last_message(baraka.id).plain, "the stop closed the app's socket and caught the chat up"
 
 
+async def test_the_page_may_talk_to_its_own_server_only(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        async with http.get(base_of(application)) as response:
+            policy = dict(part.strip().split(" ", 1) for part in response.headers["Content-Security-Policy"].split(";"))
+    assert policy["connect-src"] == "'self'", "sockets and requests to this host only"
+    assert policy["default-src"] == "'self'" and policy["script-src"] == "'self'"
+
+
 async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot, http):
     """The page loads its files relative to /app/: an operator's URL without the slash still works."""
     async with start_bot(**APP) as application:
