@@ -131,9 +131,10 @@ class ThreeThirteenRenderer(GameRenderer):
         """The discard pile's top (and how many cards it holds), the wild rank, the stock, the melds
         laid down (grouped, by player), and this player's best arrangement of their hand: the
         melds grouped, the cards in no meld in a zone of their own."""
+        pile = view.get("discard_count")
         zones = [
             zone("discard", _("Discard pile"), [view["discard_top"]] if view.get("discard_top") else [],
-                 note=_.plural("{count} card", "{count} cards", view["discard_count"]) if view.get("discard_count") else None),
+                 note=_.plural("{count} card", "{count} cards", pile) if pile else None),
             zone("wild", _("Wild"), note=str(view.get("wild_rank") or "")),
             zone("stock", _("Stock"), count=view.get("stock_count", 0)),
         ]

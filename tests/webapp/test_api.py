@@ -277,7 +277,8 @@ async def test_the_end_of_a_rounds_pause_reaches_the_app_and_a_reconnection(api,
         resumed = await next_snapshot(socket, revision=paused["revision"])
         assert resumed["version"] == paused["version"], "the pause's end is no move"
         assert any(node["leaf"] for node in resumed["tree"]["nodes"]), "the new round's moves"
-        assert (await Client(http, base_of(application), user).snapshot(table.table_id))["revision"] == resumed["revision"]
+        fetched = await Client(http, base_of(application), user).snapshot(table.table_id)
+        assert fetched["revision"] == resumed["revision"]
         await socket.close()
         # The page still showing the pause reconnects: the socket brings the moves at once.
         again = await live(http, base_of(application), user, table.table_id)

@@ -164,7 +164,8 @@ def lopti_snapshot_on_your_turn() -> dict:
             found = snapshot(table, game, state, "11", translator("en"), 0.0)
     assert found, "no position of Lopti with Amina to play"
     found["lines"] = ["Baraka proposes: switch on: any number of swaps at the start of a round, now"] * 5
-    found["results"] = {"edition": 3, "lines": ["Round 1 results"] + [f"Player {n}: 🏆 1 round won" for n in range(8)]}
+    won = [f"Player {n}: 🏆 1 round won" for n in range(8)]
+    found["results"] = {"edition": 3, "lines": ["Round 1 results", *won]}
     return found
 
 
@@ -180,7 +181,8 @@ def test_on_your_turn_the_hand_and_its_buttons_stay_on_the_screen_and_a_toast_ne
         assert run("return document.querySelector('#results').open")
         assert run("return document.documentElement.scrollHeight") > 740, "more than a screen to show"
         assert run("return document.querySelectorAll('#moves button').length") >= 2, "Lopti's buttons"
-        on_screen = "var r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]"
+        on_screen = ("var r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                     "return [r.top, r.bottom, innerHeight]")
         for scroll in ("0", "document.documentElement.scrollHeight"):
             run(f"window.scrollTo(0, {scroll})")
             for part in ("#hand", "#moves", "#prompt"):

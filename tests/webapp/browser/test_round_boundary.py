@@ -36,7 +36,8 @@ async def prompt(page: Page) -> str:
 
 @pytest.mark.long
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_the_first_player_of_a_new_round_gets_their_moves_without_reopening_the_page(api, start_bot, browsers, game):
+async def test_the_first_player_of_a_new_round_gets_their_moves_without_reopening_the_page(
+        api, start_bot, browsers, game):
     count, options, prefer = GAMES[game]
     sim = simulation(api, count=count)
     async with start_bot(**APP, **PAUSE) as application, leaving(browsers):
