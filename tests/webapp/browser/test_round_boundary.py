@@ -1,7 +1,8 @@
 """A round ends while the page of the player first to act in the next round is open: in every game
 the page shows the pause between rounds, then the new round's moves when the pause ends (a new
 revision, no move), without being opened again; its player makes the first move of the round in
-the app. A page that lost its connection during the pause catches up when it comes back."""
+the app, with the round's results open above and its hand on the screen. A page that lost its
+connection during the pause catches up when it comes back."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ GAMES = {
 # Long enough never to end by itself: the test ends it when the page has shown it.
 PAUSE = {"KARATA_ROUND_PAUSE_SECONDS": 120}
 PAUSED = "Next round in a moment..."
+ON_SCREEN = "var r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]"
 OFFERS_A_MOVE = "var s = KarataApp.state.snap; return !!s && s.tree.nodes.some(function (n) { return n.leaf; })"
 
 
@@ -56,6 +58,11 @@ async def test_the_first_player_of_a_new_round_gets_their_moves_without_reopenin
         await karata.service.end_pause(table.table_id)
         await page.until(OFFERS_A_MOVE, timeout=LIVE_SECONDS, what="the new round's moves")
         assert await prompt(page) != PAUSED
+        # The round's results are open above, and the hand with its buttons is on the screen.
+        assert await page.run("return document.querySelector('#results').open")
+        for part in ("#hand", "#moves", "#prompt"):
+            top, bottom, height = await page.run(ON_SCREEN, part)
+            assert 0 <= top and bottom <= height, (part, top, bottom, height)
         # The first move of the new round, tapped in the app.
         assert await page.play_one(random.Random(4), prefer)
         played = await karata.store.actions_of(table.table_id)
