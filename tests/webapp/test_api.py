@@ -272,18 +272,18 @@ async def test_the_end_of_a_rounds_pause_reaches_the_app_and_a_reconnection(api,
         snap, socket = await open_app(http, base_of(application), user, table.table_id)
         await make(karata, table.table_id, last)
         paused = await next_snapshot(socket, after=snap["version"])
-        assert paused["prompt"] == "Next round in a moment..." and not paused["tree"]["nodes"]
+        assert paused["prompt"] == "Next round in a moment..."
         await karata.service.end_pause(table.table_id)
         resumed = await next_snapshot(socket, revision=paused["revision"])
         assert resumed["version"] == paused["version"], "the pause's end is no move"
-        assert any(node["leaf"] for node in resumed["tree"]["nodes"]), "the new round's moves"
+        assert resumed["prompt"].startswith("Your turn"), "the new round's moves"
         fetched = await Client(http, base_of(application), user).snapshot(table.table_id)
         assert fetched["revision"] == resumed["revision"]
         await socket.close()
         # The page still showing the pause reconnects: the socket brings the moves at once.
         again = await live(http, base_of(application), user, table.table_id)
         caught = await next_snapshot(again, revision=paused["revision"])
-        assert caught["revision"] == resumed["revision"] and caught["tree"] == resumed["tree"]
+        assert caught["revision"] == resumed["revision"] and caught["prompt"] == resumed["prompt"]
         await again.close()
 
 

@@ -134,17 +134,14 @@ def test_a_round_that_ends_brings_its_results_to_the_page_in_plain_text(game_nam
         assert "<" not in text and "&amp;" not in text, (game_name, text)
 
 
-def test_loptis_ready_is_a_move_and_its_vote_button_stays_in_the_group():
-    """«✅ Ready» starts with the mark of a chosen card but is a move; the group table's 🗳 Vote
-    (it opens the presser's proposals in chat) is not offered: the hand's own button proposes."""
+def test_loptis_vote_button_stays_in_the_group():
+    """The group table's 🗳 Vote opens the presser's proposals in chat: the app does not offer it
+    (its hand's own 🗳 Propose a change proposes; tests/webapp/browser/test_page_drawing.py)."""
     game = get_game("lopti")
     table, state = next(random_play("lopti", ["11", "12"], 1, 1))
-    snap = snapshot(table, game, state, "11", translator("en"), 0.0)
-    root = snap["tree"]["nodes"][snap["tree"]["root"]]
-    ready = next(button for button in root["buttons"] if "Ready" in button["label"])
-    assert ready == {**ready, "label": "✅ Ready", "kind": "move", "marked": False, "card": None}
-    assert any(button["label"] == "🗳 Propose a change" for button in root["buttons"])
-    assert snap["buttons"] == []
+    public = player_view(table, game, state, None)
+    assert renderer_for("lopti").table_buttons(public, table.names, translator("en")), "the group has it"
+    assert snapshot(table, game, state, "11", translator("en"), 0.0)["buttons"] == []
 
 
 @pytest.mark.parametrize("game_name", available_games())

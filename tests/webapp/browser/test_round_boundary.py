@@ -29,7 +29,8 @@ GAMES = {
 PAUSE = {"KARATA_ROUND_PAUSE_SECONDS": 120}
 PAUSED = "Next round in a moment..."
 ON_SCREEN = "var r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]"
-OFFERS_A_MOVE = "var s = KarataApp.state.snap; return !!s && s.tree.nodes.some(function (n) { return n.leaf; })"
+# Something to tap: a card of the hand, or a button of the moves.
+OFFERS_A_MOVE = "return !!document.querySelector('#hand .hand-slot.legal, #moves [data-node]')"
 
 
 async def prompt(page: Page) -> str:
