@@ -618,7 +618,7 @@
     keys.forEach(function (key) {
       if (key.kind === "confirm") confirm = key;
       else if (key.kind === "back") back = key;
-      else if (key.kind === "card") { if (!key.card || !inHand[key.card]) cards.push(key); }
+      else if (key.kind === "card" && key.card) { if (!inHand[key.card]) cards.push(key); }
       else if (isCall(key)) calls.push(key);
       else if (key.kind === "alone") alone.push(key);
       else other.push(key);
@@ -626,11 +626,11 @@
     calls.forEach(function (key) { moves.appendChild(button(key, "btn call", key.label)); });
     tableButtons().forEach(function (b) { moves.appendChild(b); });
     if (cards.length) {
-      // Cards to tap that are not in the hand (Lopti's face-up and face-down cards).
+      // Cards to tap that are not in the hand (Lopti's face-up cards, Euchre's dummy).
       var row = el("div", "card-choices");
       cards.forEach(function (key) {
         var slot = el("button", "hand-slot legal" + (key.marked ? " marked" : ""));
-        slot.appendChild(key.card ? Cards.face(key.card, "md") : faceDown(key.label));
+        slot.appendChild(Cards.face(key.card, "md"));
         if (key.marked) slot.appendChild(el("span", "check", "✓"));
         slot.dataset.node = key.node;
         slot.onclick = function () { press(key.node); };
@@ -651,12 +651,6 @@
       moves.appendChild(bottom);
     }
     return moves;
-  }
-
-  function faceDown(label) {
-    var card = Cards.back("md");
-    card.appendChild(el("span", "back-label", label));
-    return card;
   }
 
   function button(key, cls, text) {
