@@ -146,8 +146,8 @@ class Euchre3Renderer(GameRenderer):
 
     def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
-        if player == view.get("dealer"):
-            parts.append(_("dealer"))
+        if player == view.get("dealer") and view.get("phase") in ("bid1", "pickup", "bid2"):
+            parts.append(_("dealer"))  # while trumps are chosen, as the group's table says
         if player == view.get("maker"):
             parts.append(_("maker") + (" (" + _("alone") + ")" if view.get("maker_alone") else ""))
         if player == view.get("lone_defender"):

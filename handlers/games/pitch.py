@@ -115,8 +115,8 @@ class PitchRenderer(GameRenderer):
 
     def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
-        if player == view.get("dealer"):
-            parts.append(_("dealer"))
+        if player == view.get("dealer") and view.get("phase") == "bidding":
+            parts.append(_("dealer"))  # while bidding, as the group's table says
         if player == view.get("pitcher"):
             parts.append(_("pitcher ({bid})", bid=view.get("bid")))
         return parts

@@ -30,7 +30,7 @@ from handlers.play import TreePress
 from handlers.refusals import outcome_text
 from handlers.render.common import game_title
 from handlers.render.hand import player_view
-from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, secret_key
+from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, claimed_language, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot
 from tables.models import Loaded, Outcome
@@ -43,10 +43,12 @@ MAX_BODY = 4096
 FIRST_MESSAGE_SECONDS = 10.0
 # How long a closing socket waits for the page's close frame: a stop must not wait on a page.
 CLOSE_SECONDS = 2.0
-# The page loads nothing from anywhere but this server, and is framed only by Telegram.
+# The page loads nothing from anywhere but this server, talks to nothing else (its live socket
+# included: 'self' covers ws/wss to the page's own host, docs/MINIAPP.md says where), and is
+# framed only by Telegram. The one policy of every response that serves the page.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors https://web.telegram.org https://*.telegram.org 'self'"
+    "connect-src 'self'; frame-ancestors https://web.telegram.org https://*.telegram.org 'self'"
 )
 # A number in a path, a query or a digest: ASCII digits only (`str.isdigit` also takes "²" and
 # "①", which `int` refuses), and few enough that `int` is quick.
@@ -64,13 +66,21 @@ STATIC_FILES = web.AppKey("static_files", dict)
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str):
+    """A refusal: its HTTP status, its code, and its sentence in `language` (the page says the rest
+    of its error screen in that language too)."""
+
+    def __init__(self, status: int, code: str, message: str, language: str | None = None):
         super().__init__(code)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.language = status, code, message, language
 
 
-def error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status)
+def refusal(code: str, message: str, language: str | None = None) -> dict[str, str]:
+    found = {"error": code, "message": message}
+    return found | {"language": language} if language else found
+
+
+def error(status: int, code: str, message: str, language: str | None = None) -> web.Response:
+    return web.json_response(refusal(code, message, language), status=status)
 
 
 def _fallback(request: web.Request) -> Translator:
@@ -84,18 +94,25 @@ async def reader_language(karata: Karata, user: WebAppUser) -> Translator:
     return reader_translator(found.language if found else None, user.language_code)
 
 
-def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:
+async def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:
+    """The user the initData vouches for, or a refusal in their language: the one they chose with
+    us when Telegram signed who they are (an expired initData), else the one the initData claims
+    (as the page guesses it), else their browser's."""
     try:
         return check_init_data(init_data, app[SECRET], app[CLOCK]())
     except BadInitData as bad:
-        _ = _fallback(request)
-        if bad.expired:
-            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again.")) from None
-        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are.")) from None
+        if bad.user is not None:
+            _ = await reader_language(app[KARATA], bad.user)
+            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again."),
+                           _.language) from None
+        claimed = claimed_language(init_data)
+        _ = translator(first_language(claimed)) if claimed else _fallback(request)
+        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are."),
+                       _.language) from None
 
 
 async def _user(request: web.Request) -> tuple[WebAppUser, Translator]:
-    user = authenticate(request.app, request.headers.get(INIT_HEADER, ""), request)
+    user = await authenticate(request.app, request.headers.get(INIT_HEADER, ""), request)
     return user, await reader_language(request.app[KARATA], user)
 
 
@@ -296,9 +313,8 @@ async def button(request: web.Request) -> web.Response:
 
 
 async def live_socket(request: web.Request) -> web.StreamResponse:
-    """The live feed of one table: the first message authenticates and says the version the page
-    has; then a snapshot whenever the table changes (at once if the page is behind), a ping when
-    nothing does."""
+    """The live feed of one table: the first message authenticates; then the table's snapshot at
+    once and whenever the table changes, a ping when nothing does."""
     app = request.app
     socket = web.WebSocketResponse(max_msg_size=MAX_BODY * 2, timeout=CLOSE_SECONDS)
     await socket.prepare(request)
@@ -319,14 +335,12 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
         hello = parse_json(first.data) if first.type == WSMsgType.TEXT else None
         if not isinstance(hello, dict) or not isinstance(hello.get("initData"), str):
             raise ApiError(400, "malformed", _fallback(request)("That request could not be read."))
-        user = authenticate(app, hello["initData"], request)
+        user = await authenticate(app, hello["initData"], request)
         _ = await reader_language(karata, user)
         table_id = _table_id(request, _)
-        seen = hello.get("version")
-        seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else -1
         loaded = await _seated(karata, table_id, user, _)
     except ApiError as refused:
-        await socket.send_json({"type": "error", "error": refused.code, "message": refused.message})
+        await socket.send_json({"type": "error", **refusal(refused.code, refused.message, refused.language)})
         await socket.close()
         return socket
     except TimeoutError:
@@ -355,8 +369,9 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
 
     connection = Connection(table_id, user.id, send, displaced)
     live.add(connection)
-    if seen != loaded.table.version:
-        connection.push(loaded)
+    # The current state at once, whatever the page holds: a page that reconnects always draws
+    # the table as it stands (it keeps only what is newer).
+    connection.push(loaded)
     writer = asyncio.get_running_loop().create_task(connection.run(ping))
     try:
         async for message in socket:
@@ -380,7 +395,7 @@ async def json_errors(request: web.Request, handler: Callable[..., Any]) -> web.
     try:
         return await handler(request)
     except ApiError as refused:
-        return error(refused.status, refused.code, refused.message)
+        return error(refused.status, refused.code, refused.message, refused.language)
 
 
 def webapp(karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callable[[], float] = time.time) -> web.Application:
