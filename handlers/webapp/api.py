@@ -106,7 +106,7 @@ async def authenticate(app: web.Application, init_data: str, request: web.Reques
             raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again."),
                            _.language) from None
         claimed = claimed_language(init_data)
-        _ = translator(first_language(claimed)) if claimed else _fallback(request)
+        _ = reader_translator(None, claimed) if claimed else _fallback(request)
         raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are."),
                        _.language) from None
 
