@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from html import escape
 
 from babel.dates import format_date
@@ -15,9 +15,7 @@ from handlers.games import renderer_for
 from handlers.games.base import winners_line
 from handlers.render.common import game_title, rows
 from tables.records import PROVISIONAL_BELOW, Board, GameRecord, PastMatch, Ranked
-
-# Dates are East Africa Time, where the bot's players are (the bot keeps no time zone per chat).
-PLAYERS_TIME = timezone(timedelta(hours=3))
+from tables.seasons import PLAYERS_TIME  # dates are East Africa Time; the bot keeps no zone per chat
 HISTORY_BUTTONS_PER_ROW = 5
 
 
