@@ -84,7 +84,8 @@ async def top_command(update: Update, context: KarataContext) -> None:
         return
     season = None if all_time else await context.karata.store.seasons.current(chat.id, seasons.now())
     if season is not None:
-        await telegram_io.reply(message, await seasons.season_board(context.karata, chat.id, game, season, _), html=True)
+        text = await seasons.season_board(context.karata, chat.id, game, season, _)
+        await telegram_io.reply(message, text, html=True)
         return
     board = await records.board(chat.id, game)
     await telegram_io.reply(message, board_text(board, played, _), html=True)

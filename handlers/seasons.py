@@ -46,7 +46,9 @@ async def season_command(update: Update, context: KarataContext) -> None:
     choice = (context.args or [""])[0].lower()
     if choice:
         if choice not in LENGTHS:
-            await telegram_io.reply(message, _("Write /season, or (an admin) /season week, /season month or /season off."))
+            await telegram_io.reply(
+                message, _("Write /season, or (an admin) /season week, /season month or /season off.")
+            )
             return
         if not await is_admin(context, chat.id, user.id):
             await telegram_io.reply(message, _("Only a group admin can do that."))
@@ -69,7 +71,7 @@ async def season_board(karata: Karata, chat_id: int, game: str, season: Season, 
     """/top's text while the group has seasons: the game's standings this season."""
     seasons = karata.store.seasons
     lines = await seasons.standings(chat_id, game, season)
-    names = await seasons.names(line.user_id for line in lines)
+    names = await seasons.names((line.user_id for line in lines), game)
     played = await seasons.played(chat_id, season)
     return season_board_text(game, season, lines, names, played, _)
 
@@ -104,6 +106,8 @@ async def _announce(bot: Bot, karata: Karata, item: Due) -> None:
         first = [line for line in lines if line.place == 1]
         if first:
             champions.append(Champions(game, [line.user_id for line in first], first[0].points))
-    names = await seasons.names(user for champion in champions for user in champion.user_ids)
+    names = {}
+    for champion in champions:
+        names.update(await seasons.names(champion.user_ids, champion.game))
     _ = translator(await karata.store.chat_language(item.chat_id) or karata.group_language)
     await bot.send_message(item.chat_id, season_end_text(item.ended, champions, names, _), parse_mode=ParseMode.HTML)

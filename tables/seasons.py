@@ -24,6 +24,7 @@ from typing import Any
 import aiosqlite
 
 from tables.models import ANONYMOUS_FROM
+from tables.records import Records
 
 # Where the bot's players are; every date it shows is in this time (handlers/render/records.py).
 PLAYERS_TIME = timezone(timedelta(hours=3))
@@ -207,14 +208,18 @@ class Seasons:
         )
         return standings((Seated(*row) for row in rows), is_person)
 
-    async def names(self, user_ids: Iterable[int]) -> dict[int, str | None]:
-        """People's names as leaderboards show them: None for one who asked to stay off them."""
+    async def names(self, user_ids: Iterable[int], game: str) -> dict[int, str | None]:
+        """People's names as leaderboards show them: None for one who asked to stay off them; one
+        the bot never heard from is named as they last sat at `game`."""
         ids = list(user_ids)
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
         rows = await self._all(f"SELECT user_id, first_name, stats_hidden FROM users WHERE user_id IN ({marks})", ids)
-        return {user: None if hidden else name for user, name, hidden in rows}
+        names: dict[int, str | None] = {user: None if hidden else name for user, name, hidden in rows}
+        unknown = [user for user in ids if user not in names]
+        names.update(await Records(self.db).seat_names(unknown, game) if unknown else {})
+        return names
 
     # ----- the announcer -------------------------------------------------------------------
     async def begin(self, now: float) -> None:

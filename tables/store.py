@@ -27,8 +27,7 @@ from tables.db_errors import counted
 from tables.metrics import UNREAD
 from tables.privacy import forget, pseudonym, scrub_log
 from tables.records import Records, ensure_built, record_match
-from tables.seasons import MOVE_CHAT as MOVE_SEASONS
-from tables.seasons import Seasons
+from tables.seasons import MOVE_CHAT as MOVE_SEASONS, Seasons
 from tables.models import LIVE, Seat, Shown, TableRow, UserRow
 from tables.turns import MOVE, RECORD, WriteTurns
 

@@ -55,9 +55,8 @@ def test_the_announcer_looks_back_to_the_earliest_running_season_and_up_to_the_l
 
 # ----- standings ------------------------------------------------------------------------------
 def test_points_by_place_among_sides():
-    assert match_points([Seated(1, 11, 1), Seated(1, 12, 2)]) == {11: (2, True), 12: (0, False)}, (
-        "a two-sided match's loser scores nothing"
-    )
+    two = match_points([Seated(1, 11, 1), Seated(1, 12, 2)])
+    assert two == {11: (2, True), 12: (0, False)}, "a two-sided match's loser scores nothing"
     assert match_points([Seated(1, 11, 2), Seated(1, 12, 1), Seated(1, 13, 3)]) == {
         11: (1, False), 12: (2, True), 13: (0, False)}  # fmt: skip
     shared = match_points([Seated(1, 11, 1), Seated(1, 12, 1), Seated(1, 13, 3)])
