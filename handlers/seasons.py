@@ -12,6 +12,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from handlers import telegram_io
 from handlers.context import KarataContext, Karata, chat_translator, effective, is_admin, seat_for
+from handlers.flood import BACKGROUND, Rate
 from handlers.i18n import Translator, translator
 from handlers.render.seasons import (
     Champions,
@@ -110,4 +111,6 @@ async def _announce(bot: Bot, karata: Karata, item: Due) -> None:
     for champion in champions:
         names.update(await seasons.names(champion.user_ids, champion.game))
     _ = translator(await karata.store.chat_language(item.chat_id) or karata.group_language)
-    await bot.send_message(item.chat_id, season_end_text(item.ended, champions, names, _), parse_mode=ParseMode.HTML)
+    # After the games' own calls: the post can wait a little, a player's turn cannot.
+    await bot.send_message(item.chat_id, season_end_text(item.ended, champions, names, _), parse_mode=ParseMode.HTML,
+                           rate_limit_args=Rate(priority=BACKGROUND))  # fmt: skip

@@ -237,7 +237,9 @@ class Seasons:
             return [], checked
         since = earliest_start(checked)
         chats = await self._all(
-            "SELECT DISTINCT chat_id FROM results WHERE seat = 0 AND finished_at >= ? AND finished_at < ?",
+            # Groups only (negative ids): a private chat's practice matches have no season.
+            "SELECT DISTINCT chat_id FROM results WHERE seat = 0 AND finished_at >= ? AND finished_at < ? "
+            "AND chat_id < 0",
             (since, turn),
         )
         due = []

@@ -81,7 +81,8 @@ def hidden_text(name: str, _: Translator) -> str:
 
 
 # ----- /top ---------------------------------------------------------------------------------------
-def board_text(board: Board, other_games: Sequence[str], _: Translator) -> str:
+def board_text(board: Board, other_games: Sequence[str], _: Translator, command: str = "/top") -> str:
+    """The ratings of all time; `command` is how the other games' boards are asked for."""
     game = f"<b>{escape(game_title(board.game, _))}</b>"
     lines = [_("🏆 {game} leaderboard in this group", game=game)]
     if not (board.ranked or board.provisional or board.computers):
@@ -119,7 +120,7 @@ def board_text(board: Board, other_games: Sequence[str], _: Translator) -> str:
             )
     others = [game for game in other_games if game != board.game]
     if others:
-        lines.extend(["", _("Other games: {commands}", commands=" · ".join(f"/top {game}" for game in others))])
+        lines.extend(["", _("Other games: {commands}", commands=" · ".join(f"{command} {game}" for game in others))])
     return "\n".join(lines)
 
 

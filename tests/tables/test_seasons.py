@@ -100,9 +100,10 @@ async def test_the_announcer_owes_each_ended_season_once_and_only_where_matches_
         await play_match(service, GROUP, [BARAKA, AMINA], BARAKA),
         await play_match(service, GROUP, [AMINA, ROBOT], AMINA),
         await play_match(service, OTHER_GROUP, [BARAKA, CHAUSIKU], CHAUSIKU),
+        await play_match(service, AMINA.user_id, [AMINA, ROBOT], AMINA),  # practice in her private chat
     ]
     # As if played on these days (the results are what seasons read).
-    for table, when in zip(played, (november, november, november, december)):
+    for table, when in zip(played, (november, november, november, december, november)):
         await store.db.execute("UPDATE results SET finished_at = ? WHERE table_id = ?", (when, table.table_id))
     await store.db.commit()
 
