@@ -37,7 +37,7 @@ async def test_menus_name_and_descriptions_per_chat_type_and_language_set_once(a
     async with start_bot(KARATA_GROUP_LANGUAGE="sw"):
         group, private, english = api.commands(GROUP), api.commands(PRIVATE), api.commands(PRIVATE, "en")
         assert names(group) == ["newgame", "table", "hand", "kadi", "rules", "vote", "leave", "endsession", "cancel",
-                                "stats", "top", "history", "guide", "language", "help"]
+                                "stats", "top", "season", "history", "guide", "language", "help"]
         assert names(private) == names(english) == ["start", "newgame", "hand", "leave", "cancel", "stats", "guide",
                                                     "language", "forget", "help"]
         assert descriptions(group)["newgame"] == "Fungua meza ya karata katika kikundi hiki"
