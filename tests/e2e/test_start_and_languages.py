@@ -87,8 +87,8 @@ async def test_a_new_player_is_welcomed_and_learns_a_game_in_the_bot(api, start_
 
         await api.send_text(nobody, sim.group_id, "/help")
         in_group = await api.wait_until(lambda: api.last_message(sim.group_id), what="the group's help")
-        for command in ("newgame", "table", "hand", "kadi", "rules", "endsession", "cancel", "stats", "top", "history",
-                        "guide", "language"):
+        for command in ("newgame", "table", "hand", "kadi", "rules", "endsession", "cancel", "stats", "top", "season",
+                        "history", "guide", "language"):
             assert f"/{command} —" in in_group.plain
         assert "/start —" not in in_group.plain
         await api.send_text(nobody, sim.group_id, "/help kadi")
