@@ -88,7 +88,8 @@ async def top_command(update: Update, context: KarataContext) -> None:
         await telegram_io.reply(message, text, html=True)
         return
     board = await records.board(chat.id, game)
-    await telegram_io.reply(message, board_text(board, played, _, f"/top {ALL_TIME}" if all_time else "/top"), html=True)
+    others = f"/top {ALL_TIME}" if all_time else "/top"  # asked for all time: the other games' boards too
+    await telegram_io.reply(message, board_text(board, played, _, others), html=True)
 
 
 async def history_command(update: Update, context: KarataContext) -> None:

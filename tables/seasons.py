@@ -225,12 +225,12 @@ class Seasons:
     async def begin(self, now: float) -> None:
         """At start-up: a database that never had seasons starts looking from now (a season
         that ended before the bot had seasons is not announced)."""
-        await self.write("UPDATE seasons_checked SET until = ? WHERE until = 0", (now,))
+        await self.write("UPDATE seasons_checked SET up_to = ? WHERE up_to = 0", (now,))
 
     async def due(self, now: float) -> tuple[list[Due], float]:
         """Groups whose latest ended season had matches and was not announced, and the moment
         the announcer has looked up to once they are. Cheap when no season turned since."""
-        row = await self._one("SELECT until FROM seasons_checked")
+        row = await self._one("SELECT up_to FROM seasons_checked")
         checked = row[0] if row else now
         turn = latest_turn(now)
         if turn <= checked:
@@ -265,4 +265,4 @@ class Seasons:
         )
 
     async def checked(self, until: float) -> None:
-        await self.write("UPDATE seasons_checked SET until = ? WHERE until < ?", (until, until))
+        await self.write("UPDATE seasons_checked SET up_to = ? WHERE up_to < ?", (until, until))

@@ -205,8 +205,8 @@ MIGRATIONS: Sequence[str] = (
         length TEXT NOT NULL,
         announced_end REAL NOT NULL
     );
-    CREATE TABLE seasons_checked (until REAL NOT NULL);
-    INSERT INTO seasons_checked (until) VALUES (0);
+    CREATE TABLE seasons_checked (up_to REAL NOT NULL);
+    INSERT INTO seasons_checked (up_to) VALUES (0);
     CREATE INDEX results_season ON results(chat_id, game, finished_at);
     CREATE INDEX results_finished ON results(finished_at, chat_id) WHERE seat = 0;
     """,
