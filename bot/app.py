@@ -47,6 +47,7 @@ from handlers import (
     records,
     redelivery,
     rule_builder,
+    seasons,
     status,
 )
 from handlers.callback_data import (
@@ -143,6 +144,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("stats", records.stats_command))
     application.add_handler(CommandHandler("top", records.top_command))
     application.add_handler(CommandHandler("history", records.history_command))
+    application.add_handler(CommandHandler("season", seasons.season_command))
     application.add_handler(CommandHandler("forget", privacy.forget_command))
     application.add_handler(CommandHandler("status", status.status_command))
     application.add_handler(
@@ -223,6 +225,15 @@ async def _post_init(application: Application) -> None:
 
         # Not at start-up only: a bot that runs for weeks would keep every update it handled.
         application.job_queue.run_repeating(forget_old_updates, interval=3600, first=60, name="old-updates")
+
+        async def announce_seasons(_context: object) -> None:
+            await seasons.announce_ended(bot, application.bot_data[KARATA])
+
+        # Soon after the start too: a season that ended while the bot was down is announced then.
+        application.job_queue.run_repeating(
+            announce_seasons, interval=seasons.ANNOUNCE_EVERY_SECONDS, first=1, name="season-ends"
+        )
+    await store.seasons.begin(seasons.now())
     started = time.monotonic()
     resumed = await service.resume_after_restart()
     metrics.resumed_tables.set(resumed)

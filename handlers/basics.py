@@ -50,8 +50,8 @@ def help_text(_: Translator, private: bool) -> str:
     lines.append("")
     if private:
         lines.append(
-            _("In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top and "
-              "/history work there.")
+            _("In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top, /season "
+              "and /history work there.")
         )
     lines.append(
         _("How to play: press a game below, or send /help and its name (/help kadi).")

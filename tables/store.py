@@ -28,6 +28,8 @@ from tables.metrics import UNREAD
 from tables.privacy import forget, pseudonym, scrub_log
 from tables.records import Records, ensure_built, record_match
 from tables.models import Seat, Shown, TableRow, UserRow
+from tables.seasons import MOVE_CHAT as MOVE_SEASONS
+from tables.seasons import Seasons
 from tables.turns import MOVE, RECORD, WriteTurns
 
 CACHE_SIZE = 50_000
@@ -194,6 +196,20 @@ MIGRATIONS: Sequence[str] = (
         update_id INTEGER PRIMARY KEY,
         handled_at REAL NOT NULL
     );
+    """,
+    # 9: seasons (tables/seasons.py): each group's season length and the end of the last season
+    # announced there, how far the announcer has looked (0: from the next start), and the
+    # indexes a season's standings and the groups with matches in a period are read by.
+    """
+    CREATE TABLE seasons (
+        chat_id INTEGER PRIMARY KEY,
+        length TEXT NOT NULL,
+        announced_end REAL NOT NULL
+    );
+    CREATE TABLE seasons_checked (up_to REAL NOT NULL);
+    INSERT INTO seasons_checked (up_to) VALUES (0);
+    CREATE INDEX results_season ON results(chat_id, game, finished_at);
+    CREATE INDEX results_finished ON results(finished_at, chat_id) WHERE seat = 0;
     """,
 )
 
@@ -442,6 +458,11 @@ class Store:
         """The read side of the records: /stats, /top, /history and replay files."""
         return Records(self.db)
 
+    @property
+    def seasons(self) -> Seasons:
+        """Each group's seasons: its setting, standings and announcements (tables/seasons.py)."""
+        return Seasons(self.db, self._write)
+
     # ----- tables -------------------------------------------------------------------------
     @_serialized
     async def create_table(self, table: TableRow) -> TableRow:
@@ -606,6 +627,8 @@ class Store:
                 connection.execute("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
                 connection.execute("UPDATE OR IGNORE ratings SET chat_id = ? WHERE chat_id = ?", (new, old))
                 connection.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
+                connection.execute(MOVE_SEASONS, (new, old))
+                connection.execute("DELETE FROM seasons WHERE chat_id = ?", (old,))
                 return moved
 
         moved = await self._in_one_trip(write)

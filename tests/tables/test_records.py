@@ -204,7 +204,7 @@ async def test_the_migration_builds_records_for_matches_played_before_it(series,
 
     migrated = Store(old)
     await migrated.open()
-    assert (await migrated._one("PRAGMA user_version"))[0] == len(MIGRATIONS) == 8
+    assert (await migrated._one("PRAGMA user_version"))[0] == len(MIGRATIONS) == 9
     assert await snapshot(migrated) == expected
     await migrated.close()
 
