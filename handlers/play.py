@@ -33,7 +33,7 @@ from handlers.games.lopti import AMEND
 from handlers.i18n import Translator
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title
-from handlers.render.hand import player_view, seen_by, seen_earlier
+from handlers.render.seat import earlier_move, player_view, seen_by
 from handlers.telegram_io import press_request
 from tables.models import PLAYING, Loaded, Outcome, TableRow
 
@@ -99,11 +99,7 @@ def _stale_press(loaded: Loaded, player: str, data: TreeNode) -> Outcome:
     move it stood for is judged as the table is now, so the answer can say why it no longer
     stands (the round's vote is used, the duel is over); otherwise it is just from an earlier move."""
     table, game, state = loaded.table, loaded.game, loaded.state
-    earlier = seen_earlier(table, player, data.keyboard)
-    node = earlier.tree.node(abs(data.node)) if earlier is not None else None
-    while node is not None and node.action is None and node.children:
-        node = node.children[0]  # a branch: judge the first move under it
-    action = node.action if node is not None else None
+    action = earlier_move(table, player, data.keyboard, abs(data.node))  # a branch: its first move
     if action is not None and action.get("type") != AMEND:
         try:
             result = game.apply(state, player, game.check_action(player, action, table.players))

@@ -44,7 +44,7 @@ from handlers.games.house_rules import (
 )
 from handlers.refusals import outcome_text
 from handlers.render.common import rows
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from tables.models import Loaded, Outcome
 
 DIGITS = string.digits + string.ascii_lowercase

@@ -28,7 +28,7 @@ from handlers.i18n import Translator, first_language, translator
 from handlers.play import TreePress
 from handlers.refusals import outcome_text
 from handlers.render.common import game_title
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from handlers.i18n import translator
 from handlers.games.euchre3 import RENDERER as EUCHRE
 from handlers.games.lopti import RENDERER as LOPTI
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from handlers.render.fit import LINE_WIDTH, phone_width
 from handlers.render.table import MAX_CHARACTERS, MAX_LINES, shown_length, table_text
 from tests.render.playouts import LARGEST, LONG_RULE, new_table, play
