@@ -4,8 +4,8 @@ What it does: starts the fake Bot API on 127.0.0.1 with Telegram's flood limits 
 `karata run` against it as its own process at the real limits (KARATA_BOT_RATE=30,
 KARATA_GROUP_RATE=20) with the Mini App on (KARATA_WEBAPP_URL on 127.0.0.1), and opens TABLES
 Kadi tables of 3 players in as many groups (in chat, as bench_bot.py does). Then every player
-opens the app: a live WebSocket per player, and moves as HTTP presses on the action tree (a
-marking tap, then ✔, as the page sends them). Each table's player to act presses as soon as
+opens the app: a live WebSocket per player, and moves as HTTP presses on the open node's choices
+(a marking tap, then ✔, as the page sends them). Each table's player to act presses as soon as
 their screen shows the move, for SECONDS.
 
 Two app runs: "as fast as they can" (the next press as soon as every screen of the table shows
@@ -113,7 +113,7 @@ class AppPlayer:
         return next((at for seen, at in self.arrivals if seen >= version and at >= since), None)
 
     async def press(self, node: int) -> tuple[int, dict[str, Any]]:
-        body = {"version": self.latest["version"], "digest": self.latest["tree"]["digest"], "node": node}
+        body = {"version": self.latest["version"], "digest": self.latest["choices"]["digest"], "node": node}
         url = f"{self.base}api/table/{self.table_id}/press"
         async with self.http.post(url, json=body, headers=self.headers) as response:
             return response.status, await response.json()
@@ -126,10 +126,7 @@ class AppPlayer:
 def tap(snap: dict[str, Any], rng: random.Random) -> int | None:
     """What a player in a hurry taps at the open node: ✔ once cards are marked, else any button
     but ↩ or an unmark."""
-    nodes = snap.get("tree", {}).get("nodes") or []
-    if not nodes:
-        return None
-    buttons = nodes[snap["at"]]["buttons"]
+    buttons = snap.get("choices", {}).get("keys") or []
     confirm = [button["node"] for button in buttons if button["kind"] == "confirm"]
     if confirm:
         return confirm[0]
