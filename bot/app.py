@@ -12,6 +12,7 @@ import gc
 import logging
 import ssl
 import time
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -66,6 +67,7 @@ from handlers.context import BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
 from handlers.precedence import UpdatesFirst
+from handlers.moves import Moves
 from handlers.publisher import Publisher
 from tables.feed import ChangeFeed
 from tables.metrics import Metrics
@@ -194,11 +196,13 @@ async def _post_init(application: Application) -> None:
     yield_to = application.bot_data["updates"].quiet
     courier = Courier(application.bot_data["gate"], yield_to)
     bot = application.bot
-    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
+    moves = Moves(service, feed, partial(rule_builder.open_amendment, bot))
+    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches,
+                          yield_to=yield_to)
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
     guides = Path(settings.guides_dir) if settings.guides_dir else None
     application.bot_data["karata"] = Karata(
-        store, service, publisher, settings.group_language, guides, keeper, metrics, settings.owners
+        store, service, publisher, moves, settings.group_language, guides, keeper, metrics, settings.owners
     )
     # Menus and descriptions need not hold up the first update either.
     background = asyncio.get_running_loop().create_task(profile.publish_profile(bot, settings.group_language))

@@ -14,6 +14,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 
 from handlers.chat_keeper import ChatKeeper
 from handlers.i18n import Translator, first_language, translator
+from handlers.moves import Moves
 from handlers.publisher import Publisher
 from tables.metrics import UNREAD, Metrics
 from tables.models import Seat, TableRow
@@ -30,6 +31,8 @@ class Karata:
     store: Store
     service: TableService
     publisher: Publisher
+    # The one door for presses and table buttons, chat and app alike, and their open branches.
+    moves: Moves
     group_language: str
     # Where the games' full guides are (None: the source checkout's docs/games).
     guides_dir: Path | None = None

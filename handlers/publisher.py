@@ -21,9 +21,9 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
@@ -71,6 +71,18 @@ class ChatWatch(Protocol):
     async def user_unreachable(self, user_id: int) -> None: ...
 
 
+class Branches(Protocol):
+    """The branch each player has open in their keyboard (handlers/moves.py OpenBranches)."""
+
+    def of_table(self, table_id: int) -> Mapping[int, tuple[int, int]]: ...
+
+
+class Presence(Protocol):
+    """Who has the Mini App open on which table (handlers/webapp/live.py LiveTables)."""
+
+    def in_app(self, table_id: int, user_id: int) -> bool: ...
+
+
 class _Paid:
     """The gate's ticket of a delivery: its first call uses it, any further call waits its turn."""
 
@@ -100,6 +112,7 @@ class Publisher:
         courier: Courier,
         bot_username: Callable[[], str],
         group_language: str,
+        branches: Branches,
         clock: Callable[[], float] = time.time,
         yield_to: Callable[[], Awaitable[None]] = at_once,
     ):
@@ -115,10 +128,9 @@ class Publisher:
         self._shown: dict[int, dict[str, Shown]] = {}
         self._passes: dict[int, asyncio.Task[None]] = {}
         self._next: dict[int, Loaded | None] = {}
-        # Messages to send anew at the bottom of their chat (/table, /hand), and opened branches
-        # of a player's keyboard: (table, user) -> (keyboard digest, node).
+        # Messages to send anew at the bottom of their chat (/table, /hand).
         self._fresh: set[tuple[int, str]] = set()
-        self._opened: dict[tuple[int, int], tuple[int, int]] = {}
+        self.branches = branches
         # Panels that stand in for a player's hand while they use them (Lopti's rule builder):
         # (table, user) -> (table version it belongs to, renderer of its text and keyboard).
         self._panels: dict[tuple[int, int], tuple[int, Panel]] = {}
@@ -145,9 +157,9 @@ class Publisher:
         self.retry_seconds = RETRY_SECONDS
         self.retry_cap_seconds = RETRY_CAP_SECONDS
         self.watch: ChatWatch | None = None
-        # Open Mini Apps (handlers/webapp/live.py LiveTables, when the app is on): told of each
-        # table rendered; a player who has the app open on a table gets no chat hand edits.
-        self.live: Any = None
+        # Open Mini Apps (when the app is on): a player who has the app open on a table gets no
+        # chat hand edits.
+        self.presence: Presence | None = None
         # The Mini App's URL and short name (None: the app is off), for the chats' buttons.
         self.webapp_url: str | None = None
         self.webapp_name: str | None = None
@@ -226,15 +238,6 @@ class Publisher:
         self._fresh.add((table_id, slot))
         self.feed.put(table_id)
 
-    def open_node(self, table_id: int, user_id: int, keyboard: int, node: int) -> None:
-        """Show a branch of the player's keyboard (several cards, a Jack's command) until it changes."""
-        self._opened[(table_id, user_id)] = (keyboard, node)
-        self.feed.put(table_id)
-
-    def close_node(self, table_id: int, user_id: int) -> None:
-        """The player acted (or pressed something stale): their keyboard starts from the top."""
-        self._opened.pop((table_id, user_id), None)
-
     def open_panel(self, table_id: int, user_id: int, version: int, panel: Panel) -> None:
         """Show `panel` in place of the player's hand while the table stays at `version`."""
         self._panels[(table_id, user_id)] = (version, panel)
@@ -250,11 +253,9 @@ class Publisher:
             if loaded is None:
                 return
             table = loaded.table
-            if self.live is not None:
-                self.live.changed(table_id, loaded)
             people = [seat.user_id for seat in table.seats if not seat.is_computer] + table.leavers
             readers = await self.readers(table.chat_id, people)
-            opened = {user: node for (table_key, user), node in self._opened.items() if table_key == table_id}
+            opened = self.branches.of_table(table_id)
             panels = {
                 user: panel
                 for (table_key, user), (version, panel) in self._panels.items()
@@ -264,9 +265,9 @@ class Publisher:
             shown = await self._shown_of(table_id)
             waits = []
             held = False
-            if self.live is not None:
+            if self.presence is not None:
                 # The app shows these players the table; their chat catches up when they leave it.
-                for user_id in [user for user in people if self.live.in_app(table_id, user)]:
+                for user_id in [user for user in people if self.presence.in_app(table_id, user)]:
                     slot = f"hand:{user_id}"
                     rested = screens.pop(slot, None)
                     current = shown.get(slot)
@@ -377,8 +378,6 @@ class Publisher:
         self._published.pop(table_id, None)
         self._moments.pop(table_id, None)
         self._attempts.pop(table_id, None)
-        for key in [key for key in self._opened if key[0] == table_id]:
-            del self._opened[key]
         for key in [key for key in self._panels if key[0] == table_id]:
             del self._panels[key]
         self._fresh = {key for key in self._fresh if key[0] != table_id}

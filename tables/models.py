@@ -180,6 +180,8 @@ class Outcome:
     values: dict[str, Any] = field(default_factory=dict)
     # The request had already been applied (a press redelivered after a crash).
     repeated: bool = False
+    # The table as the request left it (committed), when it was applied or chose to play nothing.
+    loaded: Loaded | None = None
 
     @classmethod
     def refused(cls, code: str, message: str = "", table: TableRow | None = None, **values: Any) -> Outcome:
