@@ -97,7 +97,7 @@ class Node:
     label: str
     kind: str = MOVE
     number: int = -1
-    # The engine codes of the card (CARD) or cards (CARDS) the button stands for.
+    # The engine codes of the cards a CARDS button (⏩) plays (a card's code: `ActionTree.codes`).
     codes: tuple[str, ...] = ()
     action: Action | None = None
     # (label, child) for every button this node opens to.
@@ -156,11 +156,7 @@ def step_kind(step: str) -> str:
 
 
 def step_codes(step: str) -> tuple[str, ...]:
-    if isinstance(step, Card):
-        return (step.code,) if step.code else ()
-    if isinstance(step, Shortcut):
-        return step.codes
-    return ()
+    return step.codes if isinstance(step, Shortcut) else ()
 
 
 class _Builder:
@@ -227,8 +223,6 @@ class _Builder:
         nodes = self._number()
         for node in nodes:
             self._mark(node)
-            if node.kind == CARD and not node.codes and node.label in self.codes:
-                node.codes = (self.codes[node.label],)  # a card of a `Pick`
         return ActionTree(self.root, nodes, self.codes)
 
     def _confirms(self, node: Node, seen: set[int]) -> None:

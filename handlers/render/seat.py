@@ -79,8 +79,10 @@ def choices_at(tree: ActionTree, node: Node) -> list[Choice]:
     candidate card once (marked ones included), then the moves, then ↩."""
 
     def choice(label: str, target: Node, marked: bool = False) -> Choice:
-        codes = target.codes if not marked else ((tree.codes[label],) if label in tree.codes else ())
+        # A card is known by its label: a choice of cards in any order reaches one node by
+        # several cards, and a marked card's target is the node that unmarks it.
         kind = CARD if marked else target.kind
+        codes = (tree.codes[label],) if kind == CARD and label in tree.codes else target.codes
         return Choice(label, kind, target.number, codes, marked, bool(target.links) or target.number == 0)
 
     found: list[Choice] = []

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from engine.registry import available_games
+from handlers import cards as show
 from handlers.callback_data import TreeNode
 from handlers.i18n import translator
 from handlers.render.hand import MARKED, hand_markup
@@ -51,6 +52,11 @@ def test_the_apps_choices_are_the_chat_keyboards_buttons(game_name):
                 app = sorted((f"{MARKED} {key['label']}" if key["marked"] else key["label"], key["node"])
                              for key in snap["choices"]["keys"])
                 assert app == chat, (game_name, app, chat)
+                for key in snap["choices"]["keys"]:
+                    if key["kind"] == "card":  # the card drawn is the card the button names
+                        assert key["card"] and show.card(key["card"]) == key["label"], (game_name, key)
+                    if key["kind"] == "cards":
+                        assert show.cards(key["cards"]) in key["label"], (game_name, key)
 
 
 def test_lopti_ready_is_a_move_not_a_marked_card():
