@@ -91,7 +91,7 @@ class Pick:
 Step = str | Pick
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     # The label of the button that leads here from `parent` (the first way found).
     label: str

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from array import array
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,8 +34,8 @@ from tables.models import LIVE, TableRow
 BACK = "back"  # the kind of ↩, which goes back one step (or unmarks every card)
 BACK_LABEL = "↩"
 LINES_KEPT = 5
-# Keyboards of a seat remembered after the table moved past them (see `first_moves`).
-EARLIER_KEPT = 4
+# Keyboards of a seat remembered after the table moved past them (see `Earlier`).
+EARLIER_KEPT = 3
 
 
 def player_view(table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
@@ -130,6 +131,35 @@ def round_results(table: TableRow, _: Translator) -> str | None:
     return "\n".join(lines) if lines else None
 
 
+@dataclass(frozen=True)
+class Earlier:
+    """What is kept of a keyboard the table moved past: under each node, the first move it led
+    to, as an index into the keyboard's moves (JSON: a few bytes each, where a tree's nodes and
+    the moves' dicts take kilobytes)."""
+
+    moves: str
+    first: array
+
+    @classmethod
+    def of(cls, tree: ActionTree) -> Earlier:
+        moves: list[Action] = []
+        index: dict[int, int] = {}
+        first = array("i")
+        for action in first_moves(tree):
+            if action is None:
+                first.append(-1)
+                continue
+            if id(action) not in index:
+                index[id(action)] = len(moves)
+                moves.append(action)
+            first.append(index[id(action)])
+        return cls(json.dumps(moves, separators=(",", ":")), first)
+
+    def move(self, node: int) -> Action | None:
+        at = self.first[node] if 0 <= node < len(self.first) else -1
+        return json.loads(self.moves)[at] if at >= 0 else None
+
+
 @dataclass
 class _Kept:
     """What is remembered of one live table: its latest version's screens, and earlier keyboards."""
@@ -138,8 +168,8 @@ class _Kept:
     version: int
     seats: dict[tuple[str, str], Seen] = field(default_factory=dict)
     shared: dict[str, Shared] = field(default_factory=dict)
-    # player -> keyboard digest -> the first move under each node of that keyboard's tree.
-    earlier: dict[str, OrderedDict[int, tuple[Action | None, ...]]] = field(default_factory=dict)
+    # player -> keyboard digest -> what is kept of that keyboard.
+    earlier: dict[str, OrderedDict[int, Earlier]] = field(default_factory=dict)
 
 
 _LIVE: dict[int, _Kept] = {}
@@ -160,7 +190,7 @@ def _kept(table: TableRow) -> _Kept | None:
         for (player, _language), seen in kept.seats.items():
             if len(seen.tree.nodes) > 1:  # a keyboard with something to press
                 remembered = kept.earlier.setdefault(player, OrderedDict())
-                remembered[seen.keyboard] = first_moves(seen.tree)
+                remembered[seen.keyboard] = Earlier.of(seen.tree)
                 remembered.move_to_end(seen.keyboard)
                 while len(remembered) > EARLIER_KEPT:
                     remembered.popitem(last=False)
@@ -220,11 +250,10 @@ def earlier_move(table: TableRow, player: str, keyboard: int, node: int) -> Acti
         return None
     for (seat, _language), seen in kept.seats.items():
         if seat == player and seen.keyboard == keyboard:
-            moves = first_moves(seen.tree)
-            break
-    else:
-        moves = kept.earlier.get(player, {}).get(keyboard, ())
-    return moves[node] if 0 <= node < len(moves) else None
+            found = seen.tree.node(node)
+            return first_moves(seen.tree)[node] if found is not None else None
+    earlier = kept.earlier.get(player, {}).get(keyboard)
+    return earlier.move(node) if earlier is not None else None
 
 
 def shared_by(table: TableRow, game: Game, state: State | None, _: Translator) -> Shared:
