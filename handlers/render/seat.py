@@ -210,6 +210,12 @@ def kept_tables() -> int:
     return len(_LIVE)
 
 
+def kept_screens(table_id: int) -> int:
+    """The seats' screens remembered of a table (its latest version's)."""
+    kept = _LIVE.get(table_id)
+    return len(kept.seats) if kept is not None else 0
+
+
 def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
     kept = _kept(table)
     key = (player, _.language)
