@@ -25,12 +25,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import Protocol
 
-from telegram import Bot, InlineKeyboardMarkup
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram import Bot
+from telegram.error import ChatMigrated, TelegramError
 
 from handlers.i18n import translator
 from handlers.courier import Courier
+from handlers.outbox import Outbox, chat_gone
 from handlers.flood import BACKGROUND, POST, Rate, Ticket
 from handlers.precedence import at_once
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot
@@ -49,16 +49,6 @@ SAVE_EDITS_SECONDS = 0.05
 RETRY_SECONDS = 1.0
 RETRY_CAP_SECONDS = 60.0
 REMOVED = "removed"
-# Telegram's words for a chat the bot can no longer write to (its 403s all mean that).
-_CHAT_GONE = ("chat not found", "not enough rights", "have no rights", "chat_write_forbidden", "bot was kicked",
-              "bot is not a member", "group chat was deleted")
-
-
-def chat_gone(error: TelegramError) -> bool:
-    """Whether a call failed because the chat is closed to the bot (not because of the call)."""
-    return isinstance(error, Forbidden) or (
-        isinstance(error, BadRequest) and any(words in str(error).lower() for words in _CHAT_GONE)
-    )
 
 
 class ChatWatch(Protocol):
@@ -116,7 +106,8 @@ class Publisher:
         clock: Callable[[], float] = time.time,
         yield_to: Callable[[], Awaitable[None]] = at_once,
     ):
-        self.bot = bot
+        # Every call to Telegram the publisher makes, and what its errors mean.
+        self.outbox = Outbox(bot)
         self.service = service
         self.feed = feed
         self.courier = courier
@@ -462,12 +453,12 @@ class Publisher:
             if screen.kind == POST_ONCE or fresh:
                 message_id = None
             if message_id is not None:
-                message_id = await self._edit(screen, message_id, paid)
+                message_id = await self.outbox.edit(screen, message_id, paid.rate(screen.priority))
             if message_id is None:
-                message_id = await self._send(screen, paid)
+                message_id = await self.outbox.send(screen, paid.rate(screen.priority))
                 if current is not None and current.message_id is not None and screen.kind != POST_ONCE:
                     # The message moved to the bottom of the chat: the old one goes.
-                    await self._delete(current.chat_id, current.message_id, paid)
+                    await self.outbox.delete(current.chat_id, current.message_id, paid.rate(BACKGROUND))
             await self._record(table_id, slot, Shown(screen.chat_id, message_id, screen.digest))
         except ChatMigrated as error:
             if self.watch is not None:
@@ -492,70 +483,18 @@ class Publisher:
                 log.warning("cannot write to chat %s: %s", screen.chat_id, error)
                 await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
 
-    async def _edit(self, screen: Screen, message_id: int, paid: _Paid) -> int | None:
-        """Edit in place; None when the message is gone (it is then sent anew)."""
-        try:
-            await self.bot.edit_message_text(
-                screen.text,
-                chat_id=screen.chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=screen.markup,
-                disable_web_page_preview=True,
-                rate_limit_args=paid.rate(screen.priority),
-            )
-        except BadRequest as error:
-            lowered = str(error).lower()
-            if chat_gone(error):
-                raise
-            if "not modified" in lowered:
-                return message_id
-            if "not found" in lowered or "can't be edited" in lowered:
-                return None
-            raise
-        return message_id
-
-    async def _send(self, screen: Screen, paid: _Paid) -> int:
-        message = await self.bot.send_message(
-            screen.chat_id,
-            screen.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=screen.markup if isinstance(screen.markup, InlineKeyboardMarkup) else None,
-            message_thread_id=screen.thread_id or None,
-            disable_web_page_preview=True,
-            rate_limit_args=paid.rate(screen.priority),
-        )
-        return message.message_id
-
-    async def _delete(self, chat_id: int, message_id: int, paid: _Paid) -> None:
-        try:
-            await self.bot.delete_message(chat_id, message_id, rate_limit_args=paid.rate(BACKGROUND))
-        except TelegramError as error:
-            log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
-
     async def _deliver_poll(self, table_id: int, slot: str, screen: Screen, current: Shown | None, paid: _Paid) -> None:
         assert screen.poll is not None
         if current is not None and current.message_id is not None:
             await self._stop_poll(table_id, current, paid)
-        message = await self.bot.send_poll(
-            screen.chat_id,
-            screen.poll.question,
-            list(screen.poll.answers),
-            is_anonymous=False,
-            message_thread_id=screen.thread_id or None,
-            rate_limit_args=paid.rate(screen.priority),
-        )
-        assert message.poll is not None
-        await self.service.record_poll(message.poll.id, table_id, screen.poll.key, screen.chat_id, message.message_id)
-        await self._record(table_id, slot, Shown(screen.chat_id, message.message_id, screen.digest))
+        message_id, poll_id = await self.outbox.send_poll(screen, paid.rate(screen.priority))
+        await self.service.record_poll(poll_id, table_id, screen.poll.key, screen.chat_id, message_id)
+        await self._record(table_id, slot, Shown(screen.chat_id, message_id, screen.digest))
 
     async def _stop_poll(self, table_id: int, shown: Shown, paid: _Paid) -> None:
         assert shown.message_id is not None
         await self.service.close_polls(table_id)
-        try:
-            await self.bot.stop_poll(shown.chat_id, shown.message_id, rate_limit_args=paid.rate(POST))
-        except TelegramError as error:
-            log.debug("could not stop the poll of table %s: %s", table_id, error)
+        await self.outbox.stop_poll(shown.chat_id, shown.message_id, paid.rate(POST))
 
     async def _remove(self, table_id: int, slot: str, ticket: Ticket) -> None:
         paid = _Paid(ticket)
@@ -568,6 +507,6 @@ class Publisher:
             if _removal(slot) == POLL:
                 await self._stop_poll(table_id, current, paid)
             else:
-                await self._delete(current.chat_id, current.message_id, paid)
+                await self.outbox.delete(current.chat_id, current.message_id, paid.rate(BACKGROUND))
         await self._record(table_id, slot, None)
 
