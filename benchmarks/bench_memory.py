@@ -14,8 +14,8 @@ and what the seats' screens kept (handlers/render/seat.py) hold, walked object b
 It measures what rendering keeps, the part of a bot's memory that grows with its tables
 (`_SEEN` kept 4,096 renders, about 14.7 KB each for Lopti, whatever was live); the publisher's
 own record of each table (what each message shows, a few hundred bytes) and the sockets'
-buffers are not in it. Goals (issue 33): under 64 KB per open chat table, under 128 KB per open
-table with three app pages.
+buffers are not in it. Goals (docs/PERFORMANCE.md): under 64 KB per open chat table, under 128 KB
+per open table with three app pages.
 
 Run: python benchmarks/bench_memory.py [--tables 100] [--moves 20000] [--app] [--game kadi]
 """
