@@ -12,6 +12,7 @@ import gc
 import logging
 import ssl
 import time
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -68,6 +69,7 @@ from handlers.context import KARATA, BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
 from handlers.precedence import UpdatesFirst
+from handlers.moves import Moves
 from handlers.publisher import Publisher
 from handlers.recent import Recent
 from tables.feed import ChangeFeed
@@ -194,7 +196,9 @@ async def _post_init(application: Application) -> None:
     yield_to = services.updates.quiet
     courier = Courier(services.gate, yield_to)
     bot = application.bot
-    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
+    moves = Moves(service, feed, partial(rule_builder.open_amendment, bot))
+    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches,
+                          yield_to=yield_to)
     # The keeper and the publisher tell each other of chats; every refused call reaches the keeper.
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
     services.limiter.refused = keeper.refused
@@ -204,6 +208,7 @@ async def _post_init(application: Application) -> None:
         publisher=publisher,
         courier=courier,
         keeper=keeper,
+        moves=moves,
         metrics=metrics,
         recent_updates=Recent(),
         group_language=settings.group_language,

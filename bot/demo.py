@@ -158,7 +158,7 @@ class Simulation:
         if self.application is None:
             return []
         from handlers.callback_data import TreeNode
-        from handlers.render.hand import seen_by
+        from handlers.render.seat import seen_by
 
         found = self.application.bot_data["karata"]
         data = next(d for row in message.buttons for _, d in row if (d or "").startswith("T:"))

@@ -15,6 +15,7 @@ from telegram.ext import Application, CallbackContext, ExtBot
 from handlers.chat_keeper import ChatKeeper
 from handlers.courier import Courier
 from handlers.i18n import Translator, reader_translator, translator
+from handlers.moves import Moves
 from handlers.recent import Recent
 from handlers.publisher import Publisher
 from tables.metrics import Metrics
@@ -40,6 +41,8 @@ class Karata:
     metrics: Metrics
     # Update ids seen lately in this process (handlers/redelivery.py).
     recent_updates: Recent
+    # The one door for presses and table buttons, chat and app alike, and their open branches.
+    moves: Moves
     group_language: str
     # Where the games' full guides are (None: the source checkout's docs/games).
     guides_dir: Path | None = None

@@ -25,7 +25,7 @@ from handlers.context import (
 from handlers.games import renderer_for
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title, rows
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from handlers.render.options import refused_word, shown
 from tables.models import COMPUTER_LEVELS
 

@@ -15,7 +15,7 @@ from html import escape
 from collections.abc import Mapping
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from handlers.i18n import N_, Translator
 from engine.lopti import (
@@ -44,7 +44,7 @@ from handlers.games.house_rules import (
 )
 from handlers.refusals import outcome_text
 from handlers.render.common import rows
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from tables.models import Loaded, Outcome
 
 DIGITS = string.digits + string.ascii_lowercase
@@ -290,6 +290,14 @@ def amendment_message(table_id: int, rule: Mapping[str, Any], _: Translator) -> 
     """The builder opened on a rule in force, built as it stands."""
     code = DraftCode(rule["id"], steps_of(rule.get("rule"), _)).text()
     return builder_message(table_id, 0, code, _, rule)
+
+
+async def open_amendment(bot: Bot, table_id: int, user_id: int, rule: Mapping[str, Any], _: Translator) -> None:
+    """Send the builder, opened on `rule`, to the player's private chat (the builder lives there,
+    whichever door the player pressed ✏️ in)."""
+    screen = amendment_message(table_id, rule, _)
+    if screen is not None:
+        await telegram_io.send(bot, user_id, *screen)
 
 
 async def press_draft(update: Update, context: KarataContext) -> None:

@@ -181,6 +181,8 @@ class Outcome:
     repeated: bool = False
     # The action the chooser picked under the table's lock (applied, or refused by the engine).
     action: dict[str, Any] | None = None
+    # The table as the request left it (committed), when it was applied or chose to play nothing.
+    loaded: Loaded | None = None
 
     @classmethod
     def refused(cls, code: str, message: str = "", table: TableRow | None = None, **values: Any) -> Outcome:

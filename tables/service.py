@@ -501,8 +501,9 @@ class TableService:
             elif computer and player not in table.computers:
                 # A computer moved for a player who ran out of time (the table's stand-in option).
                 events = [Event(TIMED_OUT, {"players": [player]}), *events]
-            await self._commit(Loaded(table, game, result.state), events, player, action, round_before, request)
-            return Outcome(True, table=table, action=action)
+            committed = Loaded(table, game, result.state)
+            await self._commit(committed, events, player, action, round_before, request)
+            return Outcome(True, table=table, action=action, loaded=committed)
 
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
         return await self.act(table_id, player, None, action)

@@ -141,9 +141,9 @@ class GameRenderer:
         together, in that order), `Alone` for a move that needs a row of its own."""
         kind = action["type"]
         if "cards" in action:
-            return [Card(show.card(code)) for code in action["cards"]]
+            return [Card(show.card(code), code) for code in action["cards"]]
         if "card" in action:
-            return [Card(show.card(action["card"]))]
+            return [Card(show.card(action["card"]), action["card"])]
         label = _(ACTION_LABELS[kind]) if kind in ACTION_LABELS else kind
         extras = [f"{value}" for key, value in action.items() if key != "type"]
         text = " ".join([label, *extras])
@@ -403,4 +403,4 @@ def all_of_a_rank(cards: Sequence[str], hand: Sequence[str]) -> Shortcut | None:
     rank = cards[0][:-1]
     if any(card[:-1] != rank for card in cards) or sum(card[:-1] == rank for card in hand) != len(cards):
         return None
-    return Shortcut(f"{ALL_AT_ONCE} " + show.cards(cards))
+    return Shortcut(f"{ALL_AT_ONCE} " + show.cards(cards), tuple(cards))

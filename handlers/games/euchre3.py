@@ -59,7 +59,7 @@ class Euchre3Renderer(GameRenderer):
             return [Alone(_("Pass"))]
         if kind == "pick_up":
             # One press: the card to discard for the up-card (the up-card itself among them).
-            return [Card(show.card(action["discard"]))]
+            return [Card(show.card(action["discard"]), action["discard"])]
         if kind == "leave":
             return [_("Leave it")]
         if kind == "name":
@@ -73,7 +73,7 @@ class Euchre3Renderer(GameRenderer):
         if kind == "keep":
             # Five of the ten in any order: every card is a button from the start, in hand then
             # dummy order; each tap marks one, and ✔ keeps the five marked.
-            return [Pick(tuple(show.card(card) for card in action["cards"]))]
+            return [Pick(tuple(show.card(card) for card in action["cards"]), tuple(action["cards"]))]
         return super().action_path(action, view, _)
 
     def action_paths(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
@@ -82,7 +82,7 @@ class Euchre3Renderer(GameRenderer):
         if action["type"] == "keep" and view.get("trump"):
             best = strongest_first([*(view.get("hand") or []), *(view.get("dummy") or [])], view["trump"])[:5]
             if sorted(best) == sorted(action["cards"]):
-                return [path, [Shortcut(f"{ALL_AT_ONCE} " + show.cards(action["cards"]))]]
+                return [path, [Shortcut(f"{ALL_AT_ONCE} " + show.cards(action["cards"]), tuple(action["cards"]))]]
         return [path]
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:

@@ -11,7 +11,7 @@ from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import NAME_LIMIT, GameRenderer, all_of_a_rank, name, names_list, shorten, winners_line, zone
 from engine.core.cards import JOKER
-from handlers.render.action_tree import Alone, Card, Spare, Step
+from handlers.render.action_tree import Alone, Call, Card, Spare, Step
 from handlers.render.fit import pack
 
 CALL = "📣"
@@ -76,11 +76,11 @@ class KadiRenderer(GameRenderer):
         if kind == "play":
             # Each card once: several of a rank are tapped one by one (the last is the new top),
             # then ✔; a play that calls “Kadi Moja!” at once starts from its own button.
-            path: list[Step] = [Card(show.card(card)) for card in action["cards"]]
+            path: list[Step] = [Card(show.card(card), card) for card in action["cards"]]
             if "command" in action:
                 path.append(self._command_label(action["command"], _))
             if action.get("call"):
-                path.insert(0, self.play_and_call_label(_))
+                path.insert(0, Call(self.play_and_call_label(_)))
             return path
         if kind == "draw":
             penalty = view.get("penalty")
@@ -90,9 +90,9 @@ class KadiRenderer(GameRenderer):
         if kind == "pass":
             return [Alone(_("End turn"))]
         if kind == "call":
-            return [f"{CALL} Kadi Moja!"]
+            return [Call(f"{CALL} Kadi Moja!")]
         if kind == "hide":
-            return ["🙈 " + _("Hide a card"), Card(show.card(action["card"]))]
+            return ["🙈 " + _("Hide a card"), Card(show.card(action["card"]), action["card"])]
         if kind == "unhide":
             return ["🙈 " + _("Unhide")]
         if kind == "accuse":

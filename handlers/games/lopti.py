@@ -237,11 +237,12 @@ class LoptiRenderer(GameRenderer):
         if kind == "ready":
             return ["✅ " + _("Ready")]
         if kind == "swap":
-            return ["🔄 " + _("Swap"), Card(show.card(action["hand"])), "↔ " + show.card(action["face_up"])]
+            return ["🔄 " + _("Swap"), Card(show.card(action["hand"]), action["hand"]), "↔ " + show.card(action["face_up"])]
         if kind == "play":
             # Cards of one rank go together in any order: each card is one button, marked as it
             # is tapped; a card no other may join plays at once.
-            return [Pick(tuple(show.card(card) for card in show.sort_hand(action["cards"], show.by_rank)))]
+            cards = show.sort_hand(action["cards"], show.by_rank)
+            return [Pick(tuple(show.card(card) for card in cards), tuple(cards))]
         if kind == "flip":
             return [f"{show.FACE_DOWN} " + _("Flip card {number}", number=action["position"] + 1)]
         if kind == "take":

@@ -45,7 +45,7 @@ class ThreeThirteenRenderer(GameRenderer):
                 return [Alone(_("Take {card}", card=show.card(view.get("discard_top") or "")))]
             return [Alone(_("Draw from the stock"))]
         if kind == "discard":
-            return [Card(show.card(action["card"]))]
+            return [Card(show.card(action["card"]), action["card"])]
         if kind == "go_out":
             return [Alone("🏁 " + _("Go out")), _("Discard {card}", card=show.card(action["discard"]))]
         return super().action_path(action, view, _)

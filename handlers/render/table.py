@@ -240,14 +240,6 @@ def table_markup(
     return InlineKeyboardMarkup([*rows(public, 3), [hand]])
 
 
-def round_results(table: TableRow, _: Translator) -> str | None:
-    """The score table posted when a round ends (None when there is nothing to post)."""
-    if not table.round_events:
-        return None
-    lines = renderer_for(table.game).round_summary(table.round_events.get("events", []), _, table.names)
-    return "\n".join(lines) if lines else None
-
-
 def nudge_text(table: TableRow, _: Translator) -> str:
     return "🔔 " + _("Your turn at {game}.", game=escape(game_title(table.game, _)))
 

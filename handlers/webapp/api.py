@@ -2,8 +2,9 @@
 socket, as an aiohttp sub-application that bot/ mounts under /app/ on the bot's one server.
 
 Every request is authenticated by the initData Telegram signed (auth.py) and nothing else; a
-move goes through the same choice as a chat press (handlers/play.py TreePress) under the table's
-lock, so the app can do exactly what the keyboard can and is refused what it is refused.
+move goes through the same door as a chat press (handlers/moves.py) under the table's lock, so
+the app can do exactly what the keyboard can and is refused what it is refused. A move loads its
+table once (under the lock) and is answered with the table as it left it.
 """
 
 from __future__ import annotations
@@ -13,23 +14,20 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 from telegram import Bot
 
-from handlers import rule_builder, telegram_io
 from handlers.callback_data import KEY, MAX_ID, TreeNode
 from handlers.context import Karata
 from handlers.games import renderer_for
 from handlers.games.base import PROPOSALS_KEY
 from handlers.i18n import Translator, reader_translator
-from handlers.play import TreePress
 from handlers.refusals import outcome_text
 from handlers.render.common import game_title
-from handlers.render.hand import player_view
 from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, claimed_language, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot
@@ -177,7 +175,7 @@ def _player(loaded: Loaded, user: WebAppUser) -> str:
 def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Translator) -> dict[str, Any]:
     table = loaded.table
     found = snapshot(table, loaded.game, loaded.state, _player(loaded, user), _, app[CLOCK](),
-                     app[LIVE_KEY].opened.get((table.table_id, user.id)))
+                     app[KARATA].moves.branches.of(table.table_id, user.id))
     found["chat_url"] = chat_url(app)
     return found
 
@@ -187,10 +185,32 @@ def chat_url(app: web.Application) -> str | None:
     return f"https://t.me/{app[BOT].username}" if app[BOT].username else None
 
 
-def _refusal(outcome: Outcome, _: Translator) -> ApiError:
+def _refusal(outcome: Outcome, user: WebAppUser, _: Translator) -> ApiError:
+    """A refused move, said as the keyboard says it; a table the user does not sit at answers
+    as if it were not there to them (403, and nothing of it)."""
+    if outcome.table is not None and outcome.table.seat_of(user.id) is None:
+        return ApiError(403, "not_seated", _("You are not playing at this table."))
     texts = renderer_for(outcome.table.game).refusal_texts if outcome.table is not None else None
     code = outcome.code or "refused"
     return ApiError(STATUS.get(code, 409), code, outcome_text(outcome, _, texts))
+
+
+async def _moved(app: web.Application, user: WebAppUser, _: Translator, table_id: int,
+                 move: Callable[[], Awaitable[Outcome]]) -> web.Response:
+    """Make a move of the user's (a tap, a table button) and answer with the table it left: the
+    page that moved is answered here, so its socket is not sent the same revision again."""
+    live = app[LIVE_KEY]
+    held = live.hold(table_id, user.id)
+    answered = -1
+    try:
+        outcome = await move()
+        if not outcome.ok or outcome.loaded is None:
+            raise _refusal(outcome, user, _)
+        found = snapshot_of(app, outcome.loaded, user, _)
+        answered = outcome.loaded.table.revision
+    finally:
+        live.release(held, answered)
+    return web.json_response(found)
 
 
 # ----- routes -----------------------------------------------------------------------------------
@@ -262,24 +282,9 @@ async def press(request: web.Request) -> web.Response:
     digest = body.get("digest")
     if not isinstance(digest, str) or not DIGITS.fullmatch(digest) or len(digest) > 12:
         raise ApiError(400, "malformed", _("That request could not be read."))
-    app = request.app
-    karata, live = app[KARATA], app[LIVE_KEY]
-    loaded = await _seated(karata, table_id, user, _)
-    player = _player(loaded, user)
-    tap = TreePress(player, TreeNode(table_id, int(digest), node), _, version)
-    outcome = await karata.service.act_with(table_id, player, tap.choose)
-    key = (table_id, user.id)
-    if tap.opened and tap.opened[0] != 0:
-        live.opened[key] = (int(digest), tap.opened[0])
-    else:
-        live.opened.pop(key, None)
-    if not outcome.ok:
-        raise _refusal(outcome, _)
-    if tap.amending:  # Lopti's rule builder stays in the chat: it opens there, on that rule
-        screen = rule_builder.amendment_message(table_id, tap.amending[0], _)
-        if screen is not None:
-            await telegram_io.send(app[BOT], user.id, *screen)
-    return web.json_response(snapshot_of(app, await _seated(karata, table_id, user, _), user, _))
+    moves = request.app[KARATA].moves
+    tap = TreeNode(table_id, int(digest), node)
+    return await _moved(request.app, user, _, table_id, lambda: moves.press(table_id, user.id, tap, _, version))
 
 
 async def button(request: web.Request) -> web.Response:
@@ -292,24 +297,10 @@ async def button(request: web.Request) -> web.Response:
     name = body.get("name")
     if not isinstance(name, str) or not KEY.fullmatch(name):
         raise ApiError(400, "malformed", _("That request could not be read."))
-    karata = request.app[KARATA]
-    loaded = await _seated(karata, table_id, user, _)
-    renderer = renderer_for(loaded.table.game)
     if name == PROPOSALS_KEY:
         raise ApiError(409, "in_chat", _("Choose your proposal in our private chat."))
-
-    def choose(current: Loaded) -> dict[str, Any] | Outcome:
-        if version != current.table.version:
-            return Outcome.refused("too_late", table=current.table)
-        public = player_view(current.table, current.game, current.state, None)
-        offered = {key for _label, key in renderer.table_buttons(public, current.table.names, _)}
-        action = renderer.table_action(name, public) if name in offered else None
-        return action if action is not None else Outcome.refused("unknown_button", table=current.table)
-
-    outcome = await karata.service.act_with(table_id, _player(loaded, user), choose)
-    if not outcome.ok:
-        raise _refusal(outcome, _)
-    return web.json_response(snapshot_of(request.app, await _seated(karata, table_id, user, _), user, _))
+    moves = request.app[KARATA].moves
+    return await _moved(request.app, user, _, table_id, lambda: moves.table_button(table_id, user.id, name, version, _))
 
 
 async def live_socket(request: web.Request) -> web.StreamResponse:
@@ -346,16 +337,13 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
     except TimeoutError:
         await socket.close()
         return socket
-    last: list[str] = [""]
 
-    async def send(changed: Loaded | None) -> None:
-        current = changed if changed is not None else await karata.service.load(table_id)
-        if current is None or current.table.seat_of(user.id) is None:
+    async def send(current: Loaded) -> None:
+        if current.table.seat_of(user.id) is None:
             await socket.close()
             return
         text = json.dumps({"type": "snapshot", **snapshot_of(app, current, user, _)}, ensure_ascii=False)
-        if text != last[0] and not socket.closed:
-            last[0] = text
+        if not socket.closed:
             await socket.send_str(text)
 
     async def ping() -> None:
@@ -372,7 +360,7 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
     # The current state at once, whatever the page holds: a page that reconnects always draws
     # the table as it stands (it keeps only what is newer).
     connection.push(loaded)
-    writer = asyncio.get_running_loop().create_task(connection.run(ping))
+    writer = asyncio.get_running_loop().create_task(connection.run(ping, live.yield_to))
     try:
         async for message in socket:
             if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):

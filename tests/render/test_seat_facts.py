@@ -13,7 +13,7 @@ import pytest
 
 from handlers import cards as show
 from handlers.i18n import translator
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from handlers.render.table import table_text
 from tests.render.playouts import LARGEST, play
 

@@ -10,7 +10,8 @@ from handlers import cards as show
 from handlers.games.pitch import RENDERER as PITCH
 from handlers.games.three_thirteen import RENDERER as THIRTEEN
 from handlers.i18n import translator
-from handlers.render.hand import player_view, render_hand
+from handlers.render.hand import render_hand
+from handlers.render.seat import player_view
 from handlers.render.table import table_text
 from tests.render.playouts import play
 

@@ -57,10 +57,9 @@ class Client:
     async def tap(self, table_id, snap, *cards_then_confirm):
         """Tap buttons by card code (or "confirm") from the open node, as the page would."""
         for wanted in cards_then_confirm:
-            node = snap["tree"]["nodes"][snap["at"]]
-            found = next(b for b in node["buttons"] if b["card"] == wanted or b["kind"] == wanted)
+            found = next(key for key in snap["choices"]["keys"] if key["card"] == wanted or key["kind"] == wanted)
             status, text = await self.post(f"api/table/{table_id}/press",
-                                           {"version": snap["version"], "digest": snap["tree"]["digest"], "node": found["node"]})
+                                           {"version": snap["version"], "digest": snap["choices"]["digest"], "node": found["node"]})
             assert status == 200, text
             snap = json.loads(text)
         return snap
@@ -130,7 +129,7 @@ async def test_a_player_sees_their_own_cards_and_nothing_of_a_table_they_do_not_
         status, _ = await Client(http, base, stranger).get("api/table/99999")
         assert status == 404
         status, text = await Client(http, base, stranger).post(
-            f"api/table/{table.table_id}/press", {"version": snap["version"], "digest": snap["tree"]["digest"], "node": 1})
+            f"api/table/{table.table_id}/press", {"version": snap["version"], "digest": snap["choices"]["digest"], "node": 1})
         assert status == 403
         status, text = await Client(http, base, amina).get("api/me")
         me = json.loads(text)
@@ -151,10 +150,10 @@ async def test_a_tap_in_the_app_is_the_keyboards_move_and_the_group_sees_it(api,
         app = Client(http, base, amina)
         snap = await app.snapshot(table.table_id)
         marked = await app.tap(table.table_id, snap, "5H")
-        assert marked["at"] != 0 and marked["version"] == snap["version"], "a marking tap plays nothing"
-        node = marked["tree"]["nodes"][marked["at"]]
-        assert any(b["marked"] and b["card"] == "5H" for b in node["buttons"])
-        assert any(b["kind"] == "confirm" for b in node["buttons"])
+        assert marked["choices"]["at"] != 0 and marked["version"] == snap["version"], "a marking tap plays nothing"
+        keys = marked["choices"]["keys"]
+        assert any(key["marked"] and key["card"] == "5H" for key in keys)
+        assert any(key["kind"] == "confirm" for key in keys)
         played = await app.tap(table.table_id, marked, "confirm")
         assert played["version"] == snap["version"] + 1 and "5H" not in played["hand"]
         assert played["zones"][0]["cards"] == ["5H"]
@@ -171,9 +170,9 @@ async def test_stale_malformed_over_long_and_other_seats_moves_change_nothing(ap
         base = base_of(application)
         app = Client(http, base, amina)
         snap = await app.tap(table.table_id, await app.snapshot(table.table_id), "5H")
-        confirm = next(b for b in snap["tree"]["nodes"][snap["at"]]["buttons"] if b["kind"] == "confirm")
+        confirm = next(key for key in snap["choices"]["keys"] if key["kind"] == "confirm")
         path = f"api/table/{table.table_id}/press"
-        press = {"version": snap["version"], "digest": snap["tree"]["digest"], "node": confirm["node"]}
+        press = {"version": snap["version"], "digest": snap["choices"]["digest"], "node": confirm["node"]}
         cases = [
             (400, "not json"),
             (400, json.dumps([1, 2])),

@@ -1,5 +1,5 @@
 /* Karata's table in a Telegram Mini App. The server sends the whole table as a snapshot (what
-   this player may see, the legal moves as the chat keyboard's action tree, every word already in
+   this player may see, what they may tap now as the chat keyboard offers it, every word already in
    the player's language); the page only draws it and sends taps back as tree node numbers.
    API: docs/MINIAPP.md. */
 (function () {
@@ -142,7 +142,7 @@
     app.classList.add("busy");
     if (tg && tg.HapticFeedback) tg.HapticFeedback.selectionChanged();
     api("table/" + encodeURIComponent(state.tableId) + "/press", {
-      version: snap.version, digest: snap.tree ? snap.tree.digest : null, node: node
+      version: snap.version, digest: snap.choices ? snap.choices.digest : null, node: node
     }).then(function (data) {
       if (data.error) {
         toast(data.message || word("failed"));
@@ -317,59 +317,8 @@
     draw();
   }
 
-  function nodesOf(snap) {
-    var tree = snap.tree || { nodes: [] };
-    var byNumber = {};
-    var parent = {};
-    (tree.nodes || []).forEach(function (n) { byNumber[n.number] = n; });
-    // Nodes are numbered breadth-first: a node's parent is the lowest-numbered node linking it.
-    (tree.nodes || []).forEach(function (n) {
-      (n.children || []).forEach(function (c) {
-        if (!(c in parent) || n.number < parent[c]) parent[c] = n.number;
-      });
-    });
-    return { byNumber: byNumber, parent: parent, root: tree.root !== undefined ? tree.root : 0 };
-  }
-
-  // The cards marked so far (the card nodes on the way to `at`), each with the node that
-  // unmarks it, as the chat keyboard's ✅ buttons (handlers/render/action_tree.py).
-  function marks(t, at) {
-    var chain = [];
-    var number = at;
-    while (number in t.parent && t.byNumber[number] && t.byNumber[number].kind === "card") {
-      chain.unshift(t.byNumber[number]);
-      number = t.parent[number];
-    }
-    var start = number;
-    return {
-      start: chain.length ? start : null,
-      cards: chain.map(function (node, index) {
-        var from = t.parent[node.number];
-        var rest = chain.slice(index + 1).map(function (n) { return n.card; });
-        return { card: node.card, node: follow(t, from, rest) };
-      })
-    };
-  }
-
-  function follow(t, from, cards) {
-    var number = from;
-    for (var i = 0; i < cards.length; i++) {
-      var node = t.byNumber[number];
-      var next = node && (node.children || []).map(function (c) { return t.byNumber[c]; })
-        .filter(function (c) { return c && c.kind === "card" && c.card === cards[i]; })[0];
-      if (!next) return from;
-      number = next.number;
-    }
-    return number;
-  }
-
   function draw() {
     var snap = state.snap;
-    var t = nodesOf(snap);
-    var at = snap.at !== undefined && snap.at !== null && t.byNumber[snap.at] ? snap.at : t.root;
-    var current = t.byNumber[at];
-    var children = current ? (current.children || []).map(function (c) { return t.byNumber[c]; }).filter(Boolean) : [];
-    var marked = marks(t, at);
 
     var scrollY = window.scrollY;
     app.textContent = "";
@@ -395,7 +344,7 @@
       dock.appendChild(prompt);
     }
     if (snap.standings) dock.appendChild(drawStandings(snap.standings));
-    var keys = keysAt(t, at, children, marked);
+    var keys = keysOf(snap);
     var inHand = {};
     (snap.hand || []).forEach(function (code) { inHand[code] = true; });
     dock.appendChild(drawMoves(keys, inHand));
@@ -584,31 +533,14 @@
   }
 
   function isCall(key) {
-    // A move players race to make (Kadi's "Kadi Moja!"; the server marks its node): a big button.
-    return !!key.call;
+    // Kadi's call is the one move a player races to make: a big button of its own.
+    return key.kind === "call" && !key.opens;
   }
 
-  // The buttons the chat keyboard shows at the open node: the server sends them with each node
-  // (`buttons`); without them they are worked out from the tree the same way.
-  function keysAt(t, at, children, marked) {
-    var current = t.byNumber[at];
-    if (current && current.buttons) {
-      return current.buttons.map(function (b) {
-        var target = t.byNumber[b.node];
-        return { label: b.label, node: b.node, kind: b.kind, marked: !!b.marked, card: b.card,
-                 call: !!(target && target.call), opens: !!(target && (target.children || []).length) };
-      });
-    }
-    var keys = marked.cards.map(function (m) {
-      return { label: m.card ? Cards.text(m.card) : "", node: m.node, kind: "card", marked: true, card: m.card };
-    });
-    children.forEach(function (node) {
-      keys.push({ label: node.label, node: node.number, kind: node.kind, marked: false, card: node.card,
-                  call: !!node.call, opens: (node.children || []).length > 0 });
-    });
-    var back = marked.start !== null ? marked.start : t.parent[at];
-    if (at !== t.root && back !== undefined) keys.push({ label: "↩", node: back, kind: "back" });
-    return keys;
+  // What the player may tap at the open node, as the chat keyboard offers it (docs/MINIAPP.md:
+  // the snapshot's `choices`); a tap on a key that opens answers with the next node's keys.
+  function keysOf(snap) {
+    return (snap.choices && snap.choices.keys) || [];
   }
 
   function drawMoves(keys, inHand) {

@@ -85,7 +85,7 @@ def shown_seconds(browser) -> int:
 def test_cards_of_a_play_are_tapped_one_by_one_then_confirmed(kadi_page):
     browser, presses = kadi_page
     browser.driver.execute_script("document.querySelector('#hand .hand-slot[data-node=\"2\"]').click()")
-    wait(browser, "return KarataApp.state.snap.at === 2")
+    wait(browser, "return KarataApp.state.snap.choices.at === 2")
     cards = hand(browser)
     assert [card["code"] for card in cards if card["marked"]] == ["QH"]
     assert [card["code"] for card in cards if card["legal"]] == ["10H"]
@@ -104,10 +104,8 @@ def test_a_refused_tap_says_why(kadi_page):
 
 def test_kadi_moja_is_a_big_button_and_colours_follow_the_dark_theme(browsers):
     snap = fixture("kadi")
-    nodes = snap["tree"]["nodes"]
-    nodes[0]["children"].append(len(nodes))
-    nodes.append({"number": len(nodes), "label": "📣 Kadi Moja!", "kind": "move", "card": None, "children": [],
-                  "call": True})
+    snap["choices"]["keys"].append({"label": "📣 Kadi Moja!", "node": 9, "kind": "call", "card": None, "cards": None,
+                                    "marked": False, "opens": False})
     with ServerThread(stub_app(snap, GOOD)) as server:
         browser = browsers()
         browser.driver.get(app_url(server.base, GOOD, "dark"))
