@@ -162,12 +162,12 @@ class Earlier:
 
 @dataclass
 class _Kept:
-    """What is remembered of one live table: its latest revision's screens, and earlier keyboards.
-    Kept by revision, not version: a change that is no move (a computer taking a seat, a session
-    ended, a round's pause over) changes what seats see at the same version."""
+    """What is remembered of one live table: its latest screens, and earlier keyboards.
+    Kept by (version, revision), not version alone: a change that is no move (a computer taking a
+    seat, a session ended, a round's pause over) changes what seats see at the same version."""
 
     created_at: float
-    revision: int
+    stamp: tuple[int, int]
     seats: dict[tuple[str, str], Seen] = field(default_factory=dict)
     shared: dict[str, Shared] = field(default_factory=dict)
     # player -> keyboard digest -> what is kept of that keyboard.
@@ -178,17 +178,18 @@ _LIVE: dict[int, _Kept] = {}
 
 
 def _kept(table: TableRow) -> _Kept | None:
-    """The table's memory at its revision, started afresh at a newer one; None when this table
-    is not to be remembered (no id, no longer live, or an older revision than the kept one)."""
+    """The table's memory at its (version, revision), started afresh at a newer one; None when
+    this table is not to be remembered (no id, no longer live, or older than the kept one)."""
     if not table.table_id:
         return None
     if table.status not in LIVE:
         forget(table.table_id)
         return None
+    stamp = (table.version, table.revision)
     kept = _LIVE.get(table.table_id)
     if kept is None or kept.created_at != table.created_at:
-        kept = _LIVE[table.table_id] = _Kept(table.created_at, table.revision)
-    elif table.revision > kept.revision:
+        kept = _LIVE[table.table_id] = _Kept(table.created_at, stamp)
+    elif stamp > kept.stamp:
         for (player, _language), seen in kept.seats.items():
             if len(seen.tree.nodes) > 1:  # a keyboard with something to press
                 remembered = kept.earlier.setdefault(player, OrderedDict())
@@ -196,8 +197,8 @@ def _kept(table: TableRow) -> _Kept | None:
                 remembered.move_to_end(seen.keyboard)
                 while len(remembered) > EARLIER_KEPT:
                     remembered.popitem(last=False)
-        kept.revision, kept.seats, kept.shared = table.revision, {}, {}
-    elif table.revision < kept.revision:
+        kept.stamp, kept.seats, kept.shared = stamp, {}, {}
+    elif stamp < kept.stamp:
         return None
     return kept
 
@@ -213,7 +214,7 @@ def kept_tables() -> int:
 
 
 def kept_screens(table_id: int) -> int:
-    """The seats' screens remembered of a table (its latest revision's)."""
+    """The seats' screens remembered of a table (its latest change's)."""
     kept = _LIVE.get(table_id)
     return len(kept.seats) if kept is not None else 0
 

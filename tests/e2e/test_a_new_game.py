@@ -65,7 +65,7 @@ async def test_a_practice_match_is_seated_played_recorded_and_drawn_by_the_app(a
         )
         drawn = snapshot(loaded.table, loaded.game, loaded.state, str(player.id), translator("en"), time.time())
         assert drawn["title"] == "High Card" and len(drawn["hand"]) == 2
-        assert {button["card"] for button in drawn["tree"]["nodes"][0]["buttons"]} == set(drawn["hand"])
+        assert {key["card"] for key in drawn["choices"]["keys"]} == set(drawn["hand"])
         finished = await play_until(application, sim, table.table_id, lambda loaded: loaded.table.status == "finished")
         assert finished.game.is_finished(finished.state)
         await api.send_text(player, player.id, "/stats")

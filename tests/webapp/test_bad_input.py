@@ -38,7 +38,7 @@ async def test_the_issues_requests_are_refused_quietly(api, start_bot, http, cap
         amina = sim.users[0]
         signed = {"X-Telegram-Init-Data": init_data(amina)}
         snap = await Client(http, base_of(application), amina).snapshot(table.table_id)
-        press = {"version": snap["version"], "digest": snap["tree"]["digest"], "node": 1}
+        press = {"version": snap["version"], "digest": snap["choices"]["digest"], "node": 1}
         cases = [("GET", f"/app/api/table/{bad}", None) for bad in [*UNICODE_DIGITS, LONG, "0", "-1", "1e3"]]
         cases += [("GET", f"/app/api/me?table={bad}", None) for bad in [*UNICODE_DIGITS, LONG, "-1"]]
         cases += [("POST", f"/app/api/table/{bad}/press", press) for bad in ["%C2%B2", "①", LONG]]

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from bot.services import services_of
 from tests.e2e.test_kadi_table import press as chat_press
 from tests.webapp.test_api import APP, Client, base_of, http, kadi, live, next_snapshot  # noqa: F401
 
@@ -70,11 +71,13 @@ async def test_the_page_that_moved_is_not_sent_its_own_move_again(api, start_bot
         sim, table = await kadi(api, application)
         amina, baraka, _ = sim.users
         base = base_of(application)
-        hub = application.bot_data["live"]
+        hub = services_of(application).live
         app = Client(http, base, amina)
         snap = await app.snapshot(table.table_id)
-        mine = await live(http, base, amina, table.table_id, snap["version"])
-        his = await live(http, base, baraka, table.table_id, snap["version"])
+        mine = await live(http, base, amina, table.table_id)
+        his = await live(http, base, baraka, table.table_id)
+        # Each socket opens with the table as it stands.
+        assert (await next_snapshot(mine))["revision"] == snap["revision"]
         await until(lambda: hub.in_app(table.table_id, amina.id) and hub.in_app(table.table_id, baraka.id), "both pages live")
         played = await app.tap(table.table_id, snap, "5H", "confirm")
         assert played["version"] == snap["version"] + 1
