@@ -89,7 +89,8 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
 
 
 def build_application(settings: Settings) -> Application:
-    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
+    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute,
+                     telegram_second=settings.telegram_second)
     updates = UpdatesFirst()
     tls = tls_for(settings.telegram_api_base_url)
     # The operator's figures and health (bot/health.py): every part counts into this bot's own.

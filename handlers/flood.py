@@ -91,15 +91,19 @@ class FloodGate:
         group_per_minute: int = 20,
         group_reserve: int = 2,
         clock: Callable[[], float] = time.monotonic,
-        second: float = SECOND,
-        minute: float = MINUTE,
-        patience: float = PATIENCE,
+        second: float | None = None,
+        minute: float | None = None,
+        patience: float | None = None,
+        telegram_second: float = 1.0,
     ):
+        # `telegram_second`: how long Telegram's second lasts on `clock` (1; tests run Telegram's
+        # limits faster with less). Every window and `retry_after` keeps its ratio.
+        self.telegram_second = telegram_second
         self.per_second = per_second
-        self.patience = patience
+        self.patience = PATIENCE * telegram_second if patience is None else patience
         self.group_per_minute = group_per_minute
-        self.second = second
-        self.minute = minute
+        self.second = SECOND * telegram_second if second is None else second
+        self.minute = MINUTE * telegram_second if minute is None else minute
         self.group_reserve = min(group_reserve, group_per_minute - 1)
         self.clock = clock
         self._bot: list[Ticket] = []
@@ -142,8 +146,8 @@ class FloodGate:
             self._kick()
 
     def ban(self, chat_id: int, seconds: float) -> None:
-        """Telegram asked us to wait `seconds` before writing to this chat again."""
-        until = self.clock() + seconds
+        """Telegram asked us to wait `seconds` (its own) before writing to this chat again."""
+        until = self.clock() + seconds * self.telegram_second
         self._banned[chat_id] = max(self._banned.get(chat_id, 0.0), until)
         self.metrics.flood_waits.inc()
         self.metrics.flood_wait_seconds.inc(seconds)
@@ -309,7 +313,7 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                     assert chat_id is not None
                     self.gate.ban(chat_id, _seconds(error))  # the next acquire waits it out
                 else:
-                    await asyncio.sleep(_seconds(error))
+                    await asyncio.sleep(_seconds(error) * self.gate.telegram_second)
             except TelegramError as error:
                 self.gate.metrics.api_calls.labels(endpoint, _outcome(error)).inc()
                 raise
