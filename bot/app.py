@@ -67,6 +67,7 @@ from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
 from handlers.precedence import UpdatesFirst
 from handlers.publisher import Publisher
+from tables.call_log import CallLog
 from tables.feed import ChangeFeed
 from tables.metrics import Metrics
 from tables.service import TableService, Timing
@@ -91,6 +92,10 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
 def build_application(settings: Settings) -> Application:
     gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute,
                      telegram_second=settings.telegram_second)
+    # What the process before this one sent to each group in the last minute still counts.
+    calls = CallLog(None if settings.db_path == ":memory:" else settings.db_path + ".calls", gate.minute)
+    gate.remember(calls.recent())
+    gate.on_group_call = calls.record
     updates = UpdatesFirst()
     tls = tls_for(settings.telegram_api_base_url)
     # The operator's figures and health (bot/health.py): every part counts into this bot's own.

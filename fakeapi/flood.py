@@ -129,6 +129,11 @@ class FloodControl:
             group.append(now)
             self._busiest_minute[chat_id] = max(self._busiest_minute.get(chat_id, 0), len(group))
 
+    def in_window(self, chat_id: int) -> int:
+        """Calls delivered to a group in the sliding minute that ends now."""
+        now = self.clock()
+        return sum(1 for at in self._group_recent.get(chat_id, ()) if at > now - self.group_window)
+
     def _telegram_seconds(self, duration: float) -> int:
         """A wait on the clock as Telegram says it: whole seconds of its own, at least one."""
         return max(1, math.ceil(round(duration / self.second, 6)))  # 0.1 / 0.1 may be 1.0000001

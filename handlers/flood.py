@@ -19,7 +19,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -114,6 +114,15 @@ class FloodGate:
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
         self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        # Told of each group call before it goes out (bot/app.py keeps them across a restart).
+        self.on_group_call: Callable[[int], None] = lambda chat_id: None
+
+    def remember(self, calls: Iterable[tuple[int, float]]) -> None:
+        """Calls the process before this one made, as (chat id, seconds ago): they count here."""
+        now = self.clock()
+        for chat_id, ago in calls:
+            if is_group(chat_id):
+                self._groups.setdefault(chat_id, []).append(Ticket(chat_id, now - ago, done=True))
 
     async def acquire(self, chat_id: int, priority: int = POST) -> Ticket:
         """Wait until a call to `chat_id` fits the limits; the ticket counts it. Give it back to
@@ -239,6 +248,7 @@ class FloodGate:
         self._bot.append(ticket)
         if is_group(chat_id):
             self._groups.setdefault(chat_id, []).append(ticket)
+            self.on_group_call(chat_id)
         return ticket
 
     @staticmethod
