@@ -101,12 +101,12 @@ class Simulation:
             message = self.table_message()
             return message if message is not None and message.message_id > before else None
 
-        lobby = await self.api.wait_until(new_lobby, timeout=60, what="the lobby message")
+        lobby = await self.api.wait_until(new_lobby, timeout=10, what="the lobby message")
         join_url = next(data for row in lobby.buttons for _, data in row if (data or "").startswith("https://"))
         for index, user in enumerate(self.users):
             await self.api.open_link(user, join_url)
             await self.api.wait_until(
-                lambda: (self.table_message() or lobby).edit_count >= index or index == 0, timeout=60, what="the join"
+                lambda: (self.table_message() or lobby).edit_count >= index or index == 0, timeout=10, what="the join"
             )
             await self.api.settle(quiet=0.05)
         start = next(data for row in lobby.buttons for _, data in row if (data or "").endswith(":start"))
