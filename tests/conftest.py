@@ -15,8 +15,8 @@ settings.register_profile("karata", derandomize=True, database=None, deadline=No
 settings.load_profile("karata")
 
 
-# Tests that take many seconds of their own (many random matches, processes started, a whole
-# match in a browser), marked long here in one place besides those marked in their files:
+# Tests that take many seconds of their own (many random matches, processes started, Chromium),
+# marked long here in one place besides those marked in their files:
 # `pytest -m "not long"`, the inner loop, leaves them out.
 LONG = (
     "tests/lopti/test_lopti_advance.py::test_advance_and_apply_give_identical_states_and_events",
@@ -39,7 +39,9 @@ LONG = (
     "tests/e2e/test_backup_and_restore.py::test_a_backup_taken_mid_match_restores_every_acknowledged_move",
     "tests/e2e/test_crashes_and_strangers.py::test_without_a_turn_timer_every_round_and_pause_moves_on",
     "tests/e2e/test_chat_changes.py::test_a_fault_window_loses_no_acknowledged_move",
-    "tests/webapp/browser/test_play_in_the_app.py::test_kadi_match_two_players_in_the_app_one_in_chat",
+    "tests/bot/test_cli.py::test_a_demo_that_never_deals_says_why_and_fails",
+    "tests/webapp/test_demo.py::test_karata_demo_webapp_prints_a_working_link_and_stops_on_ctrl_c",
+    "tests/webapp/browser/",
 )
 
 
