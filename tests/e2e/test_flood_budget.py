@@ -28,7 +28,8 @@ async def test_a_whole_match_within_telegrams_limits(api, start_bot, game):
     sim = simulation(api, count=players, seed=3)
     sim.choose = sensible_player(random.Random(3))
     api.flood_control.enforce = True
-    async with start_bot(KARATA_GROUP_RATE=20, KARATA_BOT_RATE=30, KARATA_ROUND_PAUSE_SECONDS=TELEGRAM_SECOND) as application:
+    rates = {"KARATA_GROUP_RATE": 20, "KARATA_BOT_RATE": 30}
+    async with start_bot(**rates, KARATA_ROUND_PAUSE_SECONDS=TELEGRAM_SECOND) as application:
         karata = application.bot_data["karata"]
         sim.application = application
         sim.private_only = True  # players press as soon as their own chat shows the move
