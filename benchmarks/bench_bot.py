@@ -374,7 +374,7 @@ async def build_database(db_path: str, count: int) -> None:
         table = await store.create_table(table)
         table.status, table.version = PLAYING, 1
         table.state = state_to_json(GAME, GAME.new([seat.player for seat in seats], options, table.seed))
-        table.deadline, table.deadline_seconds, table.deadline_version = now + 90, 90.0, 1
+        table.deadline, table.deadline_seconds = now + 90, 90.0
         await store.save_table(table)
         await store.mark_published(table.table_id, table.revision)
     await store.close()

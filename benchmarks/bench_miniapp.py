@@ -83,8 +83,7 @@ class AppPlayer:
             self.take(await response.json())
         self.seat = next(seat["index"] for seat in self.latest["seats"] if seat["you"])
         self.socket = await self.http.ws_connect(f"{self.base}api/table/{self.table_id}/live")
-        hello = {"initData": self.headers["X-Telegram-Init-Data"], "version": self.latest["version"]}
-        await self.socket.send_json(hello)
+        await self.socket.send_json({"initData": self.headers["X-Telegram-Init-Data"]})
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def close(self) -> None:
@@ -94,7 +93,7 @@ class AppPlayer:
             self.reader.cancel()
 
     def take(self, snap: dict[str, Any]) -> None:
-        if snap.get("version", -1) >= self.latest.get("version", -1):
+        if snap.get("revision", -1) >= self.latest.get("revision", -1):  # as the page orders them
             self.latest = snap
         self.changed.set()
 

@@ -226,7 +226,11 @@ def demo_players_problem(game_name: str, players: int) -> str | None:
     high = min(high, len(PLAYER_NAMES))
     if low <= players <= high:
         return None
-    return f"{game_name} seats {low}-{high} players in the demo, not {players}"
+    from handlers.i18n import translator
+    from handlers.render.common import game_title
+
+    seats = f"exactly {low}" if low == high else f"{low} to {high}"
+    return f"--players: {game_title(game_name, translator('en'))} seats {seats} players in the demo, not {players}"
 
 
 def shown_text(api: FakeBotAPI, message: MessageRecord, version: dict) -> str:

@@ -11,9 +11,10 @@ from telegram import MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from bot.services import services_of
 from bot.settings import Settings
 from bot.web import WebServer
-from handlers.context import Karata
+from handlers.context import KARATA, Karata
 from handlers.i18n import translator
 from handlers.webapp.api import webapp
 from handlers.webapp.live import LiveTables
@@ -27,7 +28,7 @@ def mount_webapp(application: Application, web: WebServer, settings: Settings) -
     """Serve the app and wire its hub into the publisher; None (nothing changes) when it is off."""
     if not settings.webapp_url:
         return None
-    karata: Karata = application.bot_data["karata"]
+    karata: Karata = application.bot_data[KARATA]
     live = LiveTables()
     publisher = karata.publisher
     publisher.live = live
@@ -39,7 +40,7 @@ def mount_webapp(application: Application, web: WebServer, settings: Settings) -
     # goes there, its query kept.
     web.add_routes([http.get(PREFIX.rstrip("/"), _to_prefix)])
     web.mount(PREFIX, webapp(karata, live, application.bot, settings.token))
-    application.bot_data["live"] = live
+    services_of(application).live = live
     return live
 
 

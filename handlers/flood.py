@@ -27,7 +27,7 @@ from typing import Any
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 
-from tables.metrics import UNREAD
+from tables.metrics import UNREAD, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,7 @@ class FloodGate:
         minute: float | None = None,
         patience: float | None = None,
         telegram_second: float = 1.0,
+        metrics: Metrics = UNREAD,
     ):
         # `telegram_second`: how long Telegram's second lasts on `clock` (1; tests run Telegram's
         # limits faster with less). Every window and `retry_after` keeps its ratio.
@@ -113,7 +114,7 @@ class FloodGate:
         self._serials = itertools.count()
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
-        self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        self.metrics = metrics
         # Told of each group call before it goes out (bot/app.py keeps them across a restart).
         self.on_group_call: Callable[[int], None] = lambda chat_id: None
 
@@ -166,9 +167,6 @@ class FloodGate:
     def waiting(self) -> int:
         """Calls waiting for room (the operator's queue depth)."""
         return len(self._waiters)
-
-    def banned_for(self, chat_id: int) -> float:
-        return max(0.0, self._banned.get(chat_id, 0.0) - self.clock())
 
     # ----- the pump: grants waiting calls in priority order as room appears ------------------
     def _kick(self) -> None:
@@ -286,6 +284,9 @@ class FloodLimiter(BaseRateLimiter[Rate]):
     def __init__(self, gate: FloodGate, max_retries: int = 5):
         self.gate = gate
         self.max_retries = max_retries
+        # Told of every chat that refused a call with 403 (the chat keeper, which decides what
+        # that means: handlers/chat_keeper.py), so that no caller's swallowed refusal is lost.
+        self.refused: Callable[[int, str], None] | None = None
 
     async def initialize(self) -> None:
         pass
@@ -326,6 +327,8 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                     await asyncio.sleep(_seconds(error) * self.gate.telegram_second)
             except TelegramError as error:
                 self.gate.metrics.api_calls.labels(endpoint, _outcome(error)).inc()
+                if isinstance(error, Forbidden) and chat_id is not None and self.refused is not None:
+                    self.refused(chat_id, str(error))
                 raise
             finally:
                 if ticket is not None:

@@ -132,7 +132,7 @@ async def hand_command(update: Update, context: KarataContext) -> None:
     if not playing:
         await telegram_io.reply(message, _("You are not in a game right now."))
         return
-    await context.karata.service.mark_reachable(user.id)
+    await context.karata.keeper.user_back(user.id)
     resend_hands(context, user.id, playing)
 
 
@@ -155,7 +155,7 @@ MAX_TYPED = 1000
 
 def _confirmed(context: KarataContext, key: tuple[int, int, str]) -> bool:
     """A costly table button needs a second press within the window; the first one warns."""
-    pending: dict[tuple[int, int, str], float] = context.bot_data.setdefault("confirmations", {})
+    pending = context.karata.confirmations
     now = time.monotonic()
     for stale in [key for key, when in pending.items() if now - when > CONFIRM_WINDOW_SECONDS]:
         del pending[stale]

@@ -58,6 +58,7 @@ RULES = Command("rules", N_("Show the house rules"))
 VOTE = Command("vote", N_("Propose a Rule Vote (Lopti)"))
 ENDSESSION = Command("endsession", N_("End this table's session"))
 CANCEL = Command("cancel", N_("Close this group's table"))
+PRACTICE_CANCEL = Command("cancel", N_("Close the practice table"))
 GUIDE = Command("guide", N_("A game's full guide"))
 LANGUAGE = Command("language", N_("Choose Swahili or English"))
 GROUP_LANGUAGE = Command("language", N_("Choose this group's language (admins)"))
@@ -70,7 +71,7 @@ FORGET = Command("forget", N_("Delete my name and records"))
 # Only the commands that work in each kind of chat (the handlers decide; /help lists the same).
 GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, VOTE, LEAVE, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE,
                   GROUP_LANGUAGE, HELP)  # fmt: skip
-PRIVATE_COMMANDS = (START, PRACTICE, HAND, LEAVE, CANCEL, STATS, GUIDE, LANGUAGE, FORGET, HELP)
+PRIVATE_COMMANDS = (START, PRACTICE, HAND, LEAVE, PRACTICE_CANCEL, STATS, GUIDE, LANGUAGE, FORGET, HELP)
 # Chats of no other kind exist for a bot's menu; these work anywhere.
 DEFAULT_COMMANDS = (HAND, LANGUAGE, HELP)
 

@@ -29,7 +29,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
-from handlers.i18n import translator
+from handlers.i18n import reader_translator, translator
 from handlers.courier import Courier
 from handlers.flood import BACKGROUND, POST, Rate, Ticket
 from handlers.precedence import at_once
@@ -68,7 +68,7 @@ class ChatWatch(Protocol):
 
     async def moved(self, old: int, new: int) -> None: ...
 
-    async def user_unreachable(self, user_id: int) -> None: ...
+    async def user_unreachable(self, user_id: int, table_id: int | None = None) -> None: ...
 
 
 class _Paid:
@@ -388,10 +388,10 @@ class Publisher:
     async def readers(self, chat_id: int, user_ids: list[int]) -> Readers:
         languages = await self.service.store.languages_of([*user_ids, chat_id] if chat_id > 0 else user_ids)
         if chat_id > 0:  # a practice table: its "group" is the player's private chat, in their language
-            group = translator(languages.get(chat_id) or self.group_language)
+            group = reader_translator(languages.get(chat_id), place=self.group_language)
         else:
             group = translator(await self.service.store.chat_language(chat_id) or self.group_language)
-        users = {user_id: translator(language or group.language) for user_id, language in languages.items()}
+        users = {user_id: reader_translator(language, place=group.language) for user_id, language in languages.items()}
         return Readers(group, users, self.bot_username(), self.webapp_url, self.webapp_name)
 
     async def _shown_of(self, table_id: int) -> dict[str, Shown]:
@@ -481,12 +481,10 @@ class Publisher:
             if screen.chat_id > 0:
                 # A private chat: its user is marked unreachable (never given up on: a /start
                 # or an unblock opens it again).
-                if user_id is not None:
-                    await self.service.mark_unreachable(table_id, user_id)
-                else:  # a practice table's message: nothing to try again
+                if user_id is None:  # a practice table's message: nothing to try again
                     await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
                 if self.watch is not None:
-                    await self.watch.user_unreachable(screen.chat_id)
+                    await self.watch.user_unreachable(screen.chat_id, table_id if user_id is not None else None)
             elif self.watch is not None:
                 await self.watch.lost(screen.chat_id, str(error))
             else:

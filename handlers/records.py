@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from html import escape
 
 from telegram import Chat, Update, User
@@ -14,6 +15,8 @@ from handlers.callback_data import MatchReplay
 from handlers.context import KarataContext, chat_translator, effective, pressed, seat_for, user_translator
 from handlers.render.common import game_title
 from handlers.render.records import board_text, hidden_text, history_keyboard, history_text, replay_caption, stats_text
+
+log = logging.getLogger(__name__)
 
 MAX_ARGUMENT = 64
 
@@ -118,5 +121,7 @@ async def send_replay(update: Update, context: KarataContext) -> None:
             filename=f"karata-{replay.game}-{replay.table_id}.json",
             caption=replay_caption(replay.game, replay.finished_at, replay.names, reader),
         )
-    except (Forbidden, BadRequest):
-        await store.set_dm_ok(user.id, False)  # the next press is told to open the chat
+    except (Forbidden, BadRequest) as error:
+        # A refusal (403) reaches the chat keeper through the flood limiter: the next press is
+        # told to open the chat.
+        log.info("could not send a replay to %s: %s", user.id, error)

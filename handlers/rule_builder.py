@@ -300,13 +300,13 @@ async def press_draft(update: Update, context: KarataContext) -> None:
     player = str(user.id)
     parsed = DraftCode.parse(data.code)
     lopti = renderer_for("lopti")
-    shown: list[Any] = []
 
     def choose(loaded: Loaded) -> dict[str, Any] | Outcome:
         view = player_view(loaded.table, loaded.game, loaded.state, player)
         if parsed.amend is None and view.get("awaiting_rule") != player:
             # Only the round's winner was shown the builder: their time is over, or their rule is in.
             return Outcome.refused("authoring_over", table=loaded.table)
+        amended = None
         if parsed.amend is not None:
             refusal = lopti.proposal_refusal(view, player)
             if refusal:
@@ -314,13 +314,12 @@ async def press_draft(update: Update, context: KarataContext) -> None:
             amended = next((rule for rule in view.get("rules") or [] if rule["id"] == parsed.amend), None)
             if amended is None:
                 return Outcome.refused("no_such_rule", table=loaded.table)
-            shown.append(amended)
         draft = replay(parsed.path, _)
         if draft is None or (parsed.confirm and next_step(draft, _) is not None):
             return Outcome.refused("unknown_button", table=loaded.table)
-        shown.append(loaded.table.version)
         if not parsed.confirm:
-            return Outcome(True, table=loaded.table)  # one more step: nothing is applied yet
+            # One more step: nothing is applied yet; the builder is drawn from this table.
+            return Outcome(True, table=loaded.table, values={"amended": amended})
         rule = draft.rule(rule_words(draft, _))
         if parsed.amend is None:
             return {"type": "author_rule", "rule": rule}
@@ -338,8 +337,9 @@ async def press_draft(update: Update, context: KarataContext) -> None:
             await telegram_io.answer(query, _("Your proposal is up: vote in the group's poll."))
             await telegram_io.edit(query, "✏️ " + _("Your proposal is up: vote in the group's poll."))
             return
-        if shown:
-            screen = builder_message(data.table_id, 0, data.code, _, shown[0])
+        amended = outcome.values.get("amended")
+        if amended is not None:
+            screen = builder_message(data.table_id, 0, data.code, _, amended)
             if screen is not None:
                 await telegram_io.edit(query, *screen)
         await telegram_io.answer(query)
@@ -347,7 +347,7 @@ async def press_draft(update: Update, context: KarataContext) -> None:
     if parsed.confirm:
         await telegram_io.answer(query, _("Your rule is in force from the next round."))
         return
-    version = shown[-1] if shown else data.version
+    version = outcome.table.version if outcome.table is not None else data.version
     karata.publisher.open_panel(
         data.table_id, user.id, version, lambda reader: builder_message(data.table_id, version, data.code, reader)
     )

@@ -88,10 +88,9 @@ class TableRow:
     # its messages show its latest revision.
     revision: int = 0
     # The turn deadline (epoch seconds) and the length it was armed with, so that a restart
-    # arms the same length again; `deadline_version` is the version it belongs to.
+    # arms the same length again. (The database's `deadline_version` column is no longer used.)
     deadline: float | None = None
     deadline_seconds: float | None = None
-    deadline_version: int | None = None
     warned: bool = False
     # Until this time the next round is not shown and presses wait (epoch seconds).
     paused_until: float | None = None
@@ -180,6 +179,8 @@ class Outcome:
     values: dict[str, Any] = field(default_factory=dict)
     # The request had already been applied (a press redelivered after a crash).
     repeated: bool = False
+    # The action the chooser picked under the table's lock (applied, or refused by the engine).
+    action: dict[str, Any] | None = None
 
     @classmethod
     def refused(cls, code: str, message: str = "", table: TableRow | None = None, **values: Any) -> Outcome:

@@ -11,15 +11,22 @@ in one transaction:
 - their results go to the pseudonym (leaderboards never list a pseudonym) and their ratings
   are deleted; their private hand messages' records and their user row are deleted.
 Tables still being played are left alone: the person is asked to leave or finish first.
+
+The name must leave the files too, not only the rows: the store zeroes what it deletes or
+overwrites (PRAGMA secure_delete, always on), and after a forget `scrub_log` moves the write-ahead
+log into the database file and empties it, since the log still holds the pages as they were.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import sqlite3
 
 from tables.models import ANONYMOUS_FROM
+
+log = logging.getLogger(__name__)
 
 # Columns of a table row that hold JSON in which a player appears as the string of their user id.
 _JSON_COLUMNS = ("state", "recent_events", "notes", "round_events", "nudged", "unreachable", "consents", "deal", "windows")
@@ -63,6 +70,15 @@ def forget(connection: sqlite3.Connection, user_id: int, anonymous: int) -> int:
         connection.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
         connection.execute("DELETE FROM users WHERE user_id = ?", (user_id,))
     return len(tables)
+
+
+def scrub_log(connection: sqlite3.Connection) -> None:
+    """Copy the write-ahead log into the database file (its pages zeroed where the forget deleted)
+    and truncate it to nothing. A reader that holds an old snapshot (a backup under way) can keep
+    it from completing: the log line says so (the next forget, or the bot's stop, empties it)."""
+    busy, _frames, _copied = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    if busy:
+        log.warning("after a /forget the database's log could not be emptied yet (a reader holds it)")
 
 
 def _swap(value: str | None, old: str, new: str) -> str | None:

@@ -23,9 +23,11 @@ from typing import Any
 
 import aiosqlite
 
-from tables.privacy import forget, pseudonym
+from tables.db_errors import counted
+from tables.metrics import UNREAD
+from tables.privacy import forget, pseudonym, scrub_log
 from tables.records import Records, ensure_built, record_match
-from tables.models import LIVE, Seat, Shown, TableRow, UserRow
+from tables.models import Seat, Shown, TableRow, UserRow
 from tables.turns import MOVE, RECORD, WriteTurns
 
 CACHE_SIZE = 50_000
@@ -201,7 +203,7 @@ HANDLED_UPDATE_SECONDS = 24 * 3600
 # The columns `save_table` writes: everything the table service decides under the table's lock.
 _SAVED = (
     "status", "creator_id", "options", "turn_seconds", "seats", "state", "version", "deadline",
-    "deadline_seconds", "deadline_version", "warned", "recent_events", "consents", "paused_until",
+    "deadline_seconds", "warned", "recent_events", "consents", "paused_until",
     "windows", "notes", "round_events", "nudged", "unreachable", "closed_reason", "join_token", "revision",
     "deal", "level", "stand_in", "computer_turn", "updated_at",
 )  # fmt: skip
@@ -239,7 +241,6 @@ def _table_from_row(row: aiosqlite.Row) -> TableRow:
         revision=row["revision"],
         deadline=row["deadline"],
         deadline_seconds=row["deadline_seconds"],
-        deadline_version=row["deadline_version"],
         warned=bool(row["warned"]),
         paused_until=row["paused_until"],
         consents=json.loads(row["consents"]) if row["consents"] else None,
@@ -268,7 +269,8 @@ def _in_turn(priority: int):
         @functools.wraps(method)
         async def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
             async with self._writes.turn(priority):
-                return await method(self, *args, **kwargs)
+                with counted(self.metrics.database_errors):  # a failed write, by kind, for /metrics
+                    return await method(self, *args, **kwargs)
 
         return wrapper
 
@@ -284,6 +286,7 @@ class Store:
         self.path = path
         self._db: aiosqlite.Connection | None = None
         self._writes = WriteTurns()
+        self.metrics = UNREAD  # the bot's own, once the composition root gives it (bot/app.py)
         # Users and chat languages are read on every update and change rarely; this process is
         # the only writer, so a write simply drops its entry.
         self._users: dict[int, UserRow] = {}
@@ -303,6 +306,9 @@ class Store:
             # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
             await self._db.execute("PRAGMA synchronous=NORMAL")
             await self._db.execute("PRAGMA foreign_keys=ON")
+            # Deleted and overwritten rows' bytes are zeroed, not left in free space: /forget
+            # must leave no name in the file (tables/privacy.py).
+            await self._db.execute("PRAGMA secure_delete=ON")
             await self.migrate()
             async with self._writes.turn():
                 await ensure_built(self.db)
@@ -427,6 +433,7 @@ class Store:
         """/forget (tables/privacy.py); returns how many past tables keep an anonymous seat."""
         anonymous = pseudonym()
         forgotten = await self._in_one_trip(lambda connection: forget(connection, user_id, anonymous))
+        await self._in_one_trip(scrub_log)
         self._users.pop(user_id, None)
         return forgotten
 
@@ -705,9 +712,6 @@ class Store:
             "INSERT INTO polls (poll_id, table_id, key, chat_id, message_id) VALUES (?, ?, ?, ?, ?)",
             (poll_id, table_id, key, chat_id, message_id),
         )
-
-    async def open_poll(self, table_id: int) -> aiosqlite.Row | None:
-        return await self._one("SELECT * FROM polls WHERE table_id = ? AND open = 1", (table_id,))
 
     async def poll(self, poll_id: str) -> aiosqlite.Row | None:
         return await self._one("SELECT * FROM polls WHERE poll_id = ?", (poll_id,))

@@ -22,6 +22,7 @@ KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5
 class KadiRenderer(GameRenderer):
     game = "kadi"
     title = N_("Kadi")
+    call_actions = frozenset({"call"})
     refusal_texts = {
         "penalty_pending": N_("Answer the penalty with a matching card, or draw."),
         "must_follow_command": N_("Follow the Jack's command, or draw."),
@@ -204,11 +205,11 @@ class KadiRenderer(GameRenderer):
         return ", ".join(parts + self._calls(view, player, _))
 
     def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """Out of the match, Kadi Moja / Niko Kadi, the dealer (the app draws the card count)."""
+        """Out of the match, Kadi Moja / Niko Kadi (the app draws the card count); the dealer is
+        not marked, as in the group's table."""
         if player in (view.get("eliminated") or []):
             return _("eliminated")
-        dealer = [_("dealer")] if player == view.get("dealer") else []
-        return ", ".join(self._calls(view, player, _) + dealer)
+        return ", ".join(self._calls(view, player, _))
 
     def _calls(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
@@ -259,7 +260,7 @@ class KadiRenderer(GameRenderer):
         if view.get("provisional_winner"):
             notes.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
                                    name=name(names, view["provisional_winner"])))
-        direction = "↻" if view.get("direction") == "clockwise" else "↺"
+        direction = "↻ " + _("clockwise") if view.get("direction") == "clockwise" else "↺ " + _("anticlockwise")
         return [
             zone("top", _("Top card"), [view["top"]] if view.get("top") else [], note="\n".join(notes)),
             zone("stock", _("Stock"), count=view.get("stock_size", 0), note=direction),

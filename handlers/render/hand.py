@@ -116,7 +116,7 @@ def hand_text(
             lines.extend(f"<i>{line}</i>" for line in private)
     lines.append("")
     if game.is_finished(state):
-        lines.append(_("Match over."))
+        lines.append("<b>" + renderer.match_end_line(game.scores(state), game.winners(state), player, _, table.names) + "</b>")
     elif table.status != "playing":
         lines.append(_("This table is closed."))
     elif paused:

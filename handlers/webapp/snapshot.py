@@ -10,6 +10,7 @@ from typing import Any
 from engine.core.protocol import Game, State
 from handlers import cards as show
 from handlers.games import renderer_for
+from handlers.games.base import PROPOSALS_KEY, winners_line
 from handlers.i18n import Translator
 from handlers.render.action_tree import CARD, DONE, Node
 from handlers.render.common import game_title
@@ -52,6 +53,19 @@ def results(table: TableRow, _: Translator) -> dict[str, Any] | None:
     return {"edition": table.round_events.get("version", 0), "lines": [line for line in shown_text(text).split("\n") if line.strip()]}
 
 
+def standings(table: TableRow, game: Game, state: State, _: Translator) -> list[str] | None:
+    """At the match's end (or the session's), who won and each player's total, as the group's
+    table shows them, in plain lines; None while the match goes on."""
+    if not game.is_finished(state) and table.status != FINISHED:
+        return None
+    renderer = renderer_for(table.game)
+    winners = game.winners(state) if game.is_finished(state) else []
+    public = player_view(table, game, state, None)
+    lines = [winners_line(winners, _, table.names)] if winners else []
+    lines += renderer.result_lines(public, game.scores(state), winners, _, table.names)
+    return [shown_text(line) for line in lines]
+
+
 def snapshot(
     table: TableRow, game: Game, state: State | None, player: str, _: Translator, now: float, at: tuple[int, int] | None = None
 ) -> dict[str, Any]:
@@ -61,6 +75,7 @@ def snapshot(
     found: dict[str, Any] = {
         "table": table.table_id,
         "version": table.version,
+        "revision": table.revision,
         "game": table.game,
         "title": game_title(table.game, _),
         "language": _.language,
@@ -76,6 +91,7 @@ def snapshot(
         "buttons": [],
         "lines": [],
         "results": results(table, _),
+        "standings": None,
         "labels": labels(_),
     }
     seats = [
@@ -105,6 +121,7 @@ def snapshot(
         zones.append(zone)
     found["zones"] = zones
     found["hand"] = renderer.hand_cards(view)
+    found["standings"] = standings(table, game, state, _)
     paused = table.paused_until is not None and now < table.paused_until
     waiting = player in acting
     if game.is_finished(state):
@@ -120,9 +137,12 @@ def snapshot(
         if at is not None and at[0] == seen.keyboard and seen.tree.node(at[1]) is not None:
             found["at"] = at[1]
         public = player_view(table, game, state, None)
+        # Not Lopti's 🗳 Vote: in the group it opens the presser's proposals in their private chat,
+        # which the app's hand offers already (🗳 Propose a change).
         found["buttons"] = [
             {"label": label, "name": key, "warning": renderer.table_button_warning(key, _)}
             for label, key in renderer.table_buttons(public, names, _)
+            if key != PROPOSALS_KEY
         ]
     lines = renderer.log_lines(table.recent_events, _, names)
     found["lines"] = [plain(line) for line in lines[-LINES_KEPT:]]
@@ -161,17 +181,20 @@ def tree_json(table: TableRow, seen: Seen, view: dict[str, Any]) -> dict[str, An
     """The action tree: every node, and the buttons the chat keyboard would show at it (the same
     hand_markup, so marked cards unmark and ↩ goes where the chat's goes)."""
     codes = card_codes(view)
+    calls = renderer_for(table.game).call_actions
     nodes = []
     for node in seen.tree.nodes:
         buttons = []
         markup = hand_markup(table, seen, node)
+        # The cards marked so far (a move's own label may start with ✅ too: Lopti's Ready).
+        marks = {f"{MARKED} {label}" for label, _target in node.marks}
         for row in markup.inline_keyboard if markup else ():
             for button in row:
                 data = TreeNode.parse(button.callback_data)
                 target = seen.tree.node(data.node)
                 label = button.text
-                marked = label.startswith(MARKED + " ")
-                bare = label.removeprefix(MARKED + " ")
+                marked = label in marks
+                bare = label.removeprefix(MARKED + " ") if marked else label
                 kind = "back" if label == BACK else _kind(target, marked)
                 buttons.append({"label": bare, "node": data.node, "kind": kind, "marked": marked,
                                 "card": codes.get(bare) if kind == "card" else None})
@@ -182,6 +205,7 @@ def tree_json(table: TableRow, seen: Seen, view: dict[str, Any]) -> dict[str, An
             "card": codes.get(node.label) if node.kind == CARD else None,
             "children": [child.number for child in node.children],
             "leaf": node.action is not None,
+            "call": node.action is not None and node.action["type"] in calls,
             "buttons": buttons,
         })  # fmt: skip
     return {"digest": str(seen.keyboard), "nodes": nodes, "root": 0}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 
 import aiohttp
@@ -13,11 +14,13 @@ import pytest
 import pytest_asyncio
 
 from bot.demo import DEMO_TOKEN
+from bot.services import services_of
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
 from tests.e2e.test_crashes_and_strangers import crash
 from tests.e2e.test_kadi_table import FIVES, open_kadi
 from tests.e2e.test_kadi_table import press as chat_press
+from tests.webapp.round_end import make, to_the_last_move_of_the_round
 
 pytestmark = pytest.mark.asyncio
 
@@ -70,7 +73,7 @@ async def http():
 
 
 def base_of(application):
-    return f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+    return f"http://127.0.0.1:{services_of(application).web.port}/app/"
 
 
 async def kadi(api, application):
@@ -196,16 +199,16 @@ async def test_stale_malformed_over_long_and_other_seats_moves_change_nothing(ap
         assert (await application.bot_data["karata"].store.get_table(table.table_id)).version == snap["version"] + 1
 
 
-async def live(http, base, user, table_id, version):
+async def live(http, base, user, table_id):
     socket = await http.ws_connect(base + f"api/table/{table_id}/live")
-    await socket.send_json({"initData": init_data(user), "version": version})
+    await socket.send_json({"initData": init_data(user)})
     return socket
 
 
 async def open_app(http, base, user, table_id):
-    """`user`'s page opened at the table: their snapshot, then their live socket from its version."""
+    """`user`'s page opened at the table: their snapshot, then their live socket."""
     snap = await Client(http, base, user).snapshot(table_id)
-    return snap, await live(http, base, user, table_id, snap["version"])
+    return snap, await live(http, base, user, table_id)
 
 
 async def chat_move_while_barakas_app_is_open(api, application, http, sim, table):
@@ -221,13 +224,14 @@ async def chat_move_while_barakas_app_is_open(api, application, http, sim, table
     return socket
 
 
-async def next_snapshot(socket, timeout=10.0, after=-1):
-    """The first snapshot past version `after` within `timeout` seconds (a bound against a hung
-    test, not a speed: how fast a move reaches every screen is benchmarks/bench_miniapp.py's)."""
+async def next_snapshot(socket, timeout=10.0, after=-1, revision=-1):
+    """The first snapshot past version `after` and revision `revision` within `timeout` seconds (a
+    bound against a hung test, not a speed: how fast a move reaches every screen is
+    benchmarks/bench_miniapp.py's)."""
     deadline = time.monotonic() + timeout
     while True:
         message = await asyncio.wait_for(socket.receive_json(), max(0.0, deadline - time.monotonic()))
-        if message["type"] == "snapshot" and message["version"] > after:
+        if message["type"] == "snapshot" and message["version"] > after and message["revision"] > revision:
             return message
 
 
@@ -243,19 +247,45 @@ async def test_the_live_socket_shows_a_chat_move_and_catches_up(api, start_bot, 
         assert seen["version"] == snap["version"] + 1 and seen["to_act"] == [1]
         assert sorted(seen["hand"]) == sorted(BARAKA)
         await socket.close()
-        again = await live(http, base, baraka, table.table_id, snap["version"])
+        # A socket opened again starts with the table as it stands.
+        again = await live(http, base, baraka, table.table_id)
         caught = await next_snapshot(again)
-        assert caught["version"] == seen["version"], "an old version is caught up at once"
+        assert caught["version"] == seen["version"] and caught["revision"] == seen["revision"]
         await again.close()
-        current = await live(http, base, baraka, table.table_id, seen["version"])
-        with pytest.raises(asyncio.TimeoutError):
-            await next_snapshot(current, timeout=0.3)
-        await current.close()
         forged = await http.ws_connect(base + f"api/table/{table.table_id}/live")
-        await forged.send_json({"initData": init_data(baraka, token="123456789:another-bots-token-xx"), "version": 0})
+        await forged.send_json({"initData": init_data(baraka, token="123456789:another-bots-token-xx")})
         refused = await forged.receive_json()
         assert refused["type"] == "error" and refused["error"] == "unauthorized"
         await forged.close()
+
+
+async def test_the_end_of_a_rounds_pause_reaches_the_app_and_a_reconnection(api, start_bot, http):
+    """The player first to act in the new round has the app open: the pause between rounds shows
+    no moves; its end (no move, the same version) is a new revision that brings them, on the open
+    socket and on one opened again from the paused page."""
+    sim = simulation(api, count=2)
+    async with start_bot(**APP, KARATA_ROUND_PAUSE_SECONDS=120) as application:
+        karata = application.bot_data["karata"]
+        await sim.open_table("kadi", "hand_size=5")
+        table = await karata.store.live_table(sim.group_id, 0)
+        last = await to_the_last_move_of_the_round(karata, table.table_id, random.Random(5))
+        user = next(user for user in sim.users if str(user.id) == last.first[0])
+        snap, socket = await open_app(http, base_of(application), user, table.table_id)
+        await make(karata, table.table_id, last)
+        paused = await next_snapshot(socket, after=snap["version"])
+        assert paused["prompt"] == "Next round in a moment..."
+        await karata.service.end_pause(table.table_id)
+        resumed = await next_snapshot(socket, revision=paused["revision"])
+        assert resumed["version"] == paused["version"], "the pause's end is no move"
+        assert resumed["prompt"].startswith("Your turn"), "the new round's moves"
+        fetched = await Client(http, base_of(application), user).snapshot(table.table_id)
+        assert fetched["revision"] == resumed["revision"]
+        await socket.close()
+        # The page still showing the pause reconnects: the socket brings the moves at once.
+        again = await live(http, base_of(application), user, table.table_id)
+        caught = await next_snapshot(again, revision=paused["revision"])
+        assert caught["revision"] == resumed["revision"] and caught["prompt"] == resumed["prompt"]
+        await again.close()
 
 
 async def test_the_chat_hand_rests_while_the_app_is_open_and_catches_up_after(api, start_bot, http):
@@ -320,9 +350,9 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
         # A socket that has not said who it is yet is closed too.
         sockets.append(await http.ws_connect(base + f"api/table/{table.table_id}/live"))
         await asyncio.sleep(0.05)
-        assert application.bot_data["live"].count() == 2
+        assert services_of(application).live.count() == 2
         # Each page reads its socket, as a browser does (it answers the close frame at once).
-        readers = [asyncio.ensure_future(socket.receive()) for socket in sockets]
+        readers = [asyncio.ensure_future(closing(socket)) for socket in sockets]
         started = time.monotonic()
     stopped = time.monotonic() - started
     assert stopped < 3.0, f"the bot took {stopped:.1f} s to stop"
@@ -331,20 +361,35 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
         assert message.type == aiohttp.WSMsgType.CLOSE and message.data == aiohttp.WSCloseCode.GOING_AWAY
 
 
+async def closing(socket):
+    """The socket's first message that is not a snapshot or a ping (its close)."""
+    while (message := await socket.receive()).type == aiohttp.WSMsgType.TEXT:
+        pass
+    return message
+
+
 async def test_a_graceful_stop_catches_up_the_chat_hands_of_players_in_the_app(api, start_bot, http):
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         baraka = sim.users[1]
         socket = await chat_move_while_barakas_app_is_open(api, application, http, sim, table)
-        reader = asyncio.ensure_future(socket.receive())
+        reader = asyncio.ensure_future(closing(socket))
     assert (await asyncio.wait_for(reader, 1.0)).type == aiohttp.WSMsgType.CLOSE
     assert "Your turn" in api.last_message(baraka.id).plain, "the stop closed the app's socket and caught the chat up"
+
+
+async def test_the_page_may_talk_to_its_own_server_only(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        async with http.get(base_of(application)) as response:
+            policy = dict(part.strip().split(" ", 1) for part in response.headers["Content-Security-Policy"].split(";"))
+    assert policy["connect-src"] == "'self'", "sockets and requests to this host only"
+    assert policy["default-src"] == "'self'" and policy["script-src"] == "'self'"
 
 
 async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot, http):
     """The page loads its files relative to /app/: an operator's URL without the slash still works."""
     async with start_bot(**APP) as application:
-        root = f"http://127.0.0.1:{application.bot_data['web'].port}"
+        root = f"http://127.0.0.1:{services_of(application).web.port}"
         async with http.get(root + "/app?table=5", allow_redirects=False) as response:
             assert response.status in (301, 308)
             assert response.headers["Location"] == "/app/?table=5"
