@@ -31,7 +31,7 @@ LONG = (
     "tests/render/test_prompts_match_keyboards.py::test_the_prompt_names_exactly_what_the_keyboard_offers",
     "tests/bot/test_cli.py::test_the_same_seed_gives_the_same_swahili_transcript",
     "tests/bot/test_cli.py::test_verbose_prints_every_message_in_english_on_request",
-    "tests/bot/test_cli.py::test_a_piped_arena_prints_no_progress_bar",
+    "tests/bot/test_cli.py::test_a_piped_arena_prints_",
     "tests/e2e/test_process.py::",
     "tests/e2e/test_database_at_start.py::test_",
     "tests/e2e/test_games_at_the_table.py::test_a_whole_match_of_euchre_for_three",
