@@ -94,7 +94,8 @@ async def test_a_flood_wait_holds_only_its_own_chat():
     started = time.monotonic()
     granted = await grants(gate, [(GROUP, URGENT), (OTHER_GROUP, TABLE), (PRIVATE, BACKGROUND)])
     when = {chat: moment - started for moment, chat, _ in granted}
-    assert when[OTHER_GROUP] < 0.1 and when[PRIVATE] < 0.1
+    # The others go first, however slow the machine; the banned group only once its wait is over.
+    assert when[OTHER_GROUP] < when[GROUP] and when[PRIVATE] < when[GROUP]
     assert when[GROUP] >= 0.29
 
 
