@@ -72,6 +72,7 @@ from handlers.precedence import UpdatesFirst
 from handlers.moves import Moves
 from handlers.publisher import Publisher
 from handlers.recent import Recent
+from tables.call_log import CallLog
 from tables.feed import ChangeFeed
 from tables.metrics import Metrics
 from tables.service import TableService, Timing
@@ -96,7 +97,12 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
 def build_application(settings: Settings) -> Application:
     # The operator's figures and health (bot/health.py): every part counts into this bot's own.
     metrics = Metrics()
-    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute, metrics=metrics)
+    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute, metrics=metrics,
+                     telegram_second=settings.telegram_second)
+    # What the process before this one sent to each group in the last minute still counts.
+    group_calls = CallLog(None if settings.db_path == ":memory:" else settings.db_path + ".calls", gate.minute)
+    gate.remember(group_calls.recent())
+    gate.on_group_call = group_calls.record
     services = Services(
         settings, metrics, gate, FloodLimiter(gate), UpdatesFirst(metrics=metrics), liveness=Liveness()
     )

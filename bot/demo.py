@@ -141,7 +141,7 @@ class Simulation:
             return True
         if not path:
             query = await self.api.press(user, user.id, message.message_id, self.rng.choice(buttons))
-            await self.api.wait_for_answer(query, timeout=10)
+            await self.api.wait_for_answer(query, timeout=60)
             await self.shown()
             return True
         for label in path:
@@ -149,7 +149,7 @@ class Simulation:
             if message is None:
                 break
             query = await self.api.press_text(user, user.id, message.message_id, label)
-            await self.api.wait_for_answer(query, timeout=10)
+            await self.api.wait_for_answer(query, timeout=60)
             await self.shown()
         return True
 

@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     bot_messages_per_second: int = Field(30, ge=1, le=10000, validation_alias=AliasChoices("KARATA_BOT_RATE"))
     # (KARATA_BOT_RATE a second bot-wide, KARATA_GROUP_RATE a minute in one group.)
     group_messages_per_minute: int = Field(20, ge=1, le=6000, validation_alias=AliasChoices("KARATA_GROUP_RATE"))
+    # How long Telegram's second lasts for those limits: 1. Tests keep the limits on a faster clock
+    # (0.1: a group's minute lasts 6 s), with the fake Bot API's `telegram_second` the same.
+    telegram_second: float = Field(1.0, gt=0, le=1, validation_alias=AliasChoices("KARATA_TELEGRAM_SECOND"))
     # Seconds between a round's end and the next deal being shown.
     round_pause_seconds: float = Field(5.0, ge=0, le=120, validation_alias=AliasChoices("KARATA_ROUND_PAUSE_SECONDS"))
     # How long a Rule Vote stays open.

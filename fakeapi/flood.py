@@ -5,9 +5,12 @@ a benchmark can read how busy the bot was even without limits; a call counts wha
 then answers (the fake assumes Telegram counts requests, not successes).  With ``enforce`` on, Telegram's
 limits are applied: more than GROUP_LIMIT counted calls to one group in any sliding GROUP_WINDOW,
 or more than BOT_LIMIT bot-wide in any sliding BOT_WINDOW, is answered 429 with ``retry_after``.
-After a 429 for a chat, every call to that chat before ``retry_after`` has passed is a ban
-violation and is answered 429 again.  A refused call is not delivered: it takes no room in the
-windows.  ``inject`` adds seeded random 429s (drills), which ban the chat the same way.
+``second`` is how long Telegram's second lasts on ``clock``: 1 for the real thing, less for tests
+that keep Telegram's limits on a faster clock (the bot's ``KARATA_TELEGRAM_SECOND``, the same
+value); windows and ``retry_after`` are counted in Telegram's seconds.  After a 429 for a chat,
+every call to that chat before ``retry_after`` has passed is a ban violation and is answered 429
+again.  A refused call is not delivered: it takes no room in the windows.  ``inject`` adds seeded
+random 429s (drills), which ban the chat the same way.
 """
 
 from __future__ import annotations
@@ -63,9 +66,12 @@ class FloodStats:
 
 
 class FloodControl:
-    def __init__(self, clock: Callable[[], float], enforce: bool = False) -> None:
+    def __init__(self, clock: Callable[[], float], enforce: bool = False, second: float = 1.0) -> None:
         self.clock = clock
         self.enforce = enforce
+        self.second = second
+        self.group_window = GROUP_WINDOW * second
+        self.bot_window = BOT_WINDOW * second
         self._group_recent: dict[int, deque[float]] = {}  # delivered times within GROUP_WINDOW
         self._bot_recent: deque[float] = deque()  # delivered times within BOT_WINDOW
         self._banned_until: dict[int, float] = {}
@@ -101,17 +107,17 @@ class FloodControl:
         until = self._banned_until.get(chat_id)
         if until is not None and now < until:
             self._ban_violations.append(BanViolation(chat_id, method, now, until))
-            self._refuse(BAN_CAUSE, chat_id, now, math.ceil(until - now), ban=False)
+            self._refuse(BAN_CAUSE, chat_id, now, self._telegram_seconds(until - now), ban=False)
         group = self._group_recent.setdefault(chat_id, deque()) if is_group else None
         if group is not None:
-            while group and group[0] <= now - GROUP_WINDOW:
+            while group and group[0] <= now - self.group_window:
                 group.popleft()
-        while self._bot_recent and self._bot_recent[0] <= now - BOT_WINDOW:
+        while self._bot_recent and self._bot_recent[0] <= now - self.bot_window:
             self._bot_recent.popleft()
         if self.enforce:
             if group is not None and len(group) >= GROUP_LIMIT:
                 # Room comes back when the oldest call in the window leaves it.
-                self._refuse(GROUP_CAUSE, chat_id, now, max(1, math.ceil(group[0] + GROUP_WINDOW - now)))
+                self._refuse(GROUP_CAUSE, chat_id, now, self._telegram_seconds(group[0] + self.group_window - now))
             if len(self._bot_recent) >= BOT_LIMIT:
                 self._refuse(BOT_CAUSE, chat_id, now, 1)
         if self._inject_probability and self._rng.random() < self._inject_probability:
@@ -123,10 +129,19 @@ class FloodControl:
             group.append(now)
             self._busiest_minute[chat_id] = max(self._busiest_minute.get(chat_id, 0), len(group))
 
+    def in_window(self, chat_id: int) -> int:
+        """Calls delivered to a group in the sliding minute that ends now."""
+        now = self.clock()
+        return sum(1 for at in self._group_recent.get(chat_id, ()) if at > now - self.group_window)
+
+    def _telegram_seconds(self, duration: float) -> int:
+        """A wait on the clock as Telegram says it: whole seconds of its own, at least one."""
+        return max(1, math.ceil(round(duration / self.second, 6)))  # 0.1 / 0.1 may be 1.0000001
+
     def _refuse(self, cause: str, chat_id: int, now: float, retry_after: int, ban: bool = True) -> None:
         self._refused[cause] += 1
         if ban:
-            self._banned_until[chat_id] = now + retry_after
+            self._banned_until[chat_id] = now + retry_after * self.second
         raise too_many_requests(retry_after)
 
     def stats(self) -> FloodStats:

@@ -10,6 +10,10 @@ from typing import Any, Callable
 from fakeapi.records import CallbackQuery, FakeUser, MessageRecord
 from fakeapi.world import ADMIN_STATUSES
 
+# How long a wait goes on by default before it fails: a bound against a hung test, not a speed
+# (a loaded machine may take many seconds; a wait ends as soon as its condition holds).
+HANG_SECONDS = 60.0
+
 
 class Inspection:
     # ----------------------------------------------------------------- messages
@@ -40,7 +44,7 @@ class Inspection:
         q = self.queries.get(str(query_id))
         return q.answer if q else None
 
-    async def wait_for_answer(self, query_id: str, timeout: float = 5) -> dict:
+    async def wait_for_answer(self, query_id: str, timeout: float = HANG_SECONDS) -> dict:
         """The bot's answer to a press; then, if the test set ``after_answer`` (e.g. "wait until
         the bot has shown what the press changed"), that too."""
         await self.wait_until(lambda: self.callback_answer(query_id) is not None, timeout,
@@ -87,7 +91,7 @@ class Inspection:
         return []
 
     # ----------------------------------------------------------------- synchronisation
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5,
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float = HANG_SECONDS,
                          what: str | None = None) -> Any:
         """Poll ``predicate`` (sync or async) until truthy; return its value."""
         deadline = time.monotonic() + timeout
@@ -110,7 +114,7 @@ class Inspection:
             except TimeoutError:
                 pass
 
-    async def settle(self, quiet: float = 0.2, timeout: float = 10) -> None:
+    async def settle(self, quiet: float = 0.2, timeout: float = HANG_SECONDS) -> None:
         """Wait until every queued update was fetched by the bot, no request is in flight and
         no API call (other than an idle getUpdates) arrived for ``quiet`` seconds; and, when the
         test said how to see it (``bot_busy``), until the bot has no work of its own under way."""

@@ -43,6 +43,8 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
     ``clock`` times what benchmarks and flood accounting measure (callback answers, message
     versions, flood windows); inject a controllable one to test minutes without waiting.
     ``flood_limits`` turns on Telegram's flood limits (fakeapi.flood); accounting is always on.
+    ``telegram_second`` is how long Telegram's second lasts (fakeapi.flood): tests run its limits
+    faster, with the bot's ``KARATA_TELEGRAM_SECOND`` set to the same value.
     """
 
     def __init__(
@@ -57,6 +59,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         strict_ampersand: bool = True,
         flood_limits: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        telegram_second: float = 1.0,
         first_update_id: int = 100001,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -106,7 +109,7 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
         self.bot_descriptions: dict[str, str] = {}  # language_code ("" = default) -> text
         self.bot_short_descriptions: dict[str, str] = {}
 
-        self.flood_control = FloodControl(clock, enforce=flood_limits)
+        self.flood_control = FloodControl(clock, enforce=flood_limits, second=telegram_second)
         self._scripted_floods: dict[str, list[int]] = {}
         self._faults: dict = {}  # method -> scripted 5xx or hang (fakeapi.faults)
         self._message_updates: dict[tuple[int, int], dict] = {}  # (chat, message id) -> its update

@@ -19,7 +19,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -91,16 +91,20 @@ class FloodGate:
         group_per_minute: int = 20,
         group_reserve: int = 2,
         clock: Callable[[], float] = time.monotonic,
-        second: float = SECOND,
-        minute: float = MINUTE,
-        patience: float = PATIENCE,
+        second: float | None = None,
+        minute: float | None = None,
+        patience: float | None = None,
+        telegram_second: float = 1.0,
         metrics: Metrics = UNREAD,
     ):
+        # `telegram_second`: how long Telegram's second lasts on `clock` (1; tests run Telegram's
+        # limits faster with less). Every window and `retry_after` keeps its ratio.
+        self.telegram_second = telegram_second
         self.per_second = per_second
-        self.patience = patience
+        self.patience = PATIENCE * telegram_second if patience is None else patience
         self.group_per_minute = group_per_minute
-        self.second = second
-        self.minute = minute
+        self.second = SECOND * telegram_second if second is None else second
+        self.minute = MINUTE * telegram_second if minute is None else minute
         self.group_reserve = min(group_reserve, group_per_minute - 1)
         self.clock = clock
         self._bot: list[Ticket] = []
@@ -111,6 +115,15 @@ class FloodGate:
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
         self.metrics = metrics
+        # Told of each group call before it goes out (bot/app.py keeps them across a restart).
+        self.on_group_call: Callable[[int], None] = lambda chat_id: None
+
+    def remember(self, calls: Iterable[tuple[int, float]]) -> None:
+        """Calls the process before this one made, as (chat id, seconds ago): they count here."""
+        now = self.clock()
+        for chat_id, ago in calls:
+            if is_group(chat_id):
+                self._groups.setdefault(chat_id, []).append(Ticket(chat_id, now - ago, done=True))
 
     async def acquire(self, chat_id: int, priority: int = POST) -> Ticket:
         """Wait until a call to `chat_id` fits the limits; the ticket counts it. Give it back to
@@ -143,8 +156,8 @@ class FloodGate:
             self._kick()
 
     def ban(self, chat_id: int, seconds: float) -> None:
-        """Telegram asked us to wait `seconds` before writing to this chat again."""
-        until = self.clock() + seconds
+        """Telegram asked us to wait `seconds` (its own) before writing to this chat again."""
+        until = self.clock() + seconds * self.telegram_second
         self._banned[chat_id] = max(self._banned.get(chat_id, 0.0), until)
         self.metrics.flood_waits.inc()
         self.metrics.flood_wait_seconds.inc(seconds)
@@ -233,6 +246,7 @@ class FloodGate:
         self._bot.append(ticket)
         if is_group(chat_id):
             self._groups.setdefault(chat_id, []).append(ticket)
+            self.on_group_call(chat_id)
         return ticket
 
     @staticmethod
@@ -310,7 +324,7 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                     assert chat_id is not None
                     self.gate.ban(chat_id, _seconds(error))  # the next acquire waits it out
                 else:
-                    await asyncio.sleep(_seconds(error))
+                    await asyncio.sleep(_seconds(error) * self.gate.telegram_second)
             except TelegramError as error:
                 self.gate.metrics.api_calls.labels(endpoint, _outcome(error)).inc()
                 if isinstance(error, Forbidden) and chat_id is not None and self.refused is not None:

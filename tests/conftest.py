@@ -15,7 +15,41 @@ settings.register_profile("karata", derandomize=True, database=None, deadline=No
 settings.load_profile("karata")
 
 
+# Tests that take many seconds of their own (many random matches, processes started, Chromium),
+# marked long here in one place besides those marked in their files:
+# `pytest -m "not long"`, the inner loop, leaves them out.
+LONG = (
+    "tests/lopti/test_lopti_advance.py::test_advance_and_apply_give_identical_states_and_events",
+    "tests/lopti/test_lopti_house_rules.py::test_random_sessions_with_house_rules_votes_and_duels",
+    "tests/lopti/test_lopti_properties.py::test_random_sessions_keep_every_invariant",
+    "tests/lopti/test_lopti_views.py::test_views_and_events_show_only_what_the_viewer_may_see",
+    "tests/kadi/test_kadi_properties.py::test_random_matches_keep_every_invariant",
+    "tests/kadi/test_kadi_views.py::test_no_view_or_event_shows_a_card_its_viewer_may_not_see",
+    "tests/pitch/test_pitch_views.py::test_no_view_or_event_shows_a_hidden_card",
+    "tests/core/test_core_rng.py::test_a_shuffle_is_the_order_random_shuffle_gives_for_the_same_label",
+    "tests/handlers/test_input_parsers.py::test_start_payloads_are_ours_or_nothing",
+    "tests/render/test_prompts_match_keyboards.py::test_the_prompt_names_exactly_what_the_keyboard_offers",
+    "tests/bot/test_cli.py::test_the_same_seed_gives_the_same_swahili_transcript",
+    "tests/bot/test_cli.py::test_verbose_prints_every_message_in_english_on_request",
+    "tests/bot/test_cli.py::test_a_piped_arena_prints_",
+    "tests/e2e/test_process.py::",
+    "tests/e2e/test_database_at_start.py::test_",
+    "tests/e2e/test_games_at_the_table.py::test_a_whole_match_of_euchre_for_three",
+    "tests/e2e/test_house_rule_text.py::test_the_winner_",
+    "tests/e2e/test_backup_and_restore.py::test_a_backup_taken_mid_match_restores_every_acknowledged_move",
+    "tests/e2e/test_crashes_and_strangers.py::test_without_a_turn_timer_every_round_and_pause_moves_on",
+    "tests/e2e/test_chat_changes.py::test_a_fault_window_loses_no_acknowledged_move",
+    "tests/bot/test_cli.py::test_a_demo_that_never_deals_says_why_and_fails",
+    "tests/webapp/test_demo.py::test_karata_demo_webapp_prints_a_working_link_and_stops_on_ctrl_c",
+    "tests/webapp/browser/",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked `long` go first: spread over the workers at the start, their waiting overlaps
     the quick tests instead of ending the run alone (the order is the same on every worker)."""
+    for item in items:
+        if item.nodeid.startswith(LONG):
+            item.add_marker(pytest.mark.long)
     items.sort(key=lambda item: item.get_closest_marker("long") is None)

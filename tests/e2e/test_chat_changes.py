@@ -64,7 +64,7 @@ async def test_a_group_upgraded_mid_match_plays_on_in_the_supergroup_with_its_re
         mark = len(api.calls)
         if learnt_from == "the failed call":
             assert await move(karata, table, str(amina.id))  # its table edit meets the upgrade
-        posted = await api.wait_until(lambda: table_in(api, SUPERGROUP), timeout=10, what="the table in the supergroup")
+        posted = await api.wait_until(lambda: table_in(api, SUPERGROUP), timeout=60, what="the table in the supergroup")
         assert "Round 1" in posted.plain
         failed = api.calls_to(old, mark)
         assert len(failed) <= 1, f"the old group is called once at most: {failed}"
@@ -110,7 +110,7 @@ async def test_a_removed_bot_stops_calling_the_group_and_the_players_get_the_sta
         async def ended():
             return (await karata.store.get_table(table.table_id)).status == "finished"
 
-        await api.wait_until(ended, timeout=10, what="the table to end")
+        await api.wait_until(ended, timeout=60, what="the table to end")
         ended_at = len(api.calls_to(sim.group_id, mark))
         assert ended_at <= (0 if told else 1), api.calls_to(sim.group_id, mark)
         await asyncio.sleep(2.5)  # two turns' time: nothing times out, nothing tries the group

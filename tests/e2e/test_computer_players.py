@@ -186,4 +186,4 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(api, start_
         async def moved():
             return (await table_state(application, table.table_id)).table.version > pending.version
 
-        await api.wait_until(moved, timeout=10, what="the computer's move after the restart")
+        await api.wait_until(moved, timeout=60, what="the computer's move after the restart")

@@ -24,7 +24,8 @@ NOWHERE = "http://127.0.0.1:9/bot"
 def karata_run(db_path: Path, prefix: list[str] | None = None) -> subprocess.CompletedProcess:
     environment = {**os.environ, "BOT_TOKEN": DEMO_TOKEN, "TELEGRAM_API_BASE_URL": NOWHERE, "KARATA_DB": str(db_path)}
     command = [*(prefix or []), sys.executable, "-m", "bot.cli", "run"]
-    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=30)
+    # A bound against a hung process, not a speed: a start on a loaded machine takes many seconds.
+    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
 
 
 def stopped_with_one_line(result: subprocess.CompletedProcess, db_path: Path, *words: str) -> str:

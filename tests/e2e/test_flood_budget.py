@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.demo import Simulation
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import TELEGRAM_SECOND, simulation
 from tests.e2e.helpers import SHORT_MATCHES, sensible_player
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.long]
@@ -28,7 +28,8 @@ async def test_a_whole_match_within_telegrams_limits(api, start_bot, game):
     sim = simulation(api, count=players, seed=3)
     sim.choose = sensible_player(random.Random(3))
     api.flood_control.enforce = True
-    async with start_bot(KARATA_GROUP_RATE=20, KARATA_BOT_RATE=30, KARATA_ROUND_PAUSE_SECONDS=1) as application:
+    rates = {"KARATA_GROUP_RATE": 20, "KARATA_BOT_RATE": 30}
+    async with start_bot(**rates, KARATA_ROUND_PAUSE_SECONDS=TELEGRAM_SECOND) as application:
         karata = application.bot_data["karata"]
         sim.application = application
         sim.private_only = True  # players press as soon as their own chat shows the move
@@ -65,7 +66,9 @@ async def test_a_flood_wait_in_one_group_holds_up_no_other_table_and_no_press(ap
             await sim.open_table("kadi")
         await karata.publisher.settle()
         banned, free = tables
-        api.flood_chat(banned.group_id, 6)  # Telegram answers the next call to this group with a 429
+        # Telegram answers the next call to this group with a 429: wait a minute (6 s here).
+        api.flood_chat(banned.group_id, 60)
+        ban = 60 * TELEGRAM_SECOND
         started = asyncio.get_running_loop().time()
         for sim in (banned, free, banned, free):
             version = (await karata.store.live_table(sim.group_id, 0)).version
@@ -74,12 +77,12 @@ async def test_a_flood_wait_in_one_group_holds_up_no_other_table_and_no_press(ap
                 assert await sim.step(), "somebody has a button"
                 latencies = [query.latency for query in list(api.queries.values())[pressed:]]
                 assert latencies and max(latencies) < 1.0, "a press is answered at once, banned group or not"
-        free_edit = await api.wait_until(lambda: _edited_after(free.table_message(), started), timeout=6, what="the free table")
-        assert free_edit - started < 6, "the other group's table does not wait for the ban"
+        free_edit = await api.wait_until(lambda: _edited_after(free.table_message(), started), timeout=ban, what="the free table")
+        assert free_edit - started < ban, "the other group's table does not wait for the ban"
         await karata.publisher.settle()
         stats = api.flood_stats()
         assert stats.ban_violations == [], "nothing reached the banned group before its wait was over"
-        assert _edited_after(banned.table_message(), started) - started >= 6, "its table came after the wait"
+        assert _edited_after(banned.table_message(), started) - started >= ban, "its table came after the wait"
         assert stats.refused["injected"] == 1 and stats.violations == 0
 
 

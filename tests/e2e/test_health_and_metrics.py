@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import aiohttp
 import pytest
@@ -39,16 +40,20 @@ def value(page: str, name: str, **labels: str) -> float:
 
 
 async def test_health_is_ok_while_updates_arrive_and_503_once_they_stop(api, start_bot):
+    amina = api.add_user(1001, "Amina")
     async with start_bot(KARATA_HEALTH_SECONDS=1) as application:
-        status, text = await get(application, "/healthz")
-        assert (status, text) == (200, "ok\n")
+        # Bounds against a hung test, not speeds: a loaded machine may take many seconds.
+        deadline = time.monotonic() + 60
+        while (answer := await get(application, "/healthz"))[0] != 200 and time.monotonic() < deadline:
+            await api.user_starts_bot(amina)  # an update arrives
+            await asyncio.sleep(0.05)
+        assert answer == (200, "ok\n")
         # The long poll ends: no update can arrive any more.
         await application.updater.stop()
-        for _ in range(40):
-            status, text = await get(application, "/healthz")
-            if status != 200:
-                break
+        deadline = time.monotonic() + 60
+        while (answer := await get(application, "/healthz"))[0] == 200 and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
+        status, text = answer
         assert status == 503
         assert text.startswith("unhealthy: no getUpdates answered for")
 
@@ -114,7 +119,10 @@ async def test_the_images_healthcheck_command_reads_healthz(api, start_bot, monk
         monkeypatch.setenv("KARATA_HTTP_PORT", str(services_of(application).web.port))
         assert await asyncio.to_thread(healthcheck.main) == 0
         await application.updater.stop()
-        await asyncio.sleep(1.2)
+        deadline = time.monotonic() + 60  # a bound, not a speed
+        while await asyncio.to_thread(healthcheck.main) == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        capsys.readouterr()
         assert await asyncio.to_thread(healthcheck.main) == 1
         assert "unhealthy: no getUpdates answered" in capsys.readouterr().out
     assert healthcheck.main() == 1  # nobody listens any more

@@ -196,7 +196,8 @@ async def open_hiding_table(api, application, sim, answers, hands=()):
     start = next(d for row in lobby.buttons for _, d in row if d.endswith(":start"))
     await api.wait_for_answer(await api.press(sim.users[0], sim.group_id, lobby.message_id, start))
     await api.settle(quiet=0.05)
-    assert "agreement" in sim.table_message().plain
+    # The group's table is shown after the press is answered: wait for it, not for a speed.
+    await api.wait_until(lambda: "agreement" in sim.table_message().plain, what="the agreement question")
     await agree_to_hiding(api, sim, answers)
     await api.settle(quiet=0.05)
     return await application.bot_data["karata"].store.live_table(sim.group_id, 0)

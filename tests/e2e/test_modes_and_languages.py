@@ -100,7 +100,7 @@ async def test_a_player_who_does_not_move_gets_a_nudge_that_goes_away(api, start
         def nudged():
             return [m for m in api.bot_messages(first.id) if "🔔" in (m.plain or "")]
 
-        nudge = (await api.wait_until(nudged, timeout=5, what="the nudge"))[0]
+        nudge = (await api.wait_until(nudged, timeout=60, what="the nudge"))[0]
         while not api.message(first.id, nudge.message_id).deleted:
             assert await sim.step()
         assert api.message(first.id, nudge.message_id).deleted

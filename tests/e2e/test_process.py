@@ -25,6 +25,8 @@ from tests.e2e.conftest import simulation
 pytestmark = pytest.mark.asyncio
 
 ROOT = Path(__file__).resolve().parents[2]
+# Bounds against a hung process, not speeds: a start on a loaded machine takes many seconds.
+START_SECONDS = 120
 
 
 async def start_karata(base_url: str, db_path: str, token: str = DEMO_TOKEN, **env: str) -> asyncio.subprocess.Process:
@@ -46,7 +48,7 @@ async def start_karata(base_url: str, db_path: str, token: str = DEMO_TOKEN, **e
     )
 
 
-async def output_of(process: asyncio.subprocess.Process, timeout: float = 20) -> str:
+async def output_of(process: asyncio.subprocess.Process, timeout: float = START_SECONDS) -> str:
     stdout, stderr = await asyncio.wait_for(process.communicate(), timeout)
     return stdout.decode() + stderr.decode()
 
@@ -67,7 +69,7 @@ async def test_an_unreachable_api_is_tried_again_with_a_clear_line(tmp_path, unu
     assert process.stderr is not None
     lines: list[str] = []
     while sum("cannot reach the Bot API" in line for line in lines) < 2:
-        line = await asyncio.wait_for(process.stderr.readline(), 30)
+        line = await asyncio.wait_for(process.stderr.readline(), START_SECONDS)
         assert line, "karata gave up: " + "".join(lines)
         lines.append(line.decode())
     process.send_signal(signal.SIGTERM)
@@ -81,7 +83,7 @@ async def test_sigterm_right_after_two_quick_moves_leaves_the_latest_table(tmp_p
     async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
         sim = simulation(api, count=2, seed=5)
         process = await start_karata(api.base_url, db_path)
-        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=20, what="start")
+        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start")
         await sim.open_table("kadi")
         for _press in range(20):
             if await _version(db_path) >= 3:
@@ -120,7 +122,7 @@ async def test_json_logs_are_one_object_a_line_without_the_token(tmp_path):
 
     async with FakeBotAPI(token=DEMO_TOKEN) as api:
         process = await start_karata(api.base_url, str(tmp_path / "k.db"), KARATA_LOG_FORMAT="json")
-        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=20, what="start")
+        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start")
         process.send_signal(signal.SIGTERM)
         printed = await output_of(process)
     assert process.returncode == 0, printed

@@ -27,7 +27,7 @@ async def ask(api, user, chat_id, text, reply_to=None):
             return next((m for m in api.bot_messages(chat_id) if m.message_id > sent["message_id"]), None)
         return next((m for m in api.bot_messages(chat_id) if m.reply_to_message_id == sent["message_id"]), None)
 
-    return await api.wait_until(reply, timeout=10, what=f"the reply to {text}")
+    return await api.wait_until(reply, timeout=60, what=f"the reply to {text}")
 
 
 async def test_history_sends_a_replay_file_that_plays_the_match_back_exactly(api, start_bot, tmp_path):

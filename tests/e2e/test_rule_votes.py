@@ -144,7 +144,7 @@ async def test_a_vote_nobody_finishes_closes_on_the_clock(api, start_bot):
         table = await open_lopti(api, application, sim)
         poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
         await vote(api, sim.users[0], poll.poll_id, True)
-        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=5, what="the poll closed by the clock")
+        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=60, what="the poll closed by the clock")
         assert (await options_of(application, table))["options"]["ten_on_seven"] is False
 
 
@@ -192,7 +192,7 @@ async def test_a_retracted_answer_no_longer_counts_and_the_clock_closes_the_vote
         seen = (await options_of(application, table))["vote"]
         assert seen["ballots"] == {str(amina.id): True, str(chausiku.id): False}
         assert not api.polls[poll.poll_id]["is_closed"]
-        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=6, what="the poll closed by the clock")
+        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=60, what="the poll closed by the clock")
         assert (await options_of(application, table))["options"]["ten_on_seven"] is False
         await application.bot_data["karata"].publisher.flush()
         assert "The vote failed (1 yes, 1 no)" in sim.table_message().plain

@@ -141,13 +141,13 @@ async def test_the_turn_timer_warns_then_acts_for_the_player(api, start_bot):
     async with start_bot(KARATA_TURN_SECONDS=2, KARATA_WARN_SECONDS=1) as application:
         await sim.open_table("kadi")
         table = await live_table(application, sim)
-        await api.wait_until(lambda: "left!" in (sim.table_message().plain or ""), timeout=5, what="the warning")
+        await api.wait_until(lambda: "left!" in (sim.table_message().plain or ""), timeout=60, what="the warning")
         store = application.bot_data["karata"].store
 
         async def timed_out():
             return any(player == "@clock" for _, player, _ in await store.actions_of(table.table_id))
 
-        await api.wait_until(timed_out, timeout=6, what="the timeout")
+        await api.wait_until(timed_out, timeout=60, what="the timeout")
         loaded = await table_state(application, table.table_id)
         assert loaded.table.version > table.version
 

@@ -24,15 +24,15 @@ async def test_a_timeout_is_told_and_the_next_nudge_is_sent(api, start_bot):
     amina, baraka = sim.users
     async with start_bot(KARATA_TURN_SECONDS=2, KARATA_WARN_SECONDS=0, KARATA_NUDGE_SECONDS=0.2) as application:
         await open_kadi(api, application, sim, hands=[NOTHING_FITS, ONE_FITS])
-        first = (await api.wait_until(lambda: nudges(api, amina), timeout=5, what="Amina's nudge"))[0]
+        first = (await api.wait_until(lambda: nudges(api, amina), timeout=60, what="Amina's nudge"))[0]
 
         async def told():
             return "Time's up for Amina, so I moved for them: Amina drew 1 card." in await table_text(application, sim)
 
-        await api.wait_until(told, timeout=6, what="the timeout on the table")
-        await api.wait_until(lambda: api.message(amina.id, first.message_id).deleted, timeout=5, what="the old nudge gone")
+        await api.wait_until(told, timeout=60, what="the timeout on the table")
+        await api.wait_until(lambda: api.message(amina.id, first.message_id).deleted, timeout=60, what="the old nudge gone")
         await press(api, sim, baraka, "6♠")
-        again = await api.wait_until(lambda: [m for m in nudges(api, amina) if not m.deleted], timeout=5, what="a new nudge")
+        again = await api.wait_until(lambda: [m for m in nudges(api, amina) if not m.deleted], timeout=60, what="a new nudge")
         assert again[0].message_id != first.message_id, "Amina's next turn has a nudge of its own"
 
 
@@ -61,7 +61,7 @@ async def test_a_round_end_leaves_no_buttons_of_the_finished_round(api, start_bo
             assert waits in hand.plain and "Round 2" in hand.plain
             edits[user.id] = hand.edit_count
         # Then the player to move has its buttons, and the pause's end edits no other hand.
-        await api.wait_until(lambda: sim.hand_message(amina) or sim.hand_message(baraka), timeout=5, what="the next deal")
+        await api.wait_until(lambda: sim.hand_message(amina) or sim.hand_message(baraka), timeout=60, what="the next deal")
         await application.bot_data["karata"].publisher.settle()
         for user in sim.users:
             if str(user.id) not in first:

@@ -166,3 +166,20 @@ async def test_a_call_during_an_injected_ban_is_a_violation(env, clock):
 
 async def test_default_fake_has_no_limits():
     assert FakeBotAPI().flood_control.enforce is False
+
+
+async def test_on_a_faster_telegram_clock_the_minute_and_retry_after_keep_their_ratio(clock):
+    # Telegram's second lasts 0.1 here: its minute lasts 6, and retry_after is in its own seconds.
+    async with running(clock=clock, flood_limits=True, telegram_second=0.1) as (fake, bot, *_):
+        for i in range(20):
+            await bot.send_message(GROUP, f"m{i}")
+        with pytest.raises(RetryAfter) as refused:
+            await bot.send_message(GROUP, "one too many")
+        assert retry_after(refused) == 60
+        clock.advance(5.9)
+        with pytest.raises(RetryAfter) as again:
+            await bot.send_message(GROUP, "too early")
+        assert retry_after(again) == 1
+        clock.advance(0.1)
+        await bot.send_message(GROUP, "after Telegram's minute")
+    assert fake.flood_stats().busiest_minute[GROUP] == 20
