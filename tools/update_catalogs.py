@@ -41,6 +41,11 @@ def extract() -> Catalog:
     return template
 
 
+def _translated(string: str | tuple[str, ...]) -> bool:
+    """A plural entry is translated only when every one of its forms is."""
+    return all(string) if isinstance(string, tuple) else bool(string)
+
+
 def main() -> int:
     template = extract()
     with POT_PATH.open("wb") as handle:
@@ -56,7 +61,7 @@ def main() -> int:
         write_po(
             handle, catalog, width=100, omit_header=False, ignore_obsolete=True, sort_output=True, include_lineno=False
         )
-    missing = [message.id for message in catalog if message.id and not message.string]
+    missing = [message.id for message in catalog if message.id and not _translated(message.string)]
     print(f"{len(catalog)} messages, {len(missing)} without Swahili")
     return 0
 
