@@ -164,7 +164,7 @@ async def test_an_unsigned_init_data_nested_thousands_deep_is_refused_quietly(ap
     nested thousands deep is a 401 like any forged one, on the API and on the live socket."""
     caplog.set_level(logging.INFO)
     async with start_bot(**APP) as application:
-        sim, table = await kadi(api, application)
+        _sim, table = await kadi(api, application)
         forged = "user=" + "[" * 3000 + "&hash=00"
         caplog.clear()
         answer = await request(port_of(application), "GET", "/app/api/me", {"X-Telegram-Init-Data": forged})
