@@ -235,7 +235,7 @@ def _run() -> int:
         settings = load_settings()
     except SettingsError as error:
         stop(error)
-        if not os.environ.get("BOT_TOKEN"):
+        if not os.environ.get("BOT_TOKEN") and log_format == "text":  # for a person at a terminal
             print(TOKEN_STEPS, end="", file=sys.stderr)
         return 2
     log_format = settings.log_format

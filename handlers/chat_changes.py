@@ -16,7 +16,7 @@ GONE = (ChatMember.LEFT, ChatMember.BANNED)
 async def my_chat_member(update: Update, context: KarataContext) -> None:
     change = update.my_chat_member
     keeper = context.karata.keeper
-    if change is None or keeper is None:
+    if change is None:
         return
     chat, new, old = change.chat, change.new_chat_member, change.old_chat_member
     if chat.type == Chat.PRIVATE:
@@ -38,7 +38,7 @@ async def migrated(update: Update, context: KarataContext) -> None:
     other: whichever comes first moves the tables (the second finds nothing left to move)."""
     message = update.effective_message
     keeper = context.karata.keeper
-    if message is None or keeper is None:
+    if message is None:
         return
     if message.migrate_to_chat_id:
         await keeper.moved(message.chat_id, message.migrate_to_chat_id)

@@ -8,7 +8,7 @@ import time
 
 from telegram import Bot, Chat, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from handlers import telegram_io
 from handlers.context import KarataContext, Karata, chat_translator, effective, is_admin, seat_for
@@ -88,6 +88,12 @@ async def announce_ended(bot: Bot, karata: Karata) -> None:
     for item in due:
         try:
             await _announce(bot, karata, item)
+        except ChatMigrated as error:
+            # A supergroup now, unseen (its service messages never came): the keeper moves the
+            # group's records there, and the next pass announces in it.
+            await karata.keeper.moved(item.chat_id, error.new_chat_id)
+            done = False
+            continue
         except (Forbidden, BadRequest) as error:  # the chat is closed to the bot: nobody to tell
             log.info("season end not announced in %s: %s", item.chat_id, error)
         except TelegramError as error:

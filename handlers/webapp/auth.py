@@ -50,7 +50,7 @@ def claimed_language(init_data: str) -> str | None:
     language of a refusal (the page, which cannot check the signature, chooses the same way)."""
     try:
         user = json.loads(dict(parse_qsl(init_data[:MAX_INIT_DATA])).get("user", ""))
-    except ValueError:
+    except (ValueError, RecursionError):  # unsigned: anything, JSON nested thousands deep too
         return None
     code = user.get("language_code") if isinstance(user, dict) else None
     return code if isinstance(code, str) else None

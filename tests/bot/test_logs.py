@@ -106,3 +106,21 @@ def test_with_json_logs_a_crash_of_karata_run_is_a_json_line_with_its_traceback(
     (line,) = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     assert line["level"] == "ERROR" and line["message"] == "karata run: stopped by an unexpected error"
     assert "RuntimeError: a bug near /bot<BOT_TOKEN>/getMe" in line["error"] and TOKEN not in line["error"]
+
+
+def test_with_json_logs_karata_run_without_a_token_writes_json_lines_only(monkeypatch, capsys):
+    """The @BotFather steps are for a person at a terminal: a log stack gets the one JSON line."""
+    from bot.cli import main
+
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    monkeypatch.setenv("KARATA_LOG_FORMAT", "json")
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        assert main(["run"]) == 2
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+        logging.captureWarnings(False)
+    (line,) = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert line["message"] == "karata run: BOT_TOKEN is not set"

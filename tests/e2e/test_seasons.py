@@ -89,3 +89,26 @@ async def test_an_admin_chooses_weekly_seasons_or_none(api, start_bot):
         await api.user_starts_bot(baraka)
         await api.settle(quiet=0.05)
         assert "in a group" in (await ask(api, baraka, baraka.id, "/season")).plain
+
+
+async def test_a_season_of_a_group_upgraded_unseen_is_announced_in_the_supergroup(api, start_bot, monkeypatch):
+    """The group became a supergroup while the bot was down and its service messages never came:
+    the announcer's post is refused with the new id, the group's records move there, and the
+    next pass posts the champions in the supergroup (not a warning every pass, for ever)."""
+    shift = [0.0]
+    monkeypatch.setattr(seasons_handler, "now", lambda: time.time() + shift[0])
+    monkeypatch.setattr(seasons_handler, "ANNOUNCE_EVERY_SECONDS", 0.2)
+    sim = simulation(api)
+    seats = [Seat(user.id, user.first_name) for user in sim.users]
+    async with start_bot() as application:
+        karata = application.bot_data["karata"]
+        await play_match(karata.service, sim.group_id, seats[:2], seats[0])
+        await karata.publisher.flush()
+        running = season_at(time.time(), MONTH)
+
+    supergroup = -1009876543210
+    api.migrate_group(sim.group_id, supergroup, notify=())
+    shift[0] = running.end + 3600 - time.time()
+    async with start_bot():
+        [post] = await api.wait_until(lambda: season_ends(api, supergroup), timeout=20, what="the season's end")
+        assert "🥇 Kadi: Amina (2 points)" in post.plain

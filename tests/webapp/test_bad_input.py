@@ -157,3 +157,22 @@ async def test_the_page_has_its_policy_at_both_addresses_and_no_answer_names_the
             answers.append(await request(port, "GET", target))
         for answer in answers:
             assert answer.headers.get("server") == "Karata"
+
+
+async def test_an_unsigned_init_data_nested_thousands_deep_is_refused_quietly(api, start_bot, http, caplog):
+    """The refusal's language is read from an initData whose signature failed: its `user`
+    nested thousands deep is a 401 like any forged one, on the API and on the live socket."""
+    caplog.set_level(logging.INFO)
+    async with start_bot(**APP) as application:
+        _sim, table = await kadi(api, application)
+        forged = "user=" + "[" * 3000 + "&hash=00"
+        caplog.clear()
+        answer = await request(port_of(application), "GET", "/app/api/me", {"X-Telegram-Init-Data": forged})
+        assert answer.status == 401, answer.body[:200]
+        assert_refused_quietly(answer, caplog.records, "nested user")
+        caplog.clear()
+        socket = await http.ws_connect(base_of(application) + f"api/table/{table.table_id}/live")
+        await socket.send_str(json.dumps({"initData": forged}))
+        refused = await asyncio.wait_for(socket.receive_json(), 10)
+        assert refused["error"] == "unauthorized" and refused["message"]
+        assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
