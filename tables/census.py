@@ -6,7 +6,7 @@ from tables.store import Store
 
 
 async def open_tables(store: Store) -> dict[tuple[str, str], int]:
-    rows = await store.db.execute_fetchall(
+    rows = await store.database.all(
         "SELECT game, status, COUNT(*) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY game, status"
     )
     return {(game, status): count for game, status, count in rows}
