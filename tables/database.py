@@ -44,6 +44,12 @@ class Database(Protocol):
 
     async def transaction(self, work: Callable[[Transaction], Awaitable[Result]]) -> Result: ...
 
+    async def columns(self, table: str) -> list[str]:
+        """The names of a table's columns, in order."""
+
+    async def ids_follow_rows(self, transaction: Transaction) -> None:
+        """After rows were copied in with their ids: the next table gets an id after theirs."""
+
 
 def is_postgresql(target: str) -> bool:
     return target.startswith(POSTGRESQL_SCHEMES)

@@ -105,3 +105,17 @@ class PostgresDatabase:
     async def transaction(self, work: Callable[[Transaction], Awaitable[Result]]) -> Result:
         async with self.pool.acquire() as connection, connection.transaction():
             return await work(PostgresTransaction(connection))
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.all(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
+        return [row[0] for row in rows]
+
+    async def ids_follow_rows(self, transaction: Transaction) -> None:
+        await transaction.execute(
+            "SELECT setval(pg_get_serial_sequence('tables', 'table_id'), "
+            "(SELECT COALESCE(MAX(table_id), 0) + 1 FROM tables), false)"
+        )

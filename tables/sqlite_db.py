@@ -93,3 +93,9 @@ class SqliteDatabase:
         # `_execute` is how aiosqlite runs every call on its thread (internal in 0.22.1, which
         # pyproject pins).
         return await db._execute(run, db._conn)
+
+    async def columns(self, table: str) -> list[str]:
+        return [row[1] for row in await self.all(f"PRAGMA table_info({table})")]
+
+    async def ids_follow_rows(self, transaction: Transaction) -> None:
+        """Nothing to do: AUTOINCREMENT counts from the largest id ever inserted."""

@@ -12,8 +12,8 @@ from tables.store import HANDLED_UPDATE_SECONDS, Store
 pytestmark = pytest.mark.asyncio
 
 
-async def test_a_handled_update_is_remembered_for_a_day_then_forgotten(tmp_path):
-    store = Store(str(tmp_path / "k.db"))
+async def test_a_handled_update_is_remembered_for_a_day_then_forgotten(database):
+    store = Store(database)
     await store.open()
     try:
         await store.remember_update(1)
