@@ -154,6 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.backup import DatabaseInUse
         from bot.runner import run
         from bot.logs import setup_logging
+        from asyncpg import PostgresError
+
+        from tables.database import shown_target
         from tables.db_check import DatabaseProblem, check_database
 
         try:
@@ -168,9 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except DatabaseInUse as error:
             print(error, file=sys.stderr)
             return 2
-        except sqlite3.Error as error:
-            # What the start-up check could not see (a damaged page found while migrating).
-            print(f"karata: the database {settings.db_path} failed at start-up: {error}", file=sys.stderr)
+        except (sqlite3.Error, PostgresError, OSError) as error:
+            # What the start-up check could not see (a damaged page found while migrating, a
+            # PostgreSQL server that refuses or does not answer).
+            print(f"karata: the database {shown_target(settings.db_path)} failed at start-up: {error}", file=sys.stderr)
             return 2
         except InvalidToken:
             # Telegram's message quotes the token: say what to do instead, and nothing more.

@@ -13,11 +13,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
-from tables.database import Result, Transaction
+
+Result = TypeVar("Result")
 
 SEATED = (
     "EXISTS (SELECT 1 FROM jsonb_array_elements(tables.seats::jsonb) AS seat "
@@ -102,7 +103,7 @@ class PostgresDatabase:
     async def all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         return await self.pool.fetch(numbered(sql), *parameters)
 
-    async def transaction(self, work: Callable[[Transaction], Awaitable[Result]]) -> Result:
+    async def transaction(self, work: Callable[[PostgresTransaction], Awaitable[Result]]) -> Result:
         async with self.pool.acquire() as connection, connection.transaction():
             return await work(PostgresTransaction(connection))
 
@@ -114,8 +115,33 @@ class PostgresDatabase:
         )
         return [row[0] for row in rows]
 
-    async def ids_follow_rows(self, transaction: Transaction) -> None:
+    async def ids_follow_rows(self, transaction: PostgresTransaction) -> None:
         await transaction.execute(
             "SELECT setval(pg_get_serial_sequence('tables', 'table_id'), "
             "(SELECT COALESCE(MAX(table_id), 0) + 1 FROM tables), false)"
         )
+
+
+class BotClaim:
+    """A bot's claim on a shared database while it runs: a session advisory lock keyed by the
+    bot's id, held on a connection of its own (it goes when the process does, even on kill -9).
+    Two processes started with one token on one database would both poll and undo each other's
+    moves: the second finds the claim taken. Negative keys never meet the migration lock."""
+
+    def __init__(self, url: str, bot_id: int):
+        self.url = url
+        self.key = -bot_id
+        self._connection: asyncpg.Connection | None = None
+
+    async def take(self) -> bool:
+        connection = await asyncpg.connect(self.url)
+        if await connection.fetchval("SELECT pg_try_advisory_lock($1)", self.key):
+            self._connection = connection
+            return True
+        await connection.close()
+        return False
+
+    async def release(self) -> None:
+        if self._connection is not None:
+            await self._connection.close()  # closing the session drops its advisory locks
+            self._connection = None

@@ -10,12 +10,13 @@ end without ever suspending: its statements are plain sqlite3 calls (`_run_now`)
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, TypeVar
 
 import aiosqlite
 
-from tables.database import Result, Transaction
+
+Result = TypeVar("Result")
 
 SEATED = "EXISTS (SELECT 1 FROM json_each(tables.seats) AS seat WHERE json_extract(seat.value, '$.user_id') = ?)"
 
@@ -83,11 +84,11 @@ class SqliteDatabase:
         # Execute and fetch together: one trip to the database thread.
         return list(await self.db.execute_fetchall(sql, parameters))
 
-    async def transaction(self, work: Callable[[Transaction], Awaitable[Result]]) -> Result:
+    async def transaction(self, work: Callable[[SqliteTransaction], Coroutine[Any, Any, Result]]) -> Result:
         def run(connection: sqlite3.Connection) -> Result:
             with connection:  # commits, or rolls back on an error
                 connection.execute("BEGIN")
-                return _run_now(work(SqliteTransaction(connection)))  # type: ignore[arg-type]
+                return _run_now(work(SqliteTransaction(connection)))
 
         db = self.db
         # `_execute` is how aiosqlite runs every call on its thread (internal in 0.22.1, which
@@ -97,5 +98,5 @@ class SqliteDatabase:
     async def columns(self, table: str) -> list[str]:
         return [row[1] for row in await self.all(f"PRAGMA table_info({table})")]
 
-    async def ids_follow_rows(self, transaction: Transaction) -> None:
+    async def ids_follow_rows(self, transaction: SqliteTransaction) -> None:
         """Nothing to do: AUTOINCREMENT counts from the largest id ever inserted."""

@@ -12,6 +12,7 @@ import pytest_asyncio
 from bot.demo import DEMO_TOKEN, Simulation, demo_settings
 from fakeapi import FakeBotAPI
 from bot.runner import running_application
+from tests.conftest import postgres_database
 
 
 @pytest_asyncio.fixture
@@ -20,8 +21,15 @@ async def api():
         yield fake
 
 
+# `@pytest.mark.parametrize("db_path", STORES, indirect=True)`: a test runs on both stores.
+STORES = ["sqlite", "postgresql"]
+
+
 @pytest.fixture
-def db_path(tmp_path):
+def db_path(request, tmp_path):
+    """The bot's KARATA_DB: an SQLite file, or (parametrized so) a fresh PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        return postgres_database(request)
     return str(tmp_path / "karata.db")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import table_state
 
 pytestmark = pytest.mark.asyncio
@@ -120,7 +120,8 @@ async def test_a_tied_vote_is_settled_by_a_duel(api, start_bot, proposer_wins):
         assert "wins the duel" in sim.table_message().plain
 
 
-async def test_a_restart_during_a_vote_loses_no_ballot(api, start_bot):
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
+async def test_a_restart_during_a_vote_loses_no_ballot(api, start_bot, db_path):
     sim = simulation(api, count=3, seed=4)
     async with start_bot() as application:
         table = await open_lopti(api, application, sim)
