@@ -1,6 +1,7 @@
 """The `karata` command: `karata run` starts the bot, `karata demo [GAME]` plays offline,
 `karata arena GAME` pits kinds of computer players against each other, `karata replay FILE`
-plays a replay file (as `python -m engine.replay FILE`).
+plays a replay file (as `python -m engine.replay FILE`), `karata copy-db SOURCE TARGET` moves an
+SQLite database into PostgreSQL.
 
 Plain `karata` runs the bot when BOT_TOKEN is set; otherwise it explains how to get a token
 and runs the demo, so a fresh install always shows something.
@@ -28,6 +29,8 @@ The demo: `karata demo [GAME]` (Swahili by default; `--language en` for English,
 # The demo speaks the bot's own default language (a new group's language).
 DEMO_LANGUAGE = Settings.model_fields["group_language"].default
 GAMES = "lopti, kadi, pitch, euchre3 or three_thirteen"
+# What backs up and restores a PostgreSQL database instead of `karata backup` and `karata restore`.
+POSTGRES_TOOLS = {"backup": "pg_dump --format=custom", "restore": "pg_restore --clean --if-exists"}
 
 
 def _at_least_one(text: str) -> int:
@@ -53,6 +56,13 @@ def _parser() -> argparse.ArgumentParser:
     backup.add_argument("file", help="where the copy goes (replaced if it exists)")
     restore = commands.add_parser("restore", help="put a backup in the database's place (the bot must be stopped)")
     restore.add_argument("file", help="a file `karata backup` made")
+    copy = commands.add_parser(
+        "copy-db", help="copy a database (an SQLite file) into a new PostgreSQL one, and check the counts",
+        description="Copy every table of SOURCE into TARGET in one transaction, then compare each table's count "
+        "of rows. Stop the bot first; TARGET must hold no tables yet. Then set KARATA_DB=TARGET.",
+    )  # fmt: skip
+    copy.add_argument("source", help="the database to copy: an SQLite file (or a postgresql:// URL)")
+    copy.add_argument("target", help="where it goes: a postgresql://user:password@host/database URL (or a file)")
     defaults = argparse.ArgumentDefaultsHelpFormatter
     demo = commands.add_parser(
         "demo", formatter_class=defaults, help="play a game offline against a fake Telegram, with random players",
@@ -113,7 +123,13 @@ def _backup_or_restore(command: str, file: str) -> int:
     from bot.backup import backup, restore
     from bot.settings import Settings, env_name
 
+    from tables.database import is_postgresql
+
     db_path = os.environ.get(env_name("db_path")) or str(Settings.model_fields["db_path"].default)
+    if is_postgresql(db_path):
+        print(f"karata: KARATA_DB is a PostgreSQL database: {command} it with {POSTGRES_TOOLS[command]} "
+              "(docs/OPERATIONS.md, \"PostgreSQL\")", file=sys.stderr)  # fmt: skip
+        return 2
     try:
         if command == "backup":
             size = backup(db_path, file)
@@ -124,6 +140,36 @@ def _backup_or_restore(command: str, file: str) -> int:
     except SystemExit as error:  # DatabaseInUse, BadBackup: one line each
         print(error, file=sys.stderr)
         return 2
+    return 0
+
+
+def _copy_db(source: str, target: str) -> int:
+    """`karata copy-db`: the source is locked like a running bot's (a bot still writing to it
+    would be copied half-way)."""
+    import asyncio
+
+    from asyncpg import PostgresError
+
+    from bot.backup import DatabaseInUse, DatabaseLock
+    from tables.database import is_postgresql, shown_target
+    from tables.transfer import CopyProblem, copy_database
+
+    lock = DatabaseLock(source) if not is_postgresql(source) else None
+    try:
+        if lock is not None:
+            if not os.path.exists(source):
+                print(f"karata: there is no database at {source}", file=sys.stderr)
+                return 2
+            lock.acquire("stop the bot before copying its database")
+        copied = asyncio.run(copy_database(source, target))
+    except (DatabaseInUse, CopyProblem, PostgresError, sqlite3.Error, OSError) as error:
+        print(f"karata: copy-db: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if lock is not None:
+            lock.release()
+    rows = ", ".join(f"{table} {count}" for table, count in copied.items())
+    print(f"karata: copied {source} into {shown_target(target)}; the counts match ({rows})")
     return 0
 
 
@@ -189,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return replay([args.file])
     if command in ("backup", "restore"):
         return _backup_or_restore(command, args.file)
+    if command == "copy-db":
+        return _copy_db(args.source, args.target)
     if args.webapp:
         from bot.demo_webapp import run_webapp_demo
 
