@@ -185,7 +185,7 @@ def timing_of(settings: Settings) -> Timing:
 
 async def _post_init(application: Application) -> None:
     settings: Settings = application.bot_data["settings"]
-    store = Store(settings.db_path)
+    store = Store(settings.db_path, bot_id=int(settings.token.partition(":")[0]))
     await store.open()
     feed = ChangeFeed()
     thinker = Thinker(settings.computer_workers)

@@ -161,6 +161,8 @@ class TableRow:
     computer_turn: bool = _stored("flag", default=False)
     created_at: float = _stored(fixed=True, default_factory=time.time)
     updated_at: float = _stored(default_factory=time.time)
+    # The bot of a fleet that opened the table (its token's number), the only one that acts on it.
+    bot_id: int = _stored(fixed=True, default=0)
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)

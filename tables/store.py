@@ -193,6 +193,25 @@ MIGRATIONS: Sequence[str] = (
         handled_at REAL NOT NULL
     );
     """,
+    # 9: a fleet of bots on one database (docs/OPERATIONS.md, "A fleet"): each table belongs to
+    # the bot that opened it (0: a table from before, which the next bot to start takes), one
+    # live table per bot, chat and topic; each bot's update ids are its own.
+    """
+    ALTER TABLE tables ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX one_live_table;
+    CREATE UNIQUE INDEX one_live_table ON tables(bot_id, chat_id, thread_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX tables_of_bot ON tables(bot_id, status);
+    CREATE TABLE handled_updates_of_bots (
+        bot_id INTEGER NOT NULL,
+        update_id INTEGER NOT NULL,
+        handled_at REAL NOT NULL,
+        PRIMARY KEY (bot_id, update_id)
+    );
+    INSERT INTO handled_updates_of_bots (bot_id, update_id, handled_at)
+        SELECT 0, update_id, handled_at FROM handled_updates;
+    DROP TABLE handled_updates;
+    ALTER TABLE handled_updates_of_bots RENAME TO handled_updates;
+    """,
 )
 
 # How long a handled update is remembered (Telegram keeps an unconfirmed update for 24 hours).
@@ -228,9 +247,11 @@ _a_move = _in_turn(MOVE)  # a table's change: it goes before waiting records
 
 
 class Store:
-    def __init__(self, target: str):
-        """`target`: an SQLite file's path, or a `postgresql://` URL."""
+    def __init__(self, target: str, bot_id: int = 0):
+        """`target`: an SQLite file's path, or a `postgresql://` URL. `bot_id`: the bot this
+        process is (its token's number); of the tables it sees and acts on only its own."""
         self.path = target
+        self.bot_id = bot_id
         self.database: Database = connect(target)
         self._writes = WriteTurns()
         # Users and chat languages are read on every update and change rarely; this process is
@@ -241,6 +262,8 @@ class Store:
     async def open(self) -> None:
         try:
             await self.database.open(MIGRATIONS)
+            if self.bot_id:
+                await self._take_unowned()
             async with self._writes.turn():
                 await ensure_built(self.database)
         except BaseException:
@@ -250,6 +273,15 @@ class Store:
 
     async def close(self) -> None:
         await self.database.close()
+
+    async def _take_unowned(self) -> None:
+        """Tables and handled updates from before the fleet were the one bot's: the next to start."""
+
+        async def write(transaction: Transaction) -> None:
+            await transaction.execute("UPDATE tables SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
+            await transaction.execute("UPDATE handled_updates SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
+
+        await self.database.transaction(write)
 
     async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         return await self.database.all(sql, parameters)
@@ -353,7 +385,7 @@ class Store:
     # ----- tables -------------------------------------------------------------------------
     @_serialized
     async def create_table(self, table: TableRow) -> TableRow:
-        table.revision = 1
+        table.revision, table.bot_id = 1, self.bot_id
         insert = (
             f"INSERT INTO tables ({', '.join(_CREATED)}) VALUES ({', '.join('?' * len(_CREATED))}) RETURNING table_id",
             [TABLE_COLUMNS[name].dump(getattr(table, name)) for name in _CREATED],
@@ -367,26 +399,30 @@ class Store:
         return table
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
+        row = await self._one("SELECT * FROM tables WHERE table_id = ? AND bot_id = ?", (table_id, self.bot_id))
         return _table_from_row(row) if row else None
 
     async def get_table_for(self, table_id: int, request: str) -> tuple[TableRow | None, bool]:
         """The table, and whether `request` (a button press) already made one of its actions:
         one trip to the database for what every press needs first."""
         row = await self._one(
-            "SELECT *, EXISTS(SELECT 1 FROM actions WHERE request = ?) AS repeated FROM tables WHERE table_id = ?",
-            (request, table_id),
+            "SELECT *, EXISTS(SELECT 1 FROM actions WHERE request = ?) AS repeated FROM tables "
+            "WHERE table_id = ? AND bot_id = ?",
+            (request, table_id, self.bot_id),
         )
         return (_table_from_row(row), bool(row["repeated"])) if row else (None, False)
 
     async def update_handled(self, update_id: int) -> bool:
         """Whether the update with this id was handled to its end before (`remember_update`)."""
-        return await self._one("SELECT 1 FROM handled_updates WHERE update_id = ?", (update_id,)) is not None
+        found = await self._one(
+            "SELECT 1 FROM handled_updates WHERE bot_id = ? AND update_id = ?", (self.bot_id, update_id)
+        )
+        return found is not None
 
     async def remember_update(self, update_id: int) -> None:
         await self._write(
-            "INSERT INTO handled_updates (update_id, handled_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            (update_id, time.time()),
+            "INSERT INTO handled_updates (bot_id, update_id, handled_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            (self.bot_id, update_id, time.time()),
         )
 
     async def forget_old_updates(self) -> None:
@@ -399,8 +435,9 @@ class Store:
 
     async def live_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._one(
-            "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing')",
-            (chat_id, thread_id),
+            "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing') "
+            "AND bot_id = ?",
+            (chat_id, thread_id, self.bot_id),
         )
         return _table_from_row(row) if row else None
 
@@ -408,7 +445,8 @@ class Store:
         """What a restart re-arms, without the states: ids, versions, deadlines and windows."""
         return await self._all(
             "SELECT table_id, version, deadline, deadline_seconds, warned, paused_until, windows, computer_turn "
-            "FROM tables WHERE status = 'playing'"
+            "FROM tables WHERE status = 'playing' AND bot_id = ?",
+            (self.bot_id,),
         )
 
     async def rearm_deadlines(self, restarted_at: float) -> None:
@@ -416,38 +454,45 @@ class Store:
         (tables saved since the restart already have their own deadline)."""
         await self._write(
             "UPDATE tables SET deadline = ? + deadline_seconds, warned = 0 WHERE status = 'playing' "
-            "AND deadline IS NOT NULL AND deadline_seconds IS NOT NULL AND updated_at < ?",
-            (restarted_at, restarted_at),
+            "AND deadline IS NOT NULL AND deadline_seconds IS NOT NULL AND updated_at < ? AND bot_id = ?",
+            (restarted_at, restarted_at, self.bot_id),
         )
 
     async def tables_behind(self) -> list[int]:
         """Tables whose messages may not show their latest committed version yet."""
-        rows = await self._all("SELECT table_id FROM tables WHERE revision > published_revision")
+        rows = await self._all(
+            "SELECT table_id FROM tables WHERE revision > published_revision AND bot_id = ?", (self.bot_id,)
+        )
         return [row["table_id"] for row in rows]
 
     async def previous_session(self, chat_id: int, thread_id: int, game: str, before: int) -> TableRow | None:
         """The latest earlier table of this game in this chat that was played (for carrying over)."""
         row = await self._one(
             "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND game = ? AND table_id < ? "
-            "AND state IS NOT NULL AND status IN ('finished', 'cancelled') ORDER BY table_id DESC LIMIT 1",
-            (chat_id, thread_id, game, before),
+            "AND state IS NOT NULL AND status IN ('finished', 'cancelled') AND bot_id = ? ORDER BY table_id DESC LIMIT 1",
+            (chat_id, thread_id, game, before, self.bot_id),
         )
         return _table_from_row(row) if row else None
 
     async def idle_tables(self, before: float) -> list[TableRow]:
-        rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ?", (before,))
+        rows = await self._all(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ? AND bot_id = ?",
+            (before, self.bot_id),
+        )
         return [_table_from_row(row) for row in rows]
 
     async def live_tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self._all(
-            f"SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND {self.database.seated}", (user_id,)
+            f"SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND bot_id = ? AND {self.database.seated}",
+            (self.bot_id, user_id),
         )
         return [_table_from_row(row) for row in rows]
 
     async def live_tables_in_chat(self, chat_id: int) -> list[TableRow]:
         """The chat's open tables, every forum topic's."""
         rows = await self._all(
-            "SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing') ORDER BY table_id", (chat_id,)
+            "SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing') AND bot_id = ? ORDER BY table_id",
+            (chat_id, self.bot_id),
         )
         return [_table_from_row(row) for row in rows]
 
@@ -474,14 +519,15 @@ class Store:
                 row[0]
                 for row in await transaction.fetchall(
                     f"SELECT table_id FROM tables WHERE chat_id = ? AND {live} AND NOT EXISTS (SELECT 1 FROM tables "
-                    f"AS kept WHERE kept.chat_id = ? AND kept.thread_id = tables.thread_id AND kept.{live})",
+                    f"AS kept WHERE kept.chat_id = ? AND kept.bot_id = tables.bot_id "
+                    f"AND kept.thread_id = tables.thread_id AND kept.{live})",
                     (old, new),
                 )
             ]
             await transaction.execute(
                 f"UPDATE tables SET chat_id = ?, revision = revision + (CASE WHEN {live} THEN 1 ELSE 0 END) "
                 f"WHERE chat_id = ? AND NOT ({live} AND EXISTS (SELECT 1 FROM tables AS kept WHERE kept.chat_id = ? "
-                f"AND kept.thread_id = tables.thread_id AND kept.{live}))",
+                f"AND kept.bot_id = tables.bot_id AND kept.thread_id = tables.thread_id AND kept.{live}))",
                 (new, old, new),
             )
             marks = ",".join("?" * len(moved)) or "NULL"
