@@ -91,7 +91,7 @@ async def test_sigterm_right_after_two_quick_moves_leaves_the_latest_table(tmp_p
         process.send_signal(signal.SIGTERM)
         printed = await output_of(process)
         assert process.returncode == 0, printed
-        store = Store(db_path)
+        store = Store(db_path, bot_id=int(DEMO_TOKEN.partition(":")[0]))  # the tables of the bot that ran
         await store.open()
         table = await store.live_table(sim.group_id, 0)
         screens = await store.screens_of(table.table_id)
