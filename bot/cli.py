@@ -122,7 +122,6 @@ def _backup_or_restore(command: str, file: str) -> int:
     """Needs only KARATA_DB (default karata.db): no token, no Telegram."""
     from bot.backup import backup, restore
     from bot.settings import Settings, env_name
-
     from tables.database import is_postgresql
 
     db_path = os.environ.get(env_name("db_path")) or str(Settings.model_fields["db_path"].default)

@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-
 Result = TypeVar("Result")
 
 SEATED = (

@@ -15,7 +15,6 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-
 Result = TypeVar("Result")
 
 SEATED = "EXISTS (SELECT 1 FROM json_each(tables.seats) AS seat WHERE json_extract(seat.value, '$.user_id') = ?)"

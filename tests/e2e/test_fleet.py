@@ -53,7 +53,7 @@ async def test_two_bots_on_one_database_each_act_on_their_own_tables_only(reques
 
         stores = first.bot_data["karata"].store, second.bot_data["karata"].store
         owned = []
-        for store, sims in zip(stores, (first_groups, second_groups)):
+        for store, sims in zip(stores, (first_groups, second_groups), strict=True):
             tables = [await store.live_table(sim.group_id, 0) for sim in sims]
             assert all(table is not None and table.status == "playing" for table in tables)
             assert {table.bot_id for table in tables} == {store.bot_id}

@@ -15,9 +15,9 @@ from engine.core.serialize import state_from_json
 from engine.registry import get_game
 from engine.replay import parse_replay, run_replay
 from tables import records as records_module
+from tables.database import connect, is_postgresql
 from tables.models import FINISHED
 from tables.records import RATING_FORMULA, ordinal
-from tables.database import connect, is_postgresql
 from tables.store import MIGRATIONS, Store
 from tables.transfer import copy_rows
 from tests.conftest import postgres_database
