@@ -3,9 +3,9 @@ the default) or PostgreSQL (a URL), behind tables/database.py.
 
 Schema changes are numbered migrations applied in order at start-up, the same history on both
 databases (written in SQLite's types; PostgreSQL's module widens them); the database records how
-far it has come. A table row carries its engine state and a version that
-grows by one with each applied action; the action (with its events and the request that made
-it) is written in the same transaction, so a move is committed before anyone sees its result.
+far it has come. A table row carries its engine state and a version that grows by one with each
+applied action; the action (with its events and the request that made it) is written in the
+same transaction, so a move is committed before anyone sees its result.
 A change that ends a match writes the match's records (tables/records.py) in that transaction
 too, and opening a database builds the records again when they were computed another way.
 
@@ -254,8 +254,8 @@ class Store:
         self.bot_id = bot_id
         self.database: Database = connect(target)
         self._writes = WriteTurns()
-        # Users and chat languages are read on every update and change rarely; this process is
-        # the only writer, so a write simply drops its entry.
+        # Users and chat languages are read on every update and change rarely; a write of this
+        # process drops its entry (another bot of a fleet's write reaches it at the next start).
         self._users: dict[int, UserRow] = {}
         self._chat_languages: dict[int, str | None] = {}
 
