@@ -44,6 +44,9 @@ class Database(Protocol):
 
     async def transaction(self, work: Callable[[Transaction], Awaitable[Result]]) -> Result: ...
 
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        """One statement, committed on its own."""
+
     async def columns(self, table: str) -> list[str]:
         """The names of a table's columns, in order."""
 

@@ -111,6 +111,10 @@ class PostgresDatabase:
         async with self.pool.acquire() as connection, connection.transaction():
             return await work(PostgresTransaction(connection))
 
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        # One round trip: a statement alone is its own transaction (no BEGIN and COMMIT trips).
+        await self.pool.execute(numbered(sql), *parameters)
+
     async def columns(self, table: str) -> list[str]:
         rows = await self.all(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "

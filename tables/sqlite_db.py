@@ -94,6 +94,12 @@ class SqliteDatabase:
         # pyproject pins).
         return await db._execute(run, db._conn)
 
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        async def write(transaction: SqliteTransaction) -> None:
+            await transaction.execute(sql, parameters)
+
+        await self.transaction(write)
+
     async def columns(self, table: str) -> list[str]:
         return [row[1] for row in await self.all(f"PRAGMA table_info({table})")]
 

@@ -292,10 +292,7 @@ class Store:
 
     @_serialized
     async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        async def write(transaction: Transaction) -> None:
-            await transaction.execute(sql, parameters)
-
-        await self.database.transaction(write)
+        await self.database.execute(sql, parameters)
 
     # ----- chats and users ----------------------------------------------------------------
     async def chat_language(self, chat_id: int) -> str | None:
