@@ -126,6 +126,9 @@ async def test_a_restart_during_a_vote_loses_no_ballot(api, start_bot, db_path):
     async with start_bot() as application:
         table = await open_lopti(api, application, sim)
         poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        # The bot records its poll once Telegram has posted it: a ballot is counted from then.
+        store = application.bot_data["karata"].store
+        await api.wait_until(lambda: store.poll(poll.poll_id), what="the poll recorded")
         await vote(api, sim.users[0], poll.poll_id, True)
         await api.settle(quiet=0.1)
     async with start_bot() as application:
