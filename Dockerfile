@@ -1,6 +1,6 @@
 # Karata bot image. Build and run step by step: docs/OPERATIONS.md ("Docker").
 #   docker build -t karata .
-#   docker run -e BOT_TOKEN=... -v karata-data:/data -p 8080:8080 karata
+#   docker run -e BOT_TOKEN=... -v karata-data:/data -p 127.0.0.1:8080:8080 karata
 # tools/check_dockerfile.py checks the rules below without a Docker daemon.
 
 # An exact version: the same image on every build until someone chooses to move it.
@@ -35,6 +35,8 @@ RUN pip install --no-cache-dir --no-deps .
 RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin karata \
     && mkdir -p /data \
     && chown karata:karata /data
+# The bot's own default address is loopback, which nothing outside the container reaches (the
+# proxy's container, a published port): here it listens on the container's network.
 ENV KARATA_DB=/data/karata.db \
     KARATA_GUIDES_DIR=/app/docs/games \
     KARATA_HTTP_LISTEN=0.0.0.0 \
@@ -43,7 +45,7 @@ VOLUME ["/data"]
 # By number: a host (or Kubernetes' runAsNonRoot) can tell it is not root without the image's passwd.
 USER 10001:10001
 
-# The bot's one HTTP server: the webhook, /healthz, /metrics.
+# The bot's one HTTP server: the webhook, /healthz, /metrics and the Mini App (/app/).
 EXPOSE 8080
 # /healthz answers 200 while the database answers and updates arrive (python: slim has no curl).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-m", "bot.healthcheck"]

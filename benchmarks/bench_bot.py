@@ -123,7 +123,8 @@ def choice(message: MessageRecord, rng: random.Random) -> str:
     confirm = [data for label, data in labelled if label.startswith("✔")]
     if confirm:
         return confirm[0]
-    fresh = [data for label, data in labelled if label != "↩" and not label.startswith("✅")]
+    # A marked card shows ✅ before the card (Lopti's "✅ Ready" is a move).
+    fresh = [data for label, data in labelled if label != "↩" and (not label.startswith("✅") or label == "✅ Ready")]
     return rng.choice(fresh or [data for _, data in labelled])
 
 
@@ -249,27 +250,27 @@ class Figures:
     noop_updates_per_second: float = 0.0
 
 
-async def open_tables(api: FakeBotAPI, count: int, seed: int) -> list[Simulation]:
+async def open_tables(api: FakeBotAPI, count: int, seed: int, game: str = "kadi") -> list[Simulation]:
     sims = []
     for index in range(count):
         group = -1001000000000 - index
         sims.append(Simulation.create(api, PLAYERS, seed + index, "en", group_id=group, first_user=100_000 + index * 10))
     for sim in sims:  # one at a time: opening waits for the fake to be quiet
-        await sim.open_table("kadi")
+        await sim.open_table(game)
     return sims
 
 
 @asynccontextmanager
-async def karata_with_tables(tables: int, seed: int, limits: bool = True, **extra_env: str):
+async def karata_with_tables(tables: int, seed: int, limits: bool = True, game: str = "kadi", **extra_env: str):
     """`karata run` as its own process on a fresh database, against the fake Bot API (Telegram's
-    limits on both sides, or lifted), with `tables` Kadi tables open: (api, process, db_path, sims)."""
+    limits on both sides, or lifted), with `tables` tables of `game` open: (api, process, db_path, sims)."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = str(Path(folder) / "karata.db")
         async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=limits) as api:
             process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits, **extra_env)
             try:
                 await wait_for_poll(api)
-                yield api, process, db_path, await open_tables(api, tables, seed)
+                yield api, process, db_path, await open_tables(api, tables, seed, game)
             finally:
                 await stop_process(process)
 
@@ -374,7 +375,7 @@ async def build_database(db_path: str, count: int) -> None:
         table = await store.create_table(table)
         table.status, table.version = PLAYING, 1
         table.state = state_to_json(GAME, GAME.new([seat.player for seat in seats], options, table.seed))
-        table.deadline, table.deadline_seconds, table.deadline_version = now + 90, 90.0, 1
+        table.deadline, table.deadline_seconds = now + 90, 90.0
         await store.save_table(table)
         await store.mark_published(table.table_id, table.revision)
     await store.close()

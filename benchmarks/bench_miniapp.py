@@ -3,9 +3,10 @@
 What it does: starts the fake Bot API on 127.0.0.1 with Telegram's flood limits enforced, runs
 `karata run` against it as its own process at the real limits (KARATA_BOT_RATE=30,
 KARATA_GROUP_RATE=20) with the Mini App on (KARATA_WEBAPP_URL on 127.0.0.1), and opens TABLES
-Kadi tables of 3 players in as many groups (in chat, as bench_bot.py does). Then every player
-opens the app: a live WebSocket per player, and moves as HTTP presses on the action tree (a
-marking tap, then ✔, as the page sends them). Each table's player to act presses as soon as
+tables of 3 players of each game (GAMES, one bot per game and run) in as many groups (in chat,
+as bench_bot.py does). Then every player
+opens the app: a live WebSocket per player, and moves as HTTP presses on the open node's choices
+(a marking tap, then ✔, as the page sends them). Each table's player to act presses as soon as
 their screen shows the move, for SECONDS.
 
 Two app runs: "as fast as they can" (the next press as soon as every screen of the table shows
@@ -20,9 +21,11 @@ Figures:
   counted ones (sends, edits, deletions: what the flood limits count) in all and to groups;
 - tap->every screen p50/p99 (app runs): from sending the POST of a move to the moment the last
   other player's socket at that table has received a snapshot of that version or later;
+- snapshot p50 / max (app runs): the bytes of every snapshot the players received, on their
+  sockets and as the answers to their POSTs;
 - CPU per move: the bot process's CPU seconds per committed move; 429s must be 0.
 
-Run: python benchmarks/bench_miniapp.py [--tables 10] [--seconds 30] [--pace 3]
+Run: python benchmarks/bench_miniapp.py [--tables 10] [--seconds 30] [--pace 3] [--games kadi,lopti]
 Times are wall-clock on this machine; the bot, the fake Telegram and the 3 x TABLES players (an
 HTTP client and a socket each, in this process) share its cores.
 """
@@ -73,6 +76,7 @@ class AppPlayer:
         self.headers = {"X-Telegram-Init-Data": sign_init_data(DEMO_TOKEN, person)}
         self.latest: dict[str, Any] = {}
         self.arrivals: list[tuple[int, float]] = []  # (version, time) in the order they came
+        self.sizes: list[int] = []  # bytes of each snapshot received (the socket's, the POSTs' answers)
         self.seat = -1
         self.changed = asyncio.Event()
         self.socket: aiohttp.ClientWebSocketResponse | None = None
@@ -83,8 +87,7 @@ class AppPlayer:
             self.take(await response.json())
         self.seat = next(seat["index"] for seat in self.latest["seats"] if seat["you"])
         self.socket = await self.http.ws_connect(f"{self.base}api/table/{self.table_id}/live")
-        hello = {"initData": self.headers["X-Telegram-Init-Data"], "version": self.latest["version"]}
-        await self.socket.send_json(hello)
+        await self.socket.send_json({"initData": self.headers["X-Telegram-Init-Data"]})
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def close(self) -> None:
@@ -94,7 +97,7 @@ class AppPlayer:
             self.reader.cancel()
 
     def take(self, snap: dict[str, Any]) -> None:
-        if snap.get("version", -1) >= self.latest.get("version", -1):
+        if snap.get("revision", -1) >= self.latest.get("revision", -1):  # as the page orders them
             self.latest = snap
         self.changed.set()
 
@@ -106,6 +109,7 @@ class AppPlayer:
             data = json.loads(message.data)
             if data.get("type") == "snapshot":
                 self.arrivals.append((data["version"], time.monotonic()))
+                self.sizes.append(len(message.data.encode()))
                 self.take(data)
 
     def seen(self, version: int, since: float) -> float | None:
@@ -113,10 +117,12 @@ class AppPlayer:
         return next((at for seen, at in self.arrivals if seen >= version and at >= since), None)
 
     async def press(self, node: int) -> tuple[int, dict[str, Any]]:
-        body = {"version": self.latest["version"], "digest": self.latest["tree"]["digest"], "node": node}
+        body = {"version": self.latest["version"], "digest": self.latest["choices"]["digest"], "node": node}
         url = f"{self.base}api/table/{self.table_id}/press"
         async with self.http.post(url, json=body, headers=self.headers) as response:
-            return response.status, await response.json()
+            text = await response.text()
+        self.sizes.append(len(text.encode()))
+        return response.status, json.loads(text)
 
     async def refresh(self) -> None:
         async with self.http.get(f"{self.base}api/table/{self.table_id}", headers=self.headers) as response:
@@ -126,10 +132,7 @@ class AppPlayer:
 def tap(snap: dict[str, Any], rng: random.Random) -> int | None:
     """What a player in a hurry taps at the open node: ✔ once cards are marked, else any button
     but ↩ or an unmark."""
-    nodes = snap.get("tree", {}).get("nodes") or []
-    if not nodes:
-        return None
-    buttons = nodes[snap["at"]]["buttons"]
+    buttons = snap.get("choices", {}).get("keys") or []
     confirm = [button["node"] for button in buttons if button["kind"] == "confirm"]
     if confirm:
         return confirm[0]
@@ -218,6 +221,7 @@ class Figures:
     own: list[float] = field(default_factory=list)
     refused: int = 0
     timeouts: int = 0
+    sizes: list[int] = field(default_factory=list)
 
     def breakdown(self) -> str:
         per = max(1, self.moves)
@@ -227,8 +231,9 @@ class Figures:
         per = max(1, self.moves)
         latency = (f"{percentile(self.latencies, 0.5) * 1000:.0f} ms / {percentile(self.latencies, 0.99) * 1000:.0f} ms"
                    if self.latencies else "-")
+        sizes = (f"{percentile(self.sizes, 0.5) / 1024:.1f} KB / {max(self.sizes) / 1024:.1f} KB" if self.sizes else "-")
         return (f"| {self.label} | {self.moves / self.seconds:.1f} | {self.calls / per:.2f} | {self.counted / per:.2f} "
-                f"({self.group_counted / per:.2f}) | {latency} | {self.cpu / per * 1000:.1f} ms "
+                f"({self.group_counted / per:.2f}) | {latency} | {sizes} | {self.cpu / per * 1000:.1f} ms "
                 f"({self.cpu / self.seconds:.1%} of a core) | {self.flood_429s} |")
 
 
@@ -259,11 +264,11 @@ async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simul
     )
 
 
-async def app_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:
+async def app_under_load(game: str, tables: int, seconds: float, pace: float, seed: int) -> Figures:
     port = free_port()
     base = f"http://127.0.0.1:{port}/app/"
     webapp = {"KARATA_WEBAPP_URL": base, "KARATA_HTTP_PORT": str(port)}
-    async with karata_with_tables(tables, seed, **webapp) as (api, process, db_path, sims):
+    async with karata_with_tables(tables, seed, game=game, **webapp) as (api, process, db_path, sims):
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
             store_ids = await table_ids(http, base, sims)
@@ -279,8 +284,9 @@ async def app_under_load(tables: int, seconds: float, pace: float, seed: int) ->
                 await asyncio.gather(*(drive_app_table(table, random.Random(rng.random()), until, pace, run)
                                        for table in players))
 
-            figures = await measured(api, process, db_path, sims, f"app, {paced(pace)}", play)
+            figures = await measured(api, process, db_path, sims, f"{game}: app, {paced(pace)}", play)
             figures.latencies, figures.own = run.latencies, run.own
+            figures.sizes = [size for table in players for player in table for size in player.sizes]
             figures.refused, figures.timeouts = run.refused, run.timeouts
             for player in (p for table in players for p in table):
                 await player.close()
@@ -303,9 +309,9 @@ def paced(pace: float) -> str:
     return f"a move per table every {pace:.0f} s on average" if pace else "as fast as they can"
 
 
-async def chat_under_load(tables: int, seconds: float, pace: float, seed: int) -> Figures:
+async def chat_under_load(game: str, tables: int, seconds: float, pace: float, seed: int) -> Figures:
     """The same tables played in chat, with bench_bot.py's drivers, at the same limits."""
-    async with karata_with_tables(tables, seed) as (api, process, db_path, sims):
+    async with karata_with_tables(tables, seed, game=game) as (api, process, db_path, sims):
         await asyncio.sleep(2)
         rng = random.Random(seed)
 
@@ -314,7 +320,7 @@ async def chat_under_load(tables: int, seconds: float, pace: float, seed: int) -
             await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace)
                                    for sim in sims))
 
-        return await measured(api, process, db_path, sims, f"chat, {paced(pace)}", play)
+        return await measured(api, process, db_path, sims, f"{game}: chat, {paced(pace)}", play)
 
 
 async def main() -> None:
@@ -324,21 +330,23 @@ async def main() -> None:
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's moves in the paced run")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip", default="", help="runs to leave out: app, chat, fast, paced (comma-separated)")
+    parser.add_argument("--games", default="kadi,lopti,pitch,euchre3,three_thirteen", help="comma-separated")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
-    print(f"{args.tables} Kadi tables of 3, {args.seconds:.0f} s a run, Telegram's flood limits enforced")
+    print(f"{args.tables} tables of 3 per game, {args.seconds:.0f} s a run, Telegram's flood limits enforced")
     print("| run | moves/s | Bot API calls/move | counted calls/move (group) | tap->every screen p50 / p99 "
-          "| bot CPU per move | 429s |")
-    print("|---|---|---|---|---|---|---|")
+          "| snapshot p50 / max | bot CPU per move | 429s |")
+    print("|---|---|---|---|---|---|---|---|")
     runs = []
-    for where, pace in (("app", 0.0), ("app", args.pace), ("chat", 0.0), ("chat", args.pace)):
-        if where in skip or ("paced" if pace else "fast") in skip:
-            continue
-        if where == "app":
-            runs.append(await app_under_load(args.tables, args.seconds, pace, args.seed))
-        else:
-            runs.append(await chat_under_load(args.tables, args.seconds, pace, args.seed))
-        print(runs[-1].row(), flush=True)
+    for game in args.games.split(","):
+        for where, pace in (("app", 0.0), ("app", args.pace), ("chat", 0.0), ("chat", args.pace)):
+            if where in skip or ("paced" if pace else "fast") in skip:
+                continue
+            if where == "app":
+                runs.append(await app_under_load(game, args.tables, args.seconds, pace, args.seed))
+            else:
+                runs.append(await chat_under_load(game, args.tables, args.seconds, pace, args.seed))
+            print(runs[-1].row(), flush=True)
     print()
     for figures in runs:
         print(f"{figures.label}: calls per move by method: {figures.breakdown()}")

@@ -12,6 +12,7 @@ import gc
 import logging
 import ssl
 import time
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -32,9 +33,10 @@ from telegram.ext import (
     filters,
 )
 
-from bot.health import Liveness
 from bot.http_client import AiohttpRequest
+from bot.services import SERVICES, Liveness, Services, services_of
 from bot.settings import Settings
+from engine.core.protocol import CHAMPION_WINDOW, VOTE_WINDOW
 from handlers import (
     basics,
     chat_changes,
@@ -46,6 +48,7 @@ from handlers import (
     records,
     redelivery,
     rule_builder,
+    seasons,
     status,
 )
 from handlers.callback_data import (
@@ -62,11 +65,13 @@ from handlers.callback_data import (
     TreeNode,
 )
 from handlers.chat_keeper import ChatKeeper
-from handlers.context import BotData, Karata, KarataContext
+from handlers.context import KARATA, BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
 from handlers.precedence import UpdatesFirst
+from handlers.moves import Moves
 from handlers.publisher import Publisher
+from handlers.recent import Recent
 from tables.feed import ChangeFeed
 from tables.metrics import Metrics
 from tables.service import TableService, Timing
@@ -89,37 +94,37 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
 
 
 def build_application(settings: Settings) -> Application:
-    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute)
-    updates = UpdatesFirst()
-    tls = tls_for(settings.telegram_api_base_url)
     # The operator's figures and health (bot/health.py): every part counts into this bot's own.
-    metrics = gate.metrics = updates.metrics = Metrics()
-    liveness = Liveness()
-    polls = AiohttpRequest(connection_pool_size=1, tls=tls)
-    polls.on_answer = liveness.saw_updates  # an answered getUpdates: updates are arriving
+    metrics = Metrics()
+    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute, metrics=metrics)
+    services = Services(
+        settings, metrics, gate, FloodLimiter(gate), UpdatesFirst(metrics=metrics), liveness=Liveness()
+    )
+    tls = tls_for(settings.telegram_api_base_url)
+    # A token revoked while the bot runs: `karata run` stops (bot/runner.py) rather than idle.
+    refused = services.token_refused.set
+    # An answered getUpdates: updates are arriving.
+    polls = AiohttpRequest(connection_pool_size=1, tls=tls, on_answer=services.liveness.saw_updates, on_refused=refused)
+    calls = AiohttpRequest(connection_pool_size=256, tls=tls, on_refused=refused)
     application = (
         ApplicationBuilder()
         .token(settings.token)
         .base_url(settings.telegram_api_base_url)
         .base_file_url(settings.base_file_url)
         # PTB's own pool sizes: many calls at once, one long poll.
-        .request(AiohttpRequest(connection_pool_size=256, tls=tls))
+        .request(calls)
         .get_updates_request(polls)
-        .rate_limiter(FloodLimiter(gate))
+        .rate_limiter(services.limiter)
         # Tables are independent: one table's slow update never holds up another's; and updates
         # go before publishing (handlers/precedence.py).
-        .concurrent_updates(updates)
+        .concurrent_updates(services.updates)
         .context_types(ContextTypes(context=KarataContext, bot_data=BotData))
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
         .build()
     )
-    application.bot_data["settings"] = settings
-    application.bot_data["gate"] = gate
-    application.bot_data["updates"] = updates
-    application.bot_data["metrics"] = metrics
-    application.bot_data["liveness"] = liveness
+    application.bot_data[SERVICES] = services
     # An update delivered again goes no further; who sent an update is recorded before any
     # handler runs; an update handled to its end is remembered.
     application.add_handler(TypeHandler(Update, redelivery.drop_repeated), group=-2)
@@ -141,6 +146,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("stats", records.stats_command))
     application.add_handler(CommandHandler("top", records.top_command))
     application.add_handler(CommandHandler("history", records.history_command))
+    application.add_handler(CommandHandler("season", seasons.season_command))
     application.add_handler(CommandHandler("forget", privacy.forget_command))
     application.add_handler(CommandHandler("status", status.status_command))
     application.add_handler(
@@ -173,32 +179,41 @@ def timing_of(settings: Settings) -> Timing:
         warn_seconds=settings.warn_seconds,
         nudge_seconds=settings.nudge_seconds,
         round_pause_seconds=settings.round_pause_seconds,
-        window_seconds={
-            "close_vote": settings.vote_seconds,
-            "close_author": settings.champion_seconds,
-            "close_champion": settings.champion_seconds,
-        },
-        default_window_seconds=settings.vote_seconds,
+        window_seconds={VOTE_WINDOW: settings.vote_seconds, CHAMPION_WINDOW: settings.champion_seconds},
         computer_seconds=settings.computer_seconds,
     )
 
 
 async def _post_init(application: Application) -> None:
-    settings: Settings = application.bot_data["settings"]
+    services = services_of(application)
+    settings, metrics = services.settings, services.metrics
     store = Store(settings.db_path, bot_id=int(settings.token.partition(":")[0]))
+    store.metrics = metrics
     await store.open()
     feed = ChangeFeed()
-    thinker = Thinker(settings.computer_workers)
-    service = TableService(store, feed, timing_of(settings), application.job_queue, thinker=thinker)
-    metrics = service.metrics = thinker.metrics = application.bot_data["metrics"]
-    yield_to = application.bot_data["updates"].quiet
-    courier = Courier(application.bot_data["gate"], yield_to)
+    thinker = Thinker(settings.computer_workers, metrics)
+    service = TableService(store, feed, timing_of(settings), application.job_queue, thinker=thinker, metrics=metrics)
+    yield_to = services.updates.quiet
+    courier = Courier(services.gate, yield_to)
     bot = application.bot
-    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, yield_to=yield_to)
+    moves = Moves(service, feed, partial(rule_builder.open_amendment, bot))
+    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches,
+                          yield_to=yield_to)
+    # The keeper and the publisher tell each other of chats; every refused call reaches the keeper.
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
-    guides = Path(settings.guides_dir) if settings.guides_dir else None
-    application.bot_data["karata"] = Karata(
-        store, service, publisher, settings.group_language, guides, keeper, metrics, settings.owners
+    services.limiter.refused = keeper.refused
+    application.bot_data[KARATA] = Karata(
+        store=store,
+        service=service,
+        publisher=publisher,
+        courier=courier,
+        keeper=keeper,
+        moves=moves,
+        metrics=metrics,
+        recent_updates=Recent(),
+        group_language=settings.group_language,
+        guides_dir=Path(settings.guides_dir) if settings.guides_dir else None,
+        owners=settings.owners,
     )
     # Menus and descriptions need not hold up the first update either.
     background = asyncio.get_running_loop().create_task(profile.publish_profile(bot, settings.group_language))
@@ -215,12 +230,21 @@ async def _post_init(application: Application) -> None:
 
         # Not at start-up only: a bot that runs for weeks would keep every update it handled.
         application.job_queue.run_repeating(forget_old_updates, interval=3600, first=60, name="old-updates")
+
+        async def announce_seasons(_context: object) -> None:
+            await seasons.announce_ended(bot, application.bot_data[KARATA])
+
+        # Soon after the start too: a season that ended while the bot was down is announced then.
+        application.job_queue.run_repeating(
+            announce_seasons, interval=seasons.ANNOUNCE_EVERY_SECONDS, first=1, name="season-ends"
+        )
+    await store.seasons.begin(seasons.now())
     started = time.monotonic()
     resumed = await service.resume_after_restart()
     metrics.resumed_tables.set(resumed)
     # Writing thousands of fresh deadlines must not hold up the first update.
     deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
-    application.bot_data["background"] = (background, deadlines)
+    services.background = (background, deadlines)
     publisher.start()
     if resumed:
         log.info("resumed %d running tables with fresh timers in %.2f s", resumed, time.monotonic() - started)
@@ -233,13 +257,15 @@ async def _post_init(application: Application) -> None:
 async def _post_stop(application: Application) -> None:
     """A graceful stop: what players were about to be shown goes out before the connection closes
     (what does not fit in the time is sent at the next start)."""
-    found: Karata | None = application.bot_data.get("karata")
-    if found is not None and not await found.publisher.stop(STOP_DELIVERY_SECONDS):
+    found: Karata | None = application.bot_data.get(KARATA)
+    # With the token refused nothing can be delivered: no wait.
+    flush = 0.0 if services_of(application).token_refused.is_set() else STOP_DELIVERY_SECONDS
+    if found is not None and not await found.publisher.stop(flush):
         log.warning("stopping with undelivered messages; they go out at the next start")
 
 
 async def _post_shutdown(application: Application) -> None:
-    found: Karata | None = application.bot_data.get("karata")
+    found: Karata | None = application.bot_data.get(KARATA)
     if found is not None:
         found.service.thinker.close()
         await found.store.close()

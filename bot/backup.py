@@ -11,6 +11,7 @@ a second bot on the same database refuses to start for the same reason.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sqlite3
@@ -61,19 +62,50 @@ def backup(db_path: str, target: str) -> int:
     if not Path(db_path).exists():
         raise BadBackup(f"karata: there is no database at {db_path} (KARATA_DB)")
     partial = Path(target + ".partial")
-    partial.unlink(missing_ok=True)
+    _claim(partial, target)
     source = sqlite3.connect(db_path)
     copy = sqlite3.connect(partial)
+    made = False
     try:
         source.backup(copy, pages=PAGES_PER_STEP)
         # One self-contained file: no WAL beside it.
         copy.execute("PRAGMA journal_mode=DELETE")
-        _check(copy, str(partial))
+        _check(copy, db_path)
+        made = True
+    except sqlite3.Error as error:  # the disk filled up, the database is damaged...
+        raise BadBackup(f"karata backup: cannot copy {db_path} to {target}: {error}") from None
     finally:
         copy.close()
         source.close()
+        if not made:
+            partial.unlink(missing_ok=True)  # no half-made copy left behind
     os.replace(partial, target)
     return Path(target).stat().st_size
+
+
+def _claim(partial: Path, target: str) -> None:
+    """Create the copy's file before SQLite does: the system then says why a path cannot be
+    written (SQLite only says "unable to open database file")."""
+    if Path(target).is_dir():
+        raise BadBackup(f"karata backup: cannot write the backup to {target}: it is a folder")
+    try:
+        partial.unlink(missing_ok=True)
+        partial.open("wb").close()
+    except OSError as error:
+        raise BadBackup(f"karata backup: cannot write the backup to {target}: {_why(error, partial)}") from None
+
+
+def _why(error: OSError, path: Path) -> str:
+    folder = path.parent
+    if error.errno == errno.ENOENT:
+        missing = next((up for up in [folder, *folder.parents] if not up.exists()), None)
+        if missing is not None:
+            return f"the folder {folder} does not exist"
+        return f"the folder {folder} takes no new files"  # /proc, /sys
+    if error.errno == errno.ENOTDIR:
+        file = next((up for up in [folder, *folder.parents] if up.exists() and not up.is_dir()), folder)
+        return f"{file} is a file, not a folder"
+    return (error.strerror or str(error)).lower()  # permission denied, read-only file system...
 
 
 def restore(backup_file: str, db_path: str) -> Path | None:

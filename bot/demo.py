@@ -158,7 +158,7 @@ class Simulation:
         if self.application is None:
             return []
         from handlers.callback_data import TreeNode
-        from handlers.render.hand import seen_by
+        from handlers.render.seat import seen_by
 
         found = self.application.bot_data["karata"]
         data = next(d for row in message.buttons for _, d in row if (d or "").startswith("T:"))
@@ -226,7 +226,11 @@ def demo_players_problem(game_name: str, players: int) -> str | None:
     high = min(high, len(PLAYER_NAMES))
     if low <= players <= high:
         return None
-    return f"{game_name} seats {low}-{high} players in the demo, not {players}"
+    from handlers.i18n import translator
+    from handlers.render.common import game_title
+
+    seats = f"exactly {low}" if low == high else f"{low} to {high}"
+    return f"--players: {game_title(game_name, translator('en'))} seats {seats} players in the demo, not {players}"
 
 
 def shown_text(api: FakeBotAPI, message: MessageRecord, version: dict) -> str:

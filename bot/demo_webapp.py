@@ -93,9 +93,11 @@ async def serve_webapp_demo(
     """Serve the app until `stop` is set (Ctrl-C when None); `say` prints the browser's URLs."""
     from bot.runner import running_application
     from engine.registry import available_games, get_game
+    from handlers.i18n import translator
+    from handlers.render.common import game_title
 
     if game not in available_games():
-        say(f"unknown game {game!r}; games: {', '.join(available_games())}")
+        say(f"karata demo: unknown game {game}; games: {', '.join(available_games())}")
         return 2
     engine = get_game(game)
     humans = max(1, min(humans, engine.max_players))
@@ -118,12 +120,19 @@ async def serve_webapp_demo(
                 if table is None or table.status != "playing":
                     say("karata demo: the table could not be dealt")
                     return 1
-                say(f"{game}: table {table.table_id} is dealt: {humans} seat(s) for you in the browser, "
-                    f"{len(table.computers)} computer player(s).")
+                # The demo's own lines speak its language, as its transcript does.
+                _ = translator(language)
+                # TRANSLATORS: `karata demo --webapp`: the table is dealt and waits in the browser.
+                title, computers = game_title(game, _), len(table.computers)
+                say(_.pgettext("demo", "{game}: the table is dealt. Seats for you in the browser: {humans}; "
+                               "computer players: {computers}.", game=title, humans=humans, computers=computers))
                 for index, user in enumerate(sim.users):
-                    which = "Open this in a browser" if index == 0 else "Another seat (a second browser tab)"
-                    say(f"{which} to play as {user.first_name}:\n  {app_url(base, table.table_id, user, language)}")
-                say("The links are signed for 24 hours. Press Ctrl-C to stop.")
+                    which = (_.pgettext("demo", "Open this in a browser to play as {name}:", name=user.first_name)
+                             if index == 0 else
+                             _.pgettext("demo", "Another seat (a second browser tab), to play as {name}:",
+                                        name=user.first_name))
+                    say(f"{which}\n  {app_url(base, table.table_id, user, language)}")
+                say(_.pgettext("demo", "The links are signed for 24 hours. Press Ctrl-C to stop."))
                 await _until_stopped(stop)
     return 0
 

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from bot.services import Liveness, services_of
 from engine.registry import available_games
+from handlers.context import KARATA
 from tables.census import open_tables
 from tables.metrics import Metrics
 from tables.models import LIVE
@@ -29,23 +30,8 @@ log = logging.getLogger(__name__)
 PROBE_SECONDS = 5.0
 
 
-class Liveness:
-    """When updates last arrived, by either road."""
-
-    def __init__(self, clock=time.monotonic):
-        self.clock = clock
-        self.started = clock()
-        self.updates_at: float | None = None
-
-    def saw_updates(self) -> None:
-        self.updates_at = self.clock()
-
-    def quiet_for(self) -> float:
-        return self.clock() - (self.updates_at if self.updates_at is not None else self.started)
-
-
 def health_routes(application: Application, liveness: Liveness, metrics: Metrics) -> list[web.RouteDef]:
-    settings = application.bot_data["settings"]
+    settings = services_of(application).settings
     bound = settings.health_seconds
     webhook = settings.mode.value == "webhook"
 
@@ -64,9 +50,7 @@ def health_routes(application: Application, liveness: Liveness, metrics: Metrics
 
     async def metrics_page(_request: web.Request) -> web.Response:
         await _count_open_tables(application, metrics)
-        gate = application.bot_data.get("gate")
-        if gate is not None:
-            metrics.queue_depth.set(gate.waiting())
+        metrics.queue_depth.set(services_of(application).gate.waiting())
         body = generate_latest(metrics.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
@@ -74,7 +58,7 @@ def health_routes(application: Application, liveness: Liveness, metrics: Metrics
 
 
 async def _database_problem(application: Application) -> str | None:
-    karata = application.bot_data.get("karata")
+    karata = application.bot_data.get(KARATA)
     if karata is None:
         return "starting"
     try:
@@ -97,7 +81,7 @@ async def _webhook_problem(application: Application, settings) -> str | None:
 
 
 async def _count_open_tables(application: Application, metrics: Metrics) -> None:
-    karata = application.bot_data.get("karata")
+    karata = application.bot_data.get(KARATA)
     if karata is None:
         return
     counts = await open_tables(karata.store)

@@ -31,7 +31,7 @@ class AiohttpRequest(BaseRequest):
     connect timeout (aiohttp measures them together) and aiohttp has no write timeout: a body
     is written within the read timeout's clock."""
 
-    __slots__ = ("_pool_size", "_tls", "_timeouts", "_session", "_proxies", "on_answer")
+    __slots__ = ("_pool_size", "_tls", "_timeouts", "_session", "_proxies", "on_answer", "on_refused")
 
     def __init__(
         self,
@@ -40,6 +40,8 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         tls: ssl.SSLContext | bool = True,
+        on_answer: Callable[[], None] | None = None,
+        on_refused: Callable[[], None] | None = None,
     ):
         self._pool_size = connection_pool_size
         self._tls = tls
@@ -47,7 +49,9 @@ class AiohttpRequest(BaseRequest):
         self._session: aiohttp.ClientSession | None = None
         self._proxies: dict[tuple[str, str], str | None] = {}
         # Called after every answer with status 200 (the health check watches getUpdates').
-        self.on_answer: Callable[[], None] | None = None
+        self.on_answer = on_answer
+        # Called after every 401: Telegram no longer takes the token (revoked), for good.
+        self.on_refused = on_refused
 
     @property
     def read_timeout(self) -> float | None:
@@ -97,6 +101,8 @@ class AiohttpRequest(BaseRequest):
                 body = await response.read()
                 if response.status == 200 and self.on_answer is not None:
                     self.on_answer()
+                elif response.status == 401 and self.on_refused is not None:
+                    self.on_refused()
                 return response.status, body
         except (asyncio.TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise TimedOut from error

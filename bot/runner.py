@@ -15,11 +15,13 @@ import signal
 from collections.abc import AsyncIterator
 
 from telegram import Update
+from telegram.error import InvalidToken
 from telegram.ext import Application
 
 from bot.app import build_application, wait_for_telegram, webhook_path, webhook_secret
 from bot.backup import DatabaseInUse, DatabaseLock
 from bot.health import health_routes
+from bot.services import services_of
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
 from bot.webapp import mount_webapp, set_menu_button
@@ -30,6 +32,11 @@ log = logging.getLogger(__name__)
 
 # getUpdates' long poll: an open connection that Telegram answers as soon as an update comes.
 POLL_TIMEOUT_SECONDS = 10
+TOKEN_REVOKED = "karata run: Telegram refused BOT_TOKEN while the bot ran (revoked?); get the current one from @BotFather"
+
+
+class TokenRefused(SystemExit):
+    """Raised with one human line."""
 
 
 @contextlib.asynccontextmanager
@@ -65,10 +72,11 @@ async def _database_claimed(settings: Settings) -> AsyncIterator[None]:
 async def _running(settings: Settings, poll_timeout: int) -> AsyncIterator[Application]:
     application = build_application(settings)
     web = WebServer(settings.http_listen, settings.http_port)
-    application.bot_data["web"] = web
+    services = services_of(application)
+    services.web = web
     webhook = settings.mode.value == "webhook"
-    liveness = application.bot_data["liveness"]
-    web.add_routes(health_routes(application, liveness, application.bot_data["metrics"]))
+    liveness = services.liveness
+    web.add_routes(health_routes(application, liveness, services.metrics))
     if webhook:
         web.add_routes(
             webhook_routes(application, webhook_path(settings), webhook_secret(settings), liveness.saw_updates)
@@ -106,7 +114,9 @@ async def _running(settings: Settings, poll_timeout: int) -> AsyncIterator[Appli
 
 async def _stop_updater(application: Application) -> None:
     if application.updater is not None and application.updater.running:
-        await application.updater.stop()
+        # Polling that gave up on a refused token ends with InvalidToken: `_serve` says it.
+        with contextlib.suppress(InvalidToken):
+            await application.updater.stop()
 
 
 async def _post_stop(application: Application) -> None:
@@ -126,11 +136,19 @@ def run(settings: Settings) -> None:
 
 
 async def _serve(settings: Settings) -> None:
-    """Run until SIGTERM or SIGINT (Ctrl-C), then stop gracefully."""
+    """Run until SIGTERM or SIGINT (Ctrl-C), then stop gracefully; or until Telegram refuses the
+    token (revoked at @BotFather), then stop too and say so: a bot that can no longer poll or
+    send must not look alive to `restart: unless-stopped` or a process supervisor."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    async with running_application(settings, poll_timeout=POLL_TIMEOUT_SECONDS):
-        await stop.wait()
+    async with running_application(settings, poll_timeout=POLL_TIMEOUT_SECONDS) as application:
+        refused = services_of(application).token_refused
+        waits = [loop.create_task(stop.wait()), loop.create_task(refused.wait())]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for wait in waits:
+            wait.cancel()
         log.info("stopping")
+    if refused.is_set():
+        raise TokenRefused(TOKEN_REVOKED)

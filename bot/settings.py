@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Mapping
 from enum import Enum
+from typing import Any
+from urllib.parse import SplitResult, urlsplit
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TELEGRAM_API = "https://api.telegram.org/bot"
+# The ports Telegram posts webhook updates to.
+WEBHOOK_PORTS = (443, 80, 88, 8443)
 
 
 class Mode(str, Enum):
@@ -31,9 +36,10 @@ class Settings(BaseSettings):
     # The public https URL Telegram posts updates to (webhook mode); its path is served locally.
     webhook_url: str | None = Field(None, validation_alias=AliasChoices("KARATA_WEBHOOK_URL"))
     # The bot's one HTTP server (bot/web.py): the webhook, /healthz, /metrics and the Mini App.
-    # The webhook's old names (KARATA_WEBHOOK_LISTEN, KARATA_WEBHOOK_PORT) still work.
+    # Loopback unless told otherwise: a proxy on this host reaches it, nobody else (the image
+    # sets 0.0.0.0 for the proxy's container). The old names KARATA_WEBHOOK_LISTEN/PORT still work.
     http_listen: str = Field(
-        "0.0.0.0", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN")
+        "127.0.0.1", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN")
     )
     # Its port (0: the system chooses a free one, as tests do).
     http_port: int = Field(
@@ -129,15 +135,35 @@ class Settings(BaseSettings):
         # An empty variable (as compose.yaml passes an unset one) means the setting is not set.
         return None if value == "" else value
 
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        url = _one_url(value, "KARATA_WEBHOOK_URL")
+        # Telegram's setWebhook refuses anything else, and only after start-up.
+        if url.scheme != "https":
+            raise ValueError("KARATA_WEBHOOK_URL must start with https:// (Telegram posts updates over HTTPS only)")
+        if url.port not in (None, *WEBHOOK_PORTS):
+            raise ValueError("KARATA_WEBHOOK_URL's port must be 443, 80, 88 or 8443 (Telegram posts to no other)")
+        return value
+
     @field_validator("webapp_url")
     @classmethod
     def _webapp_url(cls, value: str | None) -> str | None:
         if not value:
             return None
+        url = _one_url(value, "KARATA_WEBAPP_URL")
         # Telegram opens Mini Apps over HTTPS only; plain http is for this machine (the demo).
-        if not value.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+        if url.scheme != "https" and not (url.scheme == "http" and url.hostname in ("127.0.0.1", "localhost")):
             raise ValueError("KARATA_WEBAPP_URL must start with https://")
-        return value if value.endswith("/") else value + "/"
+        value = value if value.endswith("/") else value + "/"
+        # The bot serves the app under /app/ (a proxy may put it under a longer path).
+        if not urlsplit(value).path.endswith("/app/") or url.query or url.fragment:
+            raise ValueError(
+                "KARATA_WEBAPP_URL must end in /app/, where the bot serves the app (like https://karata.example/app/)"
+            )
+        return value
 
     @model_validator(mode="after")
     def _webhook_needs_url(self) -> Settings:
@@ -157,6 +183,16 @@ class Settings(BaseSettings):
     def base_file_url(self) -> str:
         base = self.telegram_api_base_url
         return base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base
+
+
+def _one_url(value: str, variable: str) -> SplitResult:
+    """An absolute URL without spaces (a space is a paste that went wrong, never part of a URL)."""
+    if any(character.isspace() for character in value):
+        raise ValueError(f"{variable} must be one URL, without spaces")
+    url = urlsplit(value)
+    if not url.hostname:
+        raise ValueError(f"{variable} must be a whole URL with its host, like https://karata.example/...")
+    return url
 
 
 def env_name(field: str) -> str:
@@ -226,6 +262,35 @@ def load_settings(**overrides: object) -> Settings:
         name = problem.variable if isinstance(problem, SettingProblem) else _ENV_NAMES.get(field, field.upper())
         if first["type"] == "missing":
             raise SettingsError(f"karata: {name} is not set") from None
-        # The message is pydantic's description, never the input value (it may be the token).
-        message = str(first["msg"]).removeprefix("Value error, ")
-        raise SettingsError(f"karata: bad setting {name}: {message}") from None
+        # Said in plain words, never with the input value (it may be the token).
+        raise SettingsError(f"karata: bad setting {name}: {plain_problem(first)}") from None
+
+
+def _number(value: object) -> object:
+    """2.0 as 2: a limit reads as the operator would write it."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def plain_problem(error: Mapping[str, Any]) -> str:
+    """What a setting must be, for one of pydantic's errors, in the command line's own words."""
+    kind = error["type"]
+    context = {key: _number(value) for key, value in (error.get("ctx") or {}).items()}
+    choices = re.fullmatch(r"\^\(([\w|]+)\)\$", str(context.get("pattern", "")))
+    name = re.fullmatch(r"\^\[A-Za-z0-9_\]\{(\d+),(\d+)\}\$", str(context.get("pattern", "")))
+    said = {
+        "int_parsing": "must be a whole number",
+        "int_from_float": "must be a whole number",
+        "float_parsing": "must be a number",
+        "bool_parsing": "must be true or false",
+        "greater_than_equal": f"must be at least {context.get('ge')}",
+        "less_than_equal": f"must be at most {context.get('le')}",
+        "greater_than": f"must be more than {context.get('gt')}",
+        "less_than": f"must be less than {context.get('lt')}",
+        "enum": f"must be {str(context.get('expected', '')).replace(chr(39), '')}",
+        "string_pattern_mismatch": (f"must be {' or '.join(choices[1].split('|'))}" if choices
+                                    else f"must be {name[1]} to {name[2]} letters, digits or _" if name
+                                    else "is not in the expected form (see karata --help)"),
+    }
+    if kind in said:
+        return said[kind]
+    return str(error["msg"]).removeprefix("Value error, ")

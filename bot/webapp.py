@@ -1,6 +1,6 @@
 """The Mini App on the bot's one HTTP server, when KARATA_WEBAPP_URL is set (docs/MINIAPP.md):
-its routes under /app/, the live hub between the publisher and the open apps, the chats' buttons,
-and the private chats' menu button."""
+its routes under /app/, the live hub on the tables' change feed (the publisher asks it who has
+the app open), the chats' buttons, and the private chats' menu button."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from telegram import MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from bot.services import services_of
 from bot.settings import Settings
 from bot.web import WebServer
-from handlers.context import Karata
+from handlers.context import KARATA, Karata
 from handlers.i18n import translator
 from handlers.webapp.api import webapp
 from handlers.webapp.live import LiveTables
@@ -24,22 +25,20 @@ PREFIX = "/app/"
 
 
 def mount_webapp(application: Application, web: WebServer, settings: Settings) -> LiveTables | None:
-    """Serve the app and wire its hub into the publisher; None (nothing changes) when it is off."""
+    """Serve the app and start its hub; None (nothing changes) when it is off."""
     if not settings.webapp_url:
         return None
-    karata: Karata = application.bot_data["karata"]
-    live = LiveTables()
+    karata: Karata = application.bot_data[KARATA]
     publisher = karata.publisher
-    publisher.live = live
+    live = LiveTables(karata.service.feed, publisher.yield_to)
+    publisher.presence = live
     publisher.webapp_url = settings.webapp_url
     publisher.webapp_name = settings.webapp_name
-    # A player who closes the app gets their chat hand caught up.
-    live.on_leave = lambda table_id, _user_id: publisher.refresh(table_id)
     # The page loads its files relative to /app/: "/app" (an operator's URL without the slash)
     # goes there, its query kept.
     web.add_routes([http.get(PREFIX.rstrip("/"), _to_prefix)])
     web.mount(PREFIX, webapp(karata, live, application.bot, settings.token))
-    application.bot_data["live"] = live
+    services_of(application).live = live
     return live
 
 

@@ -1,6 +1,6 @@
 """`python -m engine.replay FILE`: play a replay file and print the outcome as JSON.
 
-The format and exit codes are fixed by ../shared/rules/README.md: 0 when every action applied,
+The format and exit codes are fixed by docs/REPLAY.md: 0 when every action applied,
 1 when one was refused (nothing after it is applied), 2 when the file is malformed. The whole
 file is checked for shape before any action is applied.
 """
@@ -141,7 +141,8 @@ def run_replay(replay: ReplayFile) -> dict[str, Any]:
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prefix: str = "") -> int:
+    """`prefix` starts each error line (`karata replay: ` when the karata command runs it)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args in (["-h"], ["--help"]):
         print(f"{USAGE}\n\n{DESCRIPTION}")
@@ -154,15 +155,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             data = json.load(handle)
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
-        print(f"cannot read {args[0]}: {reason}", file=sys.stderr)
+        print(f"{prefix}cannot read {args[0]}: {reason}", file=sys.stderr)
         return 2
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        print(f"malformed replay file: {error}", file=sys.stderr)
+        print(f"{prefix}{args[0]} is not a replay file: it is not JSON ({error})", file=sys.stderr)
         return 2
     try:
         replay = parse_replay(data)
     except MalformedFile as error:
-        print(f"malformed replay file: {error}", file=sys.stderr)
+        print(f"{prefix}{args[0]} is not a valid replay file: {error}", file=sys.stderr)
         return 2
     outcome = run_replay(replay)
     json.dump(outcome, sys.stdout, ensure_ascii=False, indent=2)

@@ -155,6 +155,10 @@ class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods,
     async def __aexit__(self, *exc: Any) -> None:
         await self.stop()
 
+    def revoke_token(self) -> None:
+        """@BotFather's /revoke: from the next call on, the bot's token is refused (401 Unauthorized)."""
+        self.token = f"{self.bot_id}:revoked-{time.monotonic_ns()}"
+
     # ----------------------------------------------------------------- flood control
     def flood(self, method: str, retry_after: int = 1, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` fail with 429 Too Many Requests (no ban follows)."""

@@ -12,7 +12,7 @@ from telegram.helpers import create_deep_linked_url
 from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
 from handlers import howto, languages, lobby, play, profile, telegram_io
 from handlers.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
-from handlers.context import KarataContext, chat_translator, effective, is_admin, pressed, seat_for
+from handlers.context import KARATA, KarataContext, chat_translator, effective, is_admin, pressed, seat_for
 log = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"sw": "Kiswahili", "en": "English"}
@@ -50,8 +50,8 @@ def help_text(_: Translator, private: bool) -> str:
     lines.append("")
     if private:
         lines.append(
-            _("In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top and "
-              "/history work there.")
+            _("In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top, /season "
+              "and /history work there.")
         )
     lines.append(
         _("How to play: press a game below, or send /help and its name (/help kadi).")
@@ -72,7 +72,7 @@ async def track_user(update: Update, context: KarataContext) -> None:
     user = update.effective_user
     if user is None or user.is_bot:
         return
-    seen: dict[int, str] = context.bot_data.setdefault("names_seen", {})
+    seen = context.karata.names_seen
     name = seat_for(user).name
     if seen.get(user.id) == name:
         return
@@ -92,7 +92,7 @@ async def start(update: Update, context: KarataContext) -> None:
         await telegram_io.reply(message, help_text(_, private=False), help_markup(_), html=True)
         return
     karata = context.karata
-    tables = await karata.service.mark_reachable(user.id)
+    tables = await karata.keeper.user_back(user.id)
     link = parse_start(context.args[0] if context.args else "")
     if isinstance(link, JoinLink):
         await lobby.join_by_link(update, context, link)
@@ -168,7 +168,7 @@ async def on_error(update: object, context: KarataContext) -> None:
     """Log the failure (the log filter strips the token) and answer the press: "went wrong" only
     when nothing it asked for was stored, so that nobody presses again for a move that stands."""
     log.error("error while handling an update", exc_info=context.error)
-    if "karata" in context.bot_data:
+    if KARATA in context.bot_data:
         context.karata.metrics.error()
     if isinstance(update, Update) and update.callback_query is not None and update.effective_chat and update.effective_user:
         try:

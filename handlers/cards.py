@@ -15,6 +15,7 @@ from handlers.i18n import N_, Translator
 # Red suits carry U+FE0F (emoji presentation); black ones stay text symbols, which every font has.
 SUIT_SYMBOLS = {"S": "♠", "H": "♥\ufe0f", "D": "♦\ufe0f", "C": "♣"}
 FACE_DOWN = "🎴"
+IN_HAND = "🤚"  # a count of cards in a hand on a seat's line, as 🎴 counts face-down ones
 SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 SUIT_ORDER = {"S": 0, "H": 1, "C": 2, "D": 3}  # alternate colours: ♠ ♥ ♣ ♦
 
@@ -28,10 +29,6 @@ def card(code: str) -> str:
 
 def cards(codes: Iterable[str]) -> str:
     return " ".join(card(code) for code in codes)
-
-
-def suit_symbol(suit: str) -> str:
-    return SUIT_SYMBOLS[suit]
 
 
 def suit_label(suit: str, _: Translator) -> str:

@@ -13,9 +13,12 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from handlers.chat_keeper import ChatKeeper
-from handlers.i18n import Translator, first_language, translator
+from handlers.courier import Courier
+from handlers.i18n import Translator, reader_translator, translator
+from handlers.moves import Moves
+from handlers.recent import Recent
 from handlers.publisher import Publisher
-from tables.metrics import UNREAD, Metrics
+from tables.metrics import Metrics
 from tables.models import Seat, TableRow
 from tables.service import TableService
 from tables.store import Store
@@ -25,20 +28,34 @@ MAX_NAME = 32
 
 @dataclass
 class Karata:
-    """The services behind the handlers, built once by the composition root (bot/app.py)."""
+    """The services behind the handlers, built once by the composition root (bot/app.py) and
+    kept under one key of `application.bot_data`; nothing else of the handlers lives there."""
 
     store: Store
     service: TableService
     publisher: Publisher
+    courier: Courier
+    # The one owner of whether a chat can be written to (handlers/chat_keeper.py).
+    keeper: ChatKeeper
+    # The bot's figures (/metrics, the owner's /status).
+    metrics: Metrics
+    # Update ids seen lately in this process (handlers/redelivery.py).
+    recent_updates: Recent
+    # The one door for presses and table buttons, chat and app alike, and their open branches.
+    moves: Moves
     group_language: str
     # Where the games' full guides are (None: the source checkout's docs/games).
     guides_dir: Path | None = None
-    # What becomes of tables when their chat changes (None: tests that build no publisher).
-    keeper: ChatKeeper | None = None
-    # The bot's figures (/metrics, the owner's /status).
-    metrics: Metrics = field(default_factory=lambda: UNREAD)
     # Telegram user ids of the bot's owners (KARATA_OWNER_IDS): /status.
     owners: frozenset[int] = frozenset()
+    # The name last stored for each user seen (a cache: handlers/basics.py `track_user`).
+    names_seen: dict[int, str] = field(default_factory=dict)
+    # Costly table buttons pressed once, waiting for their second press: (table, user, key) -> when.
+    confirmations: dict[tuple[int, int, str], float] = field(default_factory=dict)
+
+
+# The key of the handlers' services in `application.bot_data`.
+KARATA = "karata"
 
 
 class BotData(dict[str, Any]):
@@ -46,7 +63,7 @@ class BotData(dict[str, Any]):
 
     @property
     def karata(self) -> Karata:
-        return self["karata"]
+        return self[KARATA]
 
 
 class KarataContext(CallbackContext[ExtBot[None], dict[str, Any], dict[str, Any], BotData]):
@@ -65,7 +82,7 @@ def seat_for(user: User) -> Seat:
 
 async def user_translator(context: KarataContext, user_id: int) -> Translator:
     user = await context.karata.store.get_user(user_id)
-    return translator(user.language if user and user.language else None)
+    return reader_translator(user.language if user else None)
 
 
 async def group_translator(context: KarataContext, chat_id: int) -> Translator:
@@ -76,7 +93,7 @@ async def chat_translator(context: KarataContext, chat: Chat, user: User | None)
     """Private chats speak the user's language; groups speak the group's."""
     if chat.type == Chat.PRIVATE and user is not None:
         found = await context.karata.store.get_user(user.id)
-        return translator(found.language if found and found.language else first_language(user.language_code))
+        return reader_translator(found.language if found else None, user.language_code)
     return await group_translator(context, chat.id)
 
 

@@ -130,12 +130,17 @@ class Courier:
                 # The newest and most urgent delivery at the moment the gate opened.
                 parcel = min(queue.values())
                 del queue[parcel.key]
+                # The JSON log's fields (bot/logs.py): this worker task is about no one update.
+                about = {"chat_id": chat_id, "table_id": parcel.key[0]}
                 try:
                     await parcel.deliver(ticket)
                 except TelegramError as error:  # Telegram's answer: one line, the publisher retries
-                    log.warning("delivery %s to chat %s failed: %s: %s", parcel.key, chat_id, type(error).__name__, error)
+                    log.warning(
+                        "delivery %s to chat %s failed: %s: %s", parcel.key, chat_id, type(error).__name__, error,
+                        extra=about,
+                    )  # fmt: skip
                 except Exception:  # one failed delivery must not stop the chat's queue
-                    log.exception("delivery %s to chat %s failed", parcel.key, chat_id)
+                    log.exception("delivery %s to chat %s failed", parcel.key, chat_id, extra=about)
                 finally:
                     self.gate.finished(ticket)  # also when the delivery found nothing to send
                     if not parcel.done.done():

@@ -27,7 +27,7 @@ from typing import Any
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import BaseRateLimiter
 
-from tables.metrics import UNREAD
+from tables.metrics import UNREAD, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,7 @@ class FloodGate:
         second: float = SECOND,
         minute: float = MINUTE,
         patience: float = PATIENCE,
+        metrics: Metrics = UNREAD,
     ):
         self.per_second = per_second
         self.patience = patience
@@ -109,7 +110,7 @@ class FloodGate:
         self._serials = itertools.count()
         self._wake: asyncio.Event | None = None
         self._pump: asyncio.Task[None] | None = None
-        self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        self.metrics = metrics
 
     async def acquire(self, chat_id: int, priority: int = POST) -> Ticket:
         """Wait until a call to `chat_id` fits the limits; the ticket counts it. Give it back to
@@ -153,9 +154,6 @@ class FloodGate:
     def waiting(self) -> int:
         """Calls waiting for room (the operator's queue depth)."""
         return len(self._waiters)
-
-    def banned_for(self, chat_id: int) -> float:
-        return max(0.0, self._banned.get(chat_id, 0.0) - self.clock())
 
     # ----- the pump: grants waiting calls in priority order as room appears ------------------
     def _kick(self) -> None:
@@ -272,6 +270,9 @@ class FloodLimiter(BaseRateLimiter[Rate]):
     def __init__(self, gate: FloodGate, max_retries: int = 5):
         self.gate = gate
         self.max_retries = max_retries
+        # Told of every chat that refused a call with 403 (the chat keeper, which decides what
+        # that means: handlers/chat_keeper.py), so that no caller's swallowed refusal is lost.
+        self.refused: Callable[[int, str], None] | None = None
 
     async def initialize(self) -> None:
         pass
@@ -312,6 +313,8 @@ class FloodLimiter(BaseRateLimiter[Rate]):
                     await asyncio.sleep(_seconds(error))
             except TelegramError as error:
                 self.gate.metrics.api_calls.labels(endpoint, _outcome(error)).inc()
+                if isinstance(error, Forbidden) and chat_id is not None and self.refused is not None:
+                    self.refused(chat_id, str(error))
                 raise
             finally:
                 if ticket is not None:

@@ -100,6 +100,8 @@ def markdown_to_html(markdown: str) -> list[tuple[str, str]]:
             flush()
             header_seen = False
             continue
+        if stripped.startswith("<!--") and stripped.endswith("-->"):
+            continue  # a note to the guide's writers (tools/guide_options.py's markers)
         heading = HEADING.fullmatch(stripped)
         if heading:
             flush()

@@ -86,6 +86,12 @@ def translator(language: str | None) -> Translator:
     return Translator(normalize_language(language))
 
 
+def reader_translator(stored: str | None, telegram_code: str | None = None, place: str | None = None) -> Translator:
+    """A reader's words, decided here alone: the language stored for them (chosen, or their first
+    one), else the place's where they read (a table's group), else `first_language`."""
+    return translator(stored or place or first_language(telegram_code))
+
+
 def first_language(code: str | None) -> str:
     """The language of a user we have never seen: their Telegram language when it is one of
     ours, else Swahili (Telegram has no Swahili interface, so most Swahili speakers send `en`

@@ -8,7 +8,7 @@ from html import escape
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
-from engine.registry import available_games
+from engine.registry import available_games, get_game
 from handlers import languages, telegram_io
 from handlers.callback_data import JoinLink, LobbyOp, PickGame, PlayAgain
 from handlers.context import (
@@ -25,14 +25,11 @@ from handlers.context import (
 from handlers.games import renderer_for
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title, rows
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from handlers.render.options import refused_word, shown
 from tables.models import COMPUTER_LEVELS
 
 MAX_ARGUMENT = 64
-# A practice table in the private chat: the player against this many computer players (a game's
-# usual table: four-handed Pitch, Euchre's three, three players elsewhere).
-PRACTICE_COMPUTERS = {"lopti": 2, "kadi": 2, "pitch": 3, "euchre3": 2, "three_thirteen": 2}
 MAX_COMPUTERS = 6
 
 
@@ -43,6 +40,11 @@ class Computers:
     count: int | None = None
     level: str = "strong"
     stand_in: bool = False
+
+
+def practice_computers(game: str) -> int:
+    """A practice table in the private chat: the player against computers, at the game's usual table."""
+    return get_game(game).usual_players - 1
 
 
 def computer_options(options: dict[str, object]) -> tuple[Computers, str | None]:
@@ -109,7 +111,7 @@ async def new_game(update: Update, context: KarataContext) -> None:
         await telegram_io.reply(message, text, html=True)
         return
     private = chat.type == Chat.PRIVATE
-    count = computers.count if computers.count is not None else (PRACTICE_COMPUTERS.get(game, 2) if private else 0)
+    count = computers.count if computers.count is not None else (practice_computers(game) if private else 0)
     outcome = await context.karata.service.open_lobby(
         chat.id, thread_of(message), game, seat_for(user), options, timer,
         computers=count, level=computers.level, stand_in=computers.stand_in, start=private,
@@ -133,7 +135,7 @@ async def pick_game(update: Update, context: KarataContext) -> None:
         return
     # In the private chat the picker opens a practice table against computer players.
     private = chat.type == Chat.PRIVATE
-    count = PRACTICE_COMPUTERS.get(data.game, 2) if private else 0
+    count = practice_computers(data.game) if private else 0
     outcome = await context.karata.service.open_lobby(
         chat.id, thread_of(message), data.game, seat_for(user), {}, None, computers=count, start=private
     )

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import time
 from html import escape
-from typing import Any
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 
-from engine.core.protocol import Action, MalformedAction, Refused
-from handlers import rule_builder, telegram_io
+from engine.core.protocol import Action
+from handlers import telegram_io
 from handlers.callback_data import LeaveTable, TableButton, TreeNode
 from handlers.context import (
     KarataContext,
@@ -29,11 +28,9 @@ from handlers.context import (
 )
 from handlers.games import renderer_for
 from handlers.games.base import PROPOSALS_KEY
-from handlers.games.lopti import AMEND
-from handlers.i18n import Translator
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title
-from handlers.render.hand import player_view, seen_by, seen_earlier
+from handlers.render.seat import player_view, seen_by
 from handlers.telegram_io import press_request
 from tables.models import PLAYING, Loaded, Outcome, TableRow
 
@@ -41,77 +38,8 @@ from tables.models import PLAYING, Loaded, Outcome, TableRow
 async def press_action(update: Update, context: KarataContext) -> None:
     """A button of the action tree: open a branch, or apply the action it stands for."""
     query, data, chat, user, _message, _ = await pressed(update, context, TreeNode.parse)
-    karata = context.karata
-    player = str(user.id)
-    press = TreePress(player, data, _)
-    outcome = await karata.service.act_with(data.table_id, player, press.choose, press_request(update))
-    if press.opened:
-        karata.publisher.open_node(data.table_id, user.id, data.keyboard, press.opened[0])
-    else:
-        karata.publisher.close_node(data.table_id, user.id)
-    if outcome.ok:
-        await telegram_io.answer(query)
-        if press.amending:
-            karata.publisher.refresh(data.table_id)  # nothing was played: the hand shows its top again
-            screen = rule_builder.amendment_message(data.table_id, press.amending[0], _)
-            if screen is not None:
-                await telegram_io.send(context.bot, user.id, *screen)
-        return
-    await telegram_io.answer(query, outcome_text(outcome, _, _renderer_texts(outcome.table)))
-    if outcome.code in ("stale", "unknown_button") or outcome.values.get("stale"):
-        karata.publisher.refresh(data.table_id)
-
-
-class TreePress:
-    """What a press of the action tree chooses under the table's lock: a branch to open (nothing
-    is played), a rule to amend, or the action of its node. The chat's keyboard and the Mini App
-    (handlers/webapp/api.py) both press through it; `version`, when given, must be the table's."""
-
-    def __init__(self, player: str, data: TreeNode, _: Translator, version: int | None = None):
-        self.player, self.data, self._, self.version = player, data, _, version
-        self.opened: list[int] = []
-        self.amending: list[dict[str, Any]] = []
-
-    def choose(self, loaded: Loaded) -> Action | Outcome:
-        table, game, state = loaded.table, loaded.game, loaded.state
-        data, player = self.data, self.player
-        if self.version is not None and self.version != table.version:
-            return Outcome.refused("stale", table=table)
-        seen = seen_by(table, game, state, player, self._)
-        if seen.keyboard != data.keyboard:
-            return _stale_press(loaded, player, data)
-        node = seen.tree.node(abs(data.node))
-        if node is None:
-            return Outcome.refused("unknown_button", table=table)
-        if data.node >= 0 and (node.children or node.number == 0):
-            self.opened.append(node.number)  # a branch (or back to the top): nothing is played yet
-            return Outcome(True, table=table)
-        if node.action is None:
-            return Outcome.refused("unknown_button", table=table)
-        if node.action["type"] == AMEND:  # opens the rule builder: nothing is played yet
-            self.amending.extend(rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"])
-            return Outcome(True, table=table)
-        return node.action
-
-
-def _stale_press(loaded: Loaded, player: str, data: TreeNode) -> Outcome:
-    """A press on a keyboard the table has moved past. While that keyboard is remembered, the
-    move it stood for is judged as the table is now, so the answer can say why it no longer
-    stands (the round's vote is used, the duel is over); otherwise it is just from an earlier move."""
-    table, game, state = loaded.table, loaded.game, loaded.state
-    earlier = seen_earlier(table, player, data.keyboard)
-    node = earlier.tree.node(abs(data.node)) if earlier is not None else None
-    while node is not None and node.action is None and node.children:
-        node = node.children[0]  # a branch: judge the first move under it
-    action = node.action if node is not None else None
-    if action is not None and action.get("type") != AMEND:
-        try:
-            result = game.apply(state, player, game.check_action(player, action, table.players))
-        except MalformedAction:
-            result = None
-        if isinstance(result, Refused):
-            return Outcome.refused(result.code, result.message, table=table, stale=True)
-    return Outcome.refused("stale", table=table)
+    outcome = await context.karata.moves.press(data.table_id, user.id, data, _, request=press_request(update))
+    await telegram_io.answer(query, None if outcome.ok else outcome_text(outcome, _, _renderer_texts(outcome.table)))
 
 
 def _renderer_texts(table: TableRow | None) -> dict[str, str] | None:
@@ -132,7 +60,7 @@ async def hand_command(update: Update, context: KarataContext) -> None:
     if not playing:
         await telegram_io.reply(message, _("You are not in a game right now."))
         return
-    await context.karata.service.mark_reachable(user.id)
+    await context.karata.keeper.user_back(user.id)
     resend_hands(context, user.id, playing)
 
 
@@ -155,7 +83,7 @@ MAX_TYPED = 1000
 
 def _confirmed(context: KarataContext, key: tuple[int, int, str]) -> bool:
     """A costly table button needs a second press within the window; the first one warns."""
-    pending: dict[tuple[int, int, str], float] = context.bot_data.setdefault("confirmations", {})
+    pending = context.karata.confirmations
     now = time.monotonic()
     for stale in [key for key, when in pending.items() if now - when > CONFIRM_WINDOW_SECONDS]:
         del pending[stale]
@@ -185,13 +113,7 @@ async def press_table_button(update: Update, context: KarataContext) -> None:
         await telegram_io.answer(query, warning, alert=True)
         return
 
-    def choose(loaded: Loaded) -> Action | Outcome:
-        if data.version != loaded.table.version:
-            return Outcome.refused("too_late", table=loaded.table)
-        action = renderer.table_action(data.key, player_view(loaded.table, loaded.game, loaded.state, None))
-        return action if action is not None else Outcome.refused("unknown_button", table=loaded.table)
-
-    outcome = await karata.service.act_with(table.table_id, str(user.id), choose, press_request(update))
+    outcome = await karata.moves.table_button(table.table_id, user.id, data.key, data.version, _, press_request(update))
     if outcome.ok:
         await telegram_io.answer(query)
     else:
@@ -240,7 +162,7 @@ async def open_proposals(context: KarataContext, table: TableRow, user_id: int) 
     node = next((child for label, child in seen.tree.root.links if label == branch), None)
     if node is None:  # nothing to propose (cannot happen while proposals are open; be safe)
         return Outcome.refused("no_vote_now", table=loaded.table)
-    karata.publisher.open_node(table.table_id, user_id, seen.keyboard, node.number)
+    karata.moves.branches.open(table.table_id, user_id, seen.keyboard, node.number)
     karata.publisher.repost(table.table_id, f"hand:{user_id}")
     return None
 

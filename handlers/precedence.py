@@ -21,19 +21,19 @@ from telegram import Update
 from telegram.ext import SimpleUpdateProcessor
 
 from tables.log_context import about
-from tables.metrics import UNREAD
+from tables.metrics import UNREAD, Metrics
 
 # Longest a pass or a delivery yields to updates (seconds): a busy bot still shows its moves.
 MAX_WAIT = 0.25
 
 
 class UpdatesFirst(SimpleUpdateProcessor):
-    def __init__(self, max_concurrent_updates: int = 256):
+    def __init__(self, max_concurrent_updates: int = 256, metrics: Metrics = UNREAD):
         super().__init__(max_concurrent_updates)
         self._handling = 0
         self._quiet = asyncio.Event()  # set while no update is being handled
         self._quiet.set()
-        self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        self.metrics = metrics
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         self._handling += 1

@@ -53,7 +53,7 @@ async def press_forget(update: Update, context: KarataContext) -> None:
         return
     await karata.store.forget_person(user.id)
     # Seen again from the next update on: the name is written afresh only if they come back.
-    context.bot_data.get("names_seen", {}).pop(user.id, None)
+    karata.names_seen.pop(user.id, None)
     await telegram_io.answer(query)
     await message.edit_text(
         _("Done: I forgot your name and records. Past matches show an anonymous seat. If you play again, "

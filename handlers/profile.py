@@ -58,6 +58,7 @@ RULES = Command("rules", N_("Show the house rules"))
 VOTE = Command("vote", N_("Propose a Rule Vote (Lopti)"))
 ENDSESSION = Command("endsession", N_("End this table's session"))
 CANCEL = Command("cancel", N_("Close this group's table"))
+PRACTICE_CANCEL = Command("cancel", N_("Close the practice table"))
 GUIDE = Command("guide", N_("A game's full guide"))
 LANGUAGE = Command("language", N_("Choose Swahili or English"))
 GROUP_LANGUAGE = Command("language", N_("Choose this group's language (admins)"))
@@ -65,12 +66,13 @@ HELP = Command("help", N_("What Karata can do"))
 STATS = Command("stats", N_("My record: matches, wins, rating"))
 TOP = Command("top", N_("This group's best players"))
 HISTORY = Command("history", N_("This group's last matches"))
+SEASON = Command("season", N_("This season: when it ends, and my place"))
 FORGET = Command("forget", N_("Delete my name and records"))
 
 # Only the commands that work in each kind of chat (the handlers decide; /help lists the same).
-GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, VOTE, LEAVE, ENDSESSION, CANCEL, STATS, TOP, HISTORY, GUIDE,
-                  GROUP_LANGUAGE, HELP)  # fmt: skip
-PRIVATE_COMMANDS = (START, PRACTICE, HAND, LEAVE, CANCEL, STATS, GUIDE, LANGUAGE, FORGET, HELP)
+GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, VOTE, LEAVE, ENDSESSION, CANCEL, STATS, TOP, SEASON, HISTORY,
+                  GUIDE, GROUP_LANGUAGE, HELP)  # fmt: skip
+PRIVATE_COMMANDS = (START, PRACTICE, HAND, LEAVE, PRACTICE_CANCEL, STATS, GUIDE, LANGUAGE, FORGET, HELP)
 # Chats of no other kind exist for a bot's menu; these work anywhere.
 DEFAULT_COMMANDS = (HAND, LANGUAGE, HELP)
 

@@ -21,16 +21,16 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
-from telegram import Bot, InlineKeyboardMarkup
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram import Bot
+from telegram.error import ChatMigrated, TelegramError
 
-from handlers.i18n import translator
+from handlers.i18n import reader_translator, translator
 from handlers.courier import Courier
+from handlers.outbox import Outbox, chat_gone
 from handlers.flood import BACKGROUND, POST, Rate, Ticket
 from handlers.precedence import at_once
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot
@@ -49,16 +49,6 @@ SAVE_EDITS_SECONDS = 0.05
 RETRY_SECONDS = 1.0
 RETRY_CAP_SECONDS = 60.0
 REMOVED = "removed"
-# Telegram's words for a chat the bot can no longer write to (its 403s all mean that).
-_CHAT_GONE = ("chat not found", "not enough rights", "have no rights", "chat_write_forbidden", "bot was kicked",
-              "bot is not a member", "group chat was deleted")
-
-
-def chat_gone(error: TelegramError) -> bool:
-    """Whether a call failed because the chat is closed to the bot (not because of the call)."""
-    return isinstance(error, Forbidden) or (
-        isinstance(error, BadRequest) and any(words in str(error).lower() for words in _CHAT_GONE)
-    )
 
 
 class ChatWatch(Protocol):
@@ -68,7 +58,19 @@ class ChatWatch(Protocol):
 
     async def moved(self, old: int, new: int) -> None: ...
 
-    async def user_unreachable(self, user_id: int) -> None: ...
+    async def user_unreachable(self, user_id: int, table_id: int | None = None) -> None: ...
+
+
+class Branches(Protocol):
+    """The branch each player has open in their keyboard (handlers/moves.py OpenBranches)."""
+
+    def of_table(self, table_id: int) -> Mapping[int, tuple[int, int]]: ...
+
+
+class Presence(Protocol):
+    """Who has the Mini App open on which table (handlers/webapp/live.py LiveTables)."""
+
+    def in_app(self, table_id: int, user_id: int) -> bool: ...
 
 
 class _Paid:
@@ -100,10 +102,12 @@ class Publisher:
         courier: Courier,
         bot_username: Callable[[], str],
         group_language: str,
+        branches: Branches,
         clock: Callable[[], float] = time.time,
         yield_to: Callable[[], Awaitable[None]] = at_once,
     ):
-        self.bot = bot
+        # Every call to Telegram the publisher makes, and what its errors mean.
+        self.outbox = Outbox(bot)
         self.service = service
         self.feed = feed
         self.courier = courier
@@ -115,10 +119,9 @@ class Publisher:
         self._shown: dict[int, dict[str, Shown]] = {}
         self._passes: dict[int, asyncio.Task[None]] = {}
         self._next: dict[int, Loaded | None] = {}
-        # Messages to send anew at the bottom of their chat (/table, /hand), and opened branches
-        # of a player's keyboard: (table, user) -> (keyboard digest, node).
+        # Messages to send anew at the bottom of their chat (/table, /hand).
         self._fresh: set[tuple[int, str]] = set()
-        self._opened: dict[tuple[int, int], tuple[int, int]] = {}
+        self.branches = branches
         # Panels that stand in for a player's hand while they use them (Lopti's rule builder):
         # (table, user) -> (table version it belongs to, renderer of its text and keyboard).
         self._panels: dict[tuple[int, int], tuple[int, Panel]] = {}
@@ -145,9 +148,9 @@ class Publisher:
         self.retry_seconds = RETRY_SECONDS
         self.retry_cap_seconds = RETRY_CAP_SECONDS
         self.watch: ChatWatch | None = None
-        # Open Mini Apps (handlers/webapp/live.py LiveTables, when the app is on): told of each
-        # table rendered; a player who has the app open on a table gets no chat hand edits.
-        self.live: Any = None
+        # Open Mini Apps (when the app is on): a player who has the app open on a table gets no
+        # chat hand edits.
+        self.presence: Presence | None = None
         # The Mini App's URL and short name (None: the app is off), for the chats' buttons.
         self.webapp_url: str | None = None
         self.webapp_name: str | None = None
@@ -226,15 +229,6 @@ class Publisher:
         self._fresh.add((table_id, slot))
         self.feed.put(table_id)
 
-    def open_node(self, table_id: int, user_id: int, keyboard: int, node: int) -> None:
-        """Show a branch of the player's keyboard (several cards, a Jack's command) until it changes."""
-        self._opened[(table_id, user_id)] = (keyboard, node)
-        self.feed.put(table_id)
-
-    def close_node(self, table_id: int, user_id: int) -> None:
-        """The player acted (or pressed something stale): their keyboard starts from the top."""
-        self._opened.pop((table_id, user_id), None)
-
     def open_panel(self, table_id: int, user_id: int, version: int, panel: Panel) -> None:
         """Show `panel` in place of the player's hand while the table stays at `version`."""
         self._panels[(table_id, user_id)] = (version, panel)
@@ -250,11 +244,9 @@ class Publisher:
             if loaded is None:
                 return
             table = loaded.table
-            if self.live is not None:
-                self.live.changed(table_id, loaded)
             people = [seat.user_id for seat in table.seats if not seat.is_computer] + table.leavers
             readers = await self.readers(table.chat_id, people)
-            opened = {user: node for (table_key, user), node in self._opened.items() if table_key == table_id}
+            opened = self.branches.of_table(table_id)
             panels = {
                 user: panel
                 for (table_key, user), (version, panel) in self._panels.items()
@@ -264,9 +256,9 @@ class Publisher:
             shown = await self._shown_of(table_id)
             waits = []
             held = False
-            if self.live is not None:
+            if self.presence is not None:
                 # The app shows these players the table; their chat catches up when they leave it.
-                for user_id in [user for user in people if self.live.in_app(table_id, user)]:
+                for user_id in [user for user in people if self.presence.in_app(table_id, user)]:
                     slot = f"hand:{user_id}"
                     rested = screens.pop(slot, None)
                     current = shown.get(slot)
@@ -377,8 +369,6 @@ class Publisher:
         self._published.pop(table_id, None)
         self._moments.pop(table_id, None)
         self._attempts.pop(table_id, None)
-        for key in [key for key in self._opened if key[0] == table_id]:
-            del self._opened[key]
         for key in [key for key in self._panels if key[0] == table_id]:
             del self._panels[key]
         self._fresh = {key for key in self._fresh if key[0] != table_id}
@@ -388,10 +378,10 @@ class Publisher:
     async def readers(self, chat_id: int, user_ids: list[int]) -> Readers:
         languages = await self.service.store.languages_of([*user_ids, chat_id] if chat_id > 0 else user_ids)
         if chat_id > 0:  # a practice table: its "group" is the player's private chat, in their language
-            group = translator(languages.get(chat_id) or self.group_language)
+            group = reader_translator(languages.get(chat_id), place=self.group_language)
         else:
             group = translator(await self.service.store.chat_language(chat_id) or self.group_language)
-        users = {user_id: translator(language or group.language) for user_id, language in languages.items()}
+        users = {user_id: reader_translator(language, place=group.language) for user_id, language in languages.items()}
         return Readers(group, users, self.bot_username(), self.webapp_url, self.webapp_name)
 
     async def _shown_of(self, table_id: int) -> dict[str, Shown]:
@@ -463,12 +453,12 @@ class Publisher:
             if screen.kind == POST_ONCE or fresh:
                 message_id = None
             if message_id is not None:
-                message_id = await self._edit(screen, message_id, paid)
+                message_id = await self.outbox.edit(screen, message_id, paid.rate(screen.priority))
             if message_id is None:
-                message_id = await self._send(screen, paid)
+                message_id = await self.outbox.send(screen, paid.rate(screen.priority))
                 if current is not None and current.message_id is not None and screen.kind != POST_ONCE:
                     # The message moved to the bottom of the chat: the old one goes.
-                    await self._delete(current.chat_id, current.message_id, paid)
+                    await self.outbox.delete(current.chat_id, current.message_id, paid.rate(BACKGROUND))
             await self._record(table_id, slot, Shown(screen.chat_id, message_id, screen.digest))
         except ChatMigrated as error:
             if self.watch is not None:
@@ -481,82 +471,28 @@ class Publisher:
             if screen.chat_id > 0:
                 # A private chat: its user is marked unreachable (never given up on: a /start
                 # or an unblock opens it again).
-                if user_id is not None:
-                    await self.service.mark_unreachable(table_id, user_id)
-                else:  # a practice table's message: nothing to try again
+                if user_id is None:  # a practice table's message: nothing to try again
                     await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
                 if self.watch is not None:
-                    await self.watch.user_unreachable(screen.chat_id)
+                    await self.watch.user_unreachable(screen.chat_id, table_id if user_id is not None else None)
             elif self.watch is not None:
                 await self.watch.lost(screen.chat_id, str(error))
             else:
                 log.warning("cannot write to chat %s: %s", screen.chat_id, error)
                 await self._record(table_id, slot, Shown(screen.chat_id, None, screen.digest))
 
-    async def _edit(self, screen: Screen, message_id: int, paid: _Paid) -> int | None:
-        """Edit in place; None when the message is gone (it is then sent anew)."""
-        try:
-            await self.bot.edit_message_text(
-                screen.text,
-                chat_id=screen.chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=screen.markup,
-                disable_web_page_preview=True,
-                rate_limit_args=paid.rate(screen.priority),
-            )
-        except BadRequest as error:
-            lowered = str(error).lower()
-            if chat_gone(error):
-                raise
-            if "not modified" in lowered:
-                return message_id
-            if "not found" in lowered or "can't be edited" in lowered:
-                return None
-            raise
-        return message_id
-
-    async def _send(self, screen: Screen, paid: _Paid) -> int:
-        message = await self.bot.send_message(
-            screen.chat_id,
-            screen.text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=screen.markup if isinstance(screen.markup, InlineKeyboardMarkup) else None,
-            message_thread_id=screen.thread_id or None,
-            disable_web_page_preview=True,
-            rate_limit_args=paid.rate(screen.priority),
-        )
-        return message.message_id
-
-    async def _delete(self, chat_id: int, message_id: int, paid: _Paid) -> None:
-        try:
-            await self.bot.delete_message(chat_id, message_id, rate_limit_args=paid.rate(BACKGROUND))
-        except TelegramError as error:
-            log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
-
     async def _deliver_poll(self, table_id: int, slot: str, screen: Screen, current: Shown | None, paid: _Paid) -> None:
         assert screen.poll is not None
         if current is not None and current.message_id is not None:
             await self._stop_poll(table_id, current, paid)
-        message = await self.bot.send_poll(
-            screen.chat_id,
-            screen.poll.question,
-            list(screen.poll.answers),
-            is_anonymous=False,
-            message_thread_id=screen.thread_id or None,
-            rate_limit_args=paid.rate(screen.priority),
-        )
-        assert message.poll is not None
-        await self.service.record_poll(message.poll.id, table_id, screen.poll.key, screen.chat_id, message.message_id)
-        await self._record(table_id, slot, Shown(screen.chat_id, message.message_id, screen.digest))
+        message_id, poll_id = await self.outbox.send_poll(screen, paid.rate(screen.priority))
+        await self.service.record_poll(poll_id, table_id, screen.poll.key, screen.chat_id, message_id)
+        await self._record(table_id, slot, Shown(screen.chat_id, message_id, screen.digest))
 
     async def _stop_poll(self, table_id: int, shown: Shown, paid: _Paid) -> None:
         assert shown.message_id is not None
         await self.service.close_polls(table_id)
-        try:
-            await self.bot.stop_poll(shown.chat_id, shown.message_id, rate_limit_args=paid.rate(POST))
-        except TelegramError as error:
-            log.debug("could not stop the poll of table %s: %s", table_id, error)
+        await self.outbox.stop_poll(shown.chat_id, shown.message_id, paid.rate(POST))
 
     async def _remove(self, table_id: int, slot: str, ticket: Ticket) -> None:
         paid = _Paid(ticket)
@@ -569,6 +505,6 @@ class Publisher:
             if _removal(slot) == POLL:
                 await self._stop_poll(table_id, current, paid)
             else:
-                await self._delete(current.chat_id, current.message_id, paid)
+                await self.outbox.delete(current.chat_id, current.message_id, paid.rate(BACKGROUND))
         await self._record(table_id, slot, None)
 

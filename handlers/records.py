@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import json
+import logging
 from html import escape
 
 from telegram import Chat, Update, User
 from telegram.error import BadRequest, Forbidden
 
 from engine.registry import available_games
-from handlers import telegram_io
+from handlers import seasons, telegram_io
 from handlers.callback_data import MatchReplay
 from handlers.context import KarataContext, chat_translator, effective, pressed, seat_for, user_translator
 from handlers.render.common import game_title
 from handlers.render.records import board_text, hidden_text, history_keyboard, history_text, replay_caption, stats_text
 
+log = logging.getLogger(__name__)
+
 MAX_ARGUMENT = 64
+ALL_TIME = "all"  # /top all: the ratings of all time rather than the season's standings
 
 
 async def stats_command(update: Update, context: KarataContext) -> None:
@@ -54,22 +58,26 @@ def _replied_to(author: User | None) -> User | None:
 
 
 async def top_command(update: Update, context: KarataContext) -> None:
-    """/top [GAME]: the group's leaderboard for a game (by default the game played last here)."""
+    """/top [GAME]: the game's standings in the group's running season (by default the game
+    played last here); /top all [GAME], or a group without seasons: the ratings of all time."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
     if chat.type == Chat.PRIVATE:
         await telegram_io.reply(message, _("Send /top in a group: each group has its own leaderboards."))
         return
+    words = [word.lower() for word in context.args or []]
+    all_time = ALL_TIME in words
+    named = [word for word in (context.args or []) if word.lower() != ALL_TIME]
     records = context.karata.store.records
     played = await records.games_rated(chat.id)
-    if context.args:
-        game = context.args[0].lower()
+    if named:
+        game = named[0].lower()
         games = available_games()
         if game not in games:
             # The games by name, each with the word /top takes for it.
-            named = ", ".join(f"{escape(game_title(game, _))} (<code>{game}</code>)" for game in games)
-            text = _("I do not know the game {game}. Games: {games}", game=escape(context.args[0][:MAX_ARGUMENT]),
-                     games=named)  # fmt: skip
+            listed = ", ".join(f"{escape(game_title(game, _))} (<code>{game}</code>)" for game in games)
+            text = _("I do not know the game {game}. Games: {games}", game=escape(named[0][:MAX_ARGUMENT]),
+                     games=listed)  # fmt: skip
             await telegram_io.reply(message, text, html=True)
             return
     elif played:
@@ -77,8 +85,14 @@ async def top_command(update: Update, context: KarataContext) -> None:
     else:
         await telegram_io.reply(message, _("No finished matches in this group yet. Start one with /newgame."))
         return
+    season = None if all_time else await context.karata.store.seasons.current(chat.id, seasons.now())
+    if season is not None:
+        text = await seasons.season_board(context.karata, chat.id, game, season, _)
+        await telegram_io.reply(message, text, html=True)
+        return
     board = await records.board(chat.id, game)
-    await telegram_io.reply(message, board_text(board, played, _), html=True)
+    others = f"/top {ALL_TIME}" if all_time else "/top"  # asked for all time: the other games' boards too
+    await telegram_io.reply(message, board_text(board, played, _, others), html=True)
 
 
 async def history_command(update: Update, context: KarataContext) -> None:
@@ -118,5 +132,7 @@ async def send_replay(update: Update, context: KarataContext) -> None:
             filename=f"karata-{replay.game}-{replay.table_id}.json",
             caption=replay_caption(replay.game, replay.finished_at, replay.names, reader),
         )
-    except (Forbidden, BadRequest):
-        await store.set_dm_ok(user.id, False)  # the next press is told to open the chat
+    except (Forbidden, BadRequest) as error:
+        # A refusal (403) reaches the chat keeper through the flood limiter: the next press is
+        # told to open the chat.
+        log.info("could not send a replay to %s: %s", user.id, error)

@@ -12,36 +12,12 @@ answer may not have gone out before the crash.
 
 from __future__ import annotations
 
-from collections import deque
-
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
 from handlers import telegram_io
 from handlers.callback_data import TableButton, TreeNode
 from handlers.context import KarataContext
-
-# Update ids remembered in this process (a duplicate comes within seconds or after a restart).
-RECENT = 10_000
-
-
-class Recent:
-    """The last `RECENT` update ids seen by this process."""
-
-    def __init__(self, size: int = RECENT):
-        self._order: deque[int] = deque()
-        self._ids: set[int] = set()
-        self._size = size
-
-    def add(self, update_id: int) -> bool:
-        """Remember the id; False when it was already there."""
-        if update_id in self._ids:
-            return False
-        self._ids.add(update_id)
-        self._order.append(update_id)
-        if len(self._order) > self._size:
-            self._ids.discard(self._order.popleft())
-        return True
 
 
 def _is_move(update: Update) -> bool:
@@ -70,10 +46,7 @@ async def drop_repeated(update: object, context: KarataContext) -> None:
     """Before every handler: an update seen before goes no further."""
     if not isinstance(update, Update):
         return
-    recent: Recent | None = context.bot_data.get("recent_updates")
-    if recent is None:
-        recent = context.bot_data["recent_updates"] = Recent()
-    if not recent.add(update.update_id):
+    if not context.karata.recent_updates.add(update.update_id):
         raise ApplicationHandlerStop  # being handled, or handled, here: its first delivery answers
     if not _stored(update, context.bot.id) or not await context.karata.store.update_handled(update.update_id):
         return

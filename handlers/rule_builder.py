@@ -15,7 +15,7 @@ from html import escape
 from collections.abc import Mapping
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from handlers.i18n import N_, Translator
 from engine.lopti import (
@@ -44,7 +44,7 @@ from handlers.games.house_rules import (
 )
 from handlers.refusals import outcome_text
 from handlers.render.common import rows
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from tables.models import Loaded, Outcome
 
 DIGITS = string.digits + string.ascii_lowercase
@@ -292,6 +292,14 @@ def amendment_message(table_id: int, rule: Mapping[str, Any], _: Translator) -> 
     return builder_message(table_id, 0, code, _, rule)
 
 
+async def open_amendment(bot: Bot, table_id: int, user_id: int, rule: Mapping[str, Any], _: Translator) -> None:
+    """Send the builder, opened on `rule`, to the player's private chat (the builder lives there,
+    whichever door the player pressed ✏️ in)."""
+    screen = amendment_message(table_id, rule, _)
+    if screen is not None:
+        await telegram_io.send(bot, user_id, *screen)
+
+
 async def press_draft(update: Update, context: KarataContext) -> None:
     """A builder button: show the next step, go back, or submit the finished rule (or the
     amendment, to the vote)."""
@@ -300,13 +308,13 @@ async def press_draft(update: Update, context: KarataContext) -> None:
     player = str(user.id)
     parsed = DraftCode.parse(data.code)
     lopti = renderer_for("lopti")
-    shown: list[Any] = []
 
     def choose(loaded: Loaded) -> dict[str, Any] | Outcome:
         view = player_view(loaded.table, loaded.game, loaded.state, player)
         if parsed.amend is None and view.get("awaiting_rule") != player:
             # Only the round's winner was shown the builder: their time is over, or their rule is in.
             return Outcome.refused("authoring_over", table=loaded.table)
+        amended = None
         if parsed.amend is not None:
             refusal = lopti.proposal_refusal(view, player)
             if refusal:
@@ -314,13 +322,12 @@ async def press_draft(update: Update, context: KarataContext) -> None:
             amended = next((rule for rule in view.get("rules") or [] if rule["id"] == parsed.amend), None)
             if amended is None:
                 return Outcome.refused("no_such_rule", table=loaded.table)
-            shown.append(amended)
         draft = replay(parsed.path, _)
         if draft is None or (parsed.confirm and next_step(draft, _) is not None):
             return Outcome.refused("unknown_button", table=loaded.table)
-        shown.append(loaded.table.version)
         if not parsed.confirm:
-            return Outcome(True, table=loaded.table)  # one more step: nothing is applied yet
+            # One more step: nothing is applied yet; the builder is drawn from this table.
+            return Outcome(True, table=loaded.table, values={"amended": amended})
         rule = draft.rule(rule_words(draft, _))
         if parsed.amend is None:
             return {"type": "author_rule", "rule": rule}
@@ -338,8 +345,9 @@ async def press_draft(update: Update, context: KarataContext) -> None:
             await telegram_io.answer(query, _("Your proposal is up: vote in the group's poll."))
             await telegram_io.edit(query, "✏️ " + _("Your proposal is up: vote in the group's poll."))
             return
-        if shown:
-            screen = builder_message(data.table_id, 0, data.code, _, shown[0])
+        amended = outcome.values.get("amended")
+        if amended is not None:
+            screen = builder_message(data.table_id, 0, data.code, _, amended)
             if screen is not None:
                 await telegram_io.edit(query, *screen)
         await telegram_io.answer(query)
@@ -347,7 +355,7 @@ async def press_draft(update: Update, context: KarataContext) -> None:
     if parsed.confirm:
         await telegram_io.answer(query, _("Your rule is in force from the next round."))
         return
-    version = shown[-1] if shown else data.version
+    version = outcome.table.version if outcome.table is not None else data.version
     karata.publisher.open_panel(
         data.table_id, user.id, version, lambda reader: builder_message(data.table_id, version, data.code, reader)
     )

@@ -1,7 +1,9 @@
 """Answering a button press and replying to a message, with Telegram's refusals made harmless.
 
 Every other message goes through the publisher; these are the direct answers a handler gives
-the person in front of it.
+the person in front of it. A refusal is harmless to the handler, not lost: the flood limiter,
+which every call passes, tells the chat keeper of each 403 (handlers/chat_keeper.py decides what
+a closed chat means).
 """
 
 from __future__ import annotations

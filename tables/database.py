@@ -7,13 +7,18 @@ database's own `seated` condition (JSON functions differ). tables/sqlite_db.py r
 tables/postgres_db.py numbers the parameters and widens the migrations' column types.
 
 A write is a `transaction(work)`: `work` is an async function of a `Transaction` that runs in
-one transaction, committed when it returns and rolled back when it raises.
+one transaction, committed when it returns and rolled back when it raises. Every write that
+fails (a transaction, or `execute`'s one statement) is counted by kind into `errors`
+(tables/db_errors.py), the bot's `Metrics.database_errors` once the store is given the bot's
+metrics, and raised on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, TypeVar
+
+from prometheus_client import Counter
 
 Result = TypeVar("Result")
 
@@ -34,6 +39,7 @@ class Transaction(Protocol):
 class Database(Protocol):
     kind: str  # "sqlite" or "postgresql"
     seated: str
+    errors: Counter  # failed writes by kind (tables/db_errors.py)
 
     async def open(self, migrations: Sequence[str]) -> None: ...
 
@@ -46,6 +52,10 @@ class Database(Protocol):
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         """One statement, committed on its own."""
+
+    async def scrub(self) -> None:
+        """After /forget: what was deleted leaves the database's files too, where the database
+        can make it (tables/privacy.py)."""
 
     async def columns(self, table: str) -> list[str]:
         """The names of a table's columns, in order."""

@@ -13,6 +13,8 @@ from collections import deque
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
+from tables.db_errors import KINDS as DATABASE_ERROR_KINDS
+
 # Press-to-answer times a person notices start around a tenth of a second.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 THINKING_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
@@ -81,6 +83,11 @@ class Metrics:
         self.resumed_tables = Gauge(
             "karata_resumed_tables", "Running tables this process resumed at its start", registry=r
         )
+        self.database_errors = Counter(
+            "karata_database_errors", "Failed database writes, by kind (tables/db_errors.py)", ["kind"], registry=r
+        )
+        for kind in DATABASE_ERROR_KINDS:  # every kind listed at 0: an alert needs the series
+            self.database_errors.labels(kind)
         self.started_at.set(time.time())
         self.started_monotonic = time.monotonic()
         # For /status: presses and errors in the last hour.
@@ -96,6 +103,7 @@ class Metrics:
         self.recent_errors.add()
 
 
-# What a part counts into until the composition root (bot/app.py) gives it its bot's Metrics:
-# tools and unit tests build parts alone, and nobody reads this one.
+# What a part counts into when it is built without its bot's Metrics (the composition root,
+# bot/app.py, gives every part the bot's own): tools and unit tests build parts alone, and
+# nobody reads this one.
 UNREAD = Metrics()

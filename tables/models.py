@@ -125,10 +125,9 @@ class TableRow:
     # its messages show its latest revision.
     revision: int = _stored(default=0)
     # The turn deadline (epoch seconds) and the length it was armed with, so that a restart
-    # arms the same length again; `deadline_version` is the version it belongs to.
+    # arms the same length again. (The database's old `deadline_version` column went in migration 10.)
     deadline: float | None = _stored(default=None)
     deadline_seconds: float | None = _stored(default=None)
-    deadline_version: int | None = _stored(default=None)
     warned: bool = _stored("flag", default=False)
     # Until this time the next round is not shown and presses wait (epoch seconds).
     paused_until: float | None = _stored(default=None)
@@ -223,6 +222,10 @@ class Outcome:
     values: dict[str, Any] = field(default_factory=dict)
     # The request had already been applied (a press redelivered after a crash).
     repeated: bool = False
+    # The action the chooser picked under the table's lock (applied, or refused by the engine).
+    action: dict[str, Any] | None = None
+    # The table as the request left it (committed), when it was applied or chose to play nothing.
+    loaded: Loaded | None = None
 
     @classmethod
     def refused(cls, code: str, message: str = "", table: TableRow | None = None, **values: Any) -> Outcome:

@@ -17,6 +17,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from tables.db_errors import counted
+from tables.metrics import UNREAD
+
 Result = TypeVar("Result")
 
 SEATED = (
@@ -78,6 +81,7 @@ class PostgresDatabase:
     def __init__(self, url: str):
         self.url = url
         self._pool: asyncpg.Pool | None = None
+        self.errors = UNREAD.database_errors
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -108,12 +112,18 @@ class PostgresDatabase:
         return await self.pool.fetch(numbered(sql), *parameters)
 
     async def transaction(self, work: Callable[[PostgresTransaction], Awaitable[Result]]) -> Result:
-        async with self.pool.acquire() as connection, connection.transaction():
-            return await work(PostgresTransaction(connection))
+        with counted(self.errors):
+            async with self.pool.acquire() as connection, connection.transaction():
+                return await work(PostgresTransaction(connection))
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        # One round trip: a statement alone is its own transaction (no BEGIN and COMMIT trips).
-        await self.pool.execute(numbered(sql), *parameters)
+        with counted(self.errors):
+            # One round trip: a statement alone is its own transaction (no BEGIN and COMMIT trips).
+            await self.pool.execute(numbered(sql), *parameters)
+
+    async def scrub(self) -> None:
+        """Nothing: PostgreSQL's server keeps its own files (docs/DECISIONS.md, "PostgreSQL and a
+        fleet": deleted rows' space is reclaimed by its autovacuum)."""
 
     async def columns(self, table: str) -> list[str]:
         rows = await self.all(

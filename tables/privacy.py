@@ -11,6 +11,10 @@ in one transaction:
 - their results go to the pseudonym (leaderboards never list a pseudonym) and their ratings
   are deleted; their private hand messages' records and their user row are deleted.
 Tables still being played are left alone: the person is asked to leave or finish first.
+
+The name must leave the files too, not only the rows: after a forget the store asks the database
+to scrub (on SQLite, tables/sqlite_db.py zeroes what it deletes or overwrites and empties the
+write-ahead log, which still holds the pages as they were).
 """
 
 from __future__ import annotations

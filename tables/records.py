@@ -48,11 +48,8 @@ COMPUTER = "user_id < 0"
 PERSON = f"user_id BETWEEN 1 AND {ANONYMOUS_FROM - 1}"  # a forgotten person's pseudonym is no one's
 WON = "(CASE WHEN place = 1 THEN 1 ELSE 0 END)"  # 1 for a won match (SQL both databases read alike)
 
-# Games whose lowest total wins; the others rank higher totals first.
-LOWER_TOTALS_WIN = frozenset({"kadi", "three_thirteen"})
-# Games played in sessions that never end by themselves (Lopti): a session that ended after at
-# least one won round counts, ranked by rounds won.
-SESSION_GAMES = frozenset({"lopti"})
+# Which way a game's totals rank, and whether it plays in sessions, is the game's own word
+# (`Game.lower_totals_win`, `Game.plays_in_sessions`).
 SESSION_ENDED = "session_ended"
 
 # openskill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300); deterministic.
@@ -84,7 +81,7 @@ def standings(table: TableRow) -> list[Standing] | None:
     scores = game.scores(state)
     if game.is_finished(state):
         winners = set(game.winners(state))
-    elif table.game in SESSION_GAMES and table.closed_reason == SESSION_ENDED:
+    elif game.plays_in_sessions and table.closed_reason == SESSION_ENDED:
         best = max(scores.values(), default=0)
         if best <= 0:
             return None
@@ -93,7 +90,7 @@ def standings(table: TableRow) -> list[Standing] | None:
         return None
     teams = game.view(state, None).get("teams") or []
     team_of = {player: number for number, members in enumerate(teams) for player in members}
-    direction = 1 if table.game in LOWER_TOTALS_WIN else -1
+    direction = 1 if game.lower_totals_win else -1
     # Winners first (the engine's word: Pitch's bidder may go out below the others), then totals.
     key = {seat.player: (seat.player not in winners, direction * scores.get(seat.player, 0)) for seat in table.seats}
     return [
@@ -106,6 +103,14 @@ def standings(table: TableRow) -> list[Standing] | None:
         )
         for number, seat in enumerate(table.seats)
     ]
+
+
+def lower_totals_win(name: str) -> bool:
+    """Whether a game's lowest total is its best (a game this bot no longer has: the higher)."""
+    try:
+        return get_game(name).lower_totals_win
+    except UnknownGame:
+        return False
 
 
 def rate(rows: Sequence[Standing], before: Mapping[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
@@ -335,7 +340,7 @@ class PastMatch:
 
 @dataclass(frozen=True)
 class Replay:
-    """A counted match's replay file (../shared/rules/README.md) and where it was played."""
+    """A counted match's replay file (docs/REPLAY.md) and where it was played."""
 
     table_id: int
     chat_id: int
@@ -383,7 +388,7 @@ class Records:
                 game=game,
                 played=played,
                 won=won,
-                best=lowest if game in LOWER_TOTALS_WIN else highest,
+                best=lowest if lower_totals_win(game) else highest,
                 streak=await self._streak(where, [*parameters, game]),
                 rating=ratings.get(game),
             )

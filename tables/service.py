@@ -25,12 +25,22 @@ from telegram.ext import JobQueue
 
 from engine import ai
 from engine.core.options import OptionsError, options_dict, parse_options
-from engine.core.protocol import CLOCK, Action, Applied, Event, Game, MalformedAction, State
+from engine.core.protocol import (
+    CHAMPION_WINDOW,
+    CLOCK,
+    VOTE_WINDOW,
+    Action,
+    Applied,
+    Event,
+    Game,
+    MalformedAction,
+    State,
+)
 from engine.core.serialize import state_from_json, state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
 from tables.log_context import about
-from tables.metrics import UNREAD
+from tables.metrics import UNREAD, Metrics
 from tables.models import (
     CANCELLED,
     CHAT_LOST,
@@ -71,9 +81,10 @@ class Timing:
     warn_seconds: float = 20
     nudge_seconds: float = 8
     round_pause_seconds: float = 0.0
-    # Windows the clock closes besides the turn, by the clock action that closes them.
-    window_seconds: Mapping[str, float] = field(default_factory=dict)
-    default_window_seconds: float = 120
+    # Windows the clock closes besides the turn, by their kind (`Game.clock_windows`).
+    window_seconds: Mapping[str, float] = field(
+        default_factory=lambda: {VOTE_WINDOW: 120.0, CHAMPION_WINDOW: 120.0}
+    )
     # A computer player's pause before it moves, so that a group can follow the game.
     computer_seconds: float = 1.5
 
@@ -118,13 +129,14 @@ class TableService:
         job_queue: JobQueue | None = None,
         clock: Callable[[], float] = time.time,
         thinker: Thinker | None = None,
+        metrics: Metrics = UNREAD,
     ):
         self.store = store
         self.feed = feed
         self.timing = timing
         self.clock = clock
         self.thinker = thinker or Thinker()
-        self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        self.metrics = metrics
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
         # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
         # table ids, and ("chat", chat, topic) for opening a table there.
@@ -475,13 +487,13 @@ class TableService:
             try:
                 action = game.check_action(player, action, table.players)
             except MalformedAction as error:
-                return Outcome.refused("malformed", str(error), table=table)
+                return Outcome(False, "malformed", str(error), table, action=action)
             round_before = game.round_number(state)
             waited_for = game.to_act(state)
             # The state was just loaded for this call, so the engine may change it in place.
             result = game.advance(state, player, action)
             if not isinstance(result, Applied):
-                return Outcome.refused(result.code, result.message, table=table, **dict(result.details))
+                return Outcome(False, result.code, result.message, table, dict(result.details), action=action)
             events = result.events
             if action == TIMEOUT:
                 # The table says who ran out of time before what the bot did for them.
@@ -489,8 +501,9 @@ class TableService:
             elif computer and player not in table.computers:
                 # A computer moved for a player who ran out of time (the table's stand-in option).
                 events = [Event(TIMED_OUT, {"players": [player]}), *events]
-            await self._commit(Loaded(table, game, result.state), events, player, action, round_before, request)
-            return Outcome(True, table=table)
+            committed = Loaded(table, game, result.state)
+            await self._commit(committed, events, player, action, round_before, request)
+            return Outcome(True, table=table, action=action, loaded=committed)
 
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
         return await self.act(table_id, player, None, action)
@@ -522,7 +535,6 @@ class TableService:
         actions, never the state) and its move goes the way a person's does. `player`: the
         seat to move for (a person who ran out of time); else the first computer the table
         waits for. A move the engine refuses gives way to the game's timeout move."""
-        chosen: list[Action] = []
 
         async def decide(loaded: Loaded) -> Action | Outcome:
             table, game, state = loaded.table, loaded.game, loaded.state
@@ -538,11 +550,9 @@ class TableService:
             # Repeatable for a table, a move and a seat; nothing of the table's seed (the deck).
             digest = hashlib.sha256(f"{table.table_id}:{table.version}:{seat}".encode()).digest()
             # A search takes up to a second, in another process: the other tables go on.
-            action = await self.thinker.choose(
+            return await self.thinker.choose(
                 game.name, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
             )
-            chosen.append(action)
-            return action
 
         loaded = await self.load(table_id)
         if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
@@ -558,8 +568,8 @@ class TableService:
             outcome = None
         if outcome is not None and (outcome.ok or outcome.code in ("stale", "round_pause", "not_playing", "no_table")):
             return outcome
-        if chosen and outcome is not None:
-            log.warning("table %s refused computer %s's %s: %s", table_id, seat, chosen[0], outcome.code)
+        if outcome is not None and outcome.action is not None:
+            log.warning("table %s refused computer %s's %s: %s", table_id, seat, outcome.action, outcome.code)
         current = await self.store.get_table(table_id)
         return await self.act(table_id, CLOCK, current.version if current else version, dict(TIMEOUT))
 
@@ -652,21 +662,19 @@ class TableService:
     def _set_deadline(self, table: TableRow, game: Game, state: State) -> None:
         waiting = game.to_act(state)
         if table.status != PLAYING or not waiting or table.turn_seconds <= 0:
-            table.deadline = table.deadline_seconds = table.deadline_version = None
+            table.deadline = table.deadline_seconds = None
         else:
             seconds = float(game.decision_seconds(state, table.turn_seconds))
             pause = max(0.0, table.paused_until - self.clock()) if self.paused(table) else 0.0
             table.deadline = self.clock() + pause + seconds
             table.deadline_seconds = seconds
-            table.deadline_version = table.version
         table.warned = False
 
     def _set_windows(self, table: TableRow, game: Game, state: State, fired: str | None) -> None:
         kinds = self.clock_actions(game, state) if table.status == PLAYING else []
-        table.windows = windows_after(table.windows, kinds, fired, self.clock(), self._window_seconds)
-
-    def _window_seconds(self, kind: str) -> float:
-        return self.timing.window_seconds.get(kind, self.timing.default_window_seconds)
+        table.windows = windows_after(
+            table.windows, kinds, fired, self.clock(), lambda kind: self.timing.window_seconds[game.clock_windows[kind]]
+        )
 
     def paused(self, table: TableRow) -> bool:
         return table.paused_until is not None and self.clock() < table.paused_until
@@ -817,11 +825,6 @@ class TableService:
     async def close_polls(self, table_id: int) -> None:
         await self.store.close_polls(table_id)
 
-    async def mark_unreachable(self, table_id: int, user_id: int) -> None:
-        """The player's private chat refused us: the group is told until they open it again."""
-        await self.store.set_dm_ok(user_id, False)
-        await self._add_unreachable(table_id, user_id)
-
     async def _add_unreachable(self, table_id: int, user_id: int) -> bool:
         """Mark the player unreachable at one running table; False if there is nothing to mark."""
         async with self.lock(table_id):
@@ -847,14 +850,16 @@ class TableService:
                     recovered.append(table.table_id)
         return recovered
 
-    async def mark_user_unreachable(self, user_id: int) -> list[int]:
-        """The user blocked the bot (or their private chat is gone): every running group table of
-        theirs tells the group at once, instead of learning it from one failed send each."""
+    async def mark_user_unreachable(self, user_id: int, table_id: int | None = None) -> list[int]:
+        """The user's private chat refuses the bot (blocked, or never opened): every running group
+        table of theirs, and `table_id` whose message failed, tells its group until they open it
+        again. Only the chat keeper (handlers/chat_keeper.py) calls this and `mark_reachable`."""
         await self.store.set_dm_ok(user_id, False)
         marked = []
         for table in await self.store.live_tables_of_user(user_id):
             # Checked again under the table's lock; tables with nothing to mark cost no second read.
-            if table.chat_id >= 0 or table.status != PLAYING or user_id in table.unreachable:
+            wanted = table.chat_id < 0 or table.table_id == table_id
+            if not wanted or table.status != PLAYING or user_id in table.unreachable:
                 continue
             if await self._add_unreachable(table.table_id, user_id):
                 marked.append(table.table_id)
@@ -893,7 +898,7 @@ class TableService:
                 table = loaded.table
                 finished = table.status == PLAYING and loaded.state is not None
                 table.status, table.closed_reason = (FINISHED if finished else CANCELLED), CHAT_LOST
-                table.deadline = table.deadline_seconds = table.deadline_version = None
+                table.deadline = table.deadline_seconds = None
                 table.paused_until = None
                 table.nudged = []
                 table.windows = {}

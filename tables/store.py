@@ -23,9 +23,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tables.database import Database, Transaction, connect
+from tables.metrics import UNREAD, Metrics
 from tables.models import TABLE_COLUMNS, Shown, TableRow, UserRow
 from tables.privacy import forget, pseudonym
 from tables.records import Records, ensure_built, record_match
+from tables.seasons import MOVE_CHAT as MOVE_SEASONS
+from tables.seasons import Seasons
 from tables.turns import MOVE, RECORD, WriteTurns
 
 CACHE_SIZE = 50_000
@@ -193,9 +196,24 @@ MIGRATIONS: Sequence[str] = (
         handled_at REAL NOT NULL
     );
     """,
-    # 9: a fleet of bots on one database (docs/OPERATIONS.md, "A fleet"): each table belongs to
+    # 9: seasons (tables/seasons.py): each group's season length and the end of the last season
+    # announced there, how far the announcer has looked (0: from the next start), and the
+    # indexes a season's standings and the groups with matches in a period are read by.
+    """
+    CREATE TABLE seasons (
+        chat_id INTEGER PRIMARY KEY,
+        length TEXT NOT NULL,
+        announced_end REAL NOT NULL
+    );
+    CREATE TABLE seasons_checked (up_to REAL NOT NULL);
+    INSERT INTO seasons_checked (up_to) VALUES (0);
+    CREATE INDEX results_season ON results(chat_id, game, finished_at);
+    CREATE INDEX results_finished ON results(finished_at, chat_id) WHERE seat = 0;
+    """,
+    # 10: a fleet of bots on one database (docs/OPERATIONS.md, "A fleet"): each table belongs to
     # the bot that opened it (0: a table from before, which the next bot to start takes), one
-    # live table per bot, chat and topic; each bot's update ids are its own.
+    # live table per bot, chat and topic; each bot's update ids and season announcer's progress
+    # are its own. (And the `deadline_version` column, never read, goes.)
     """
     ALTER TABLE tables ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0;
     DROP INDEX one_live_table;
@@ -211,6 +229,9 @@ MIGRATIONS: Sequence[str] = (
         SELECT 0, update_id, handled_at FROM handled_updates;
     DROP TABLE handled_updates;
     ALTER TABLE handled_updates_of_bots RENAME TO handled_updates;
+    ALTER TABLE seasons_checked ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0;
+    CREATE UNIQUE INDEX seasons_checked_of_bot ON seasons_checked(bot_id);
+    ALTER TABLE tables DROP COLUMN deadline_version;
     """,
 )
 
@@ -254,10 +275,21 @@ class Store:
         self.bot_id = bot_id
         self.database: Database = connect(target)
         self._writes = WriteTurns()
+        self.metrics = UNREAD  # the bot's own, once the composition root gives it (bot/app.py)
         # Users and chat languages are read on every update and change rarely; a write of this
         # process drops its entry (another bot of a fleet's write reaches it at the next start).
         self._users: dict[int, UserRow] = {}
         self._chat_languages: dict[int, str | None] = {}
+
+    @property
+    def metrics(self) -> Metrics:
+        return self._metrics
+
+    @metrics.setter
+    def metrics(self, metrics: Metrics) -> None:
+        # The database counts its failed writes (tables/db_errors.py) into the bot's metrics.
+        self._metrics = metrics
+        self.database.errors = metrics.database_errors
 
     async def open(self) -> None:
         try:
@@ -275,11 +307,17 @@ class Store:
         await self.database.close()
 
     async def _take_unowned(self) -> None:
-        """Tables and handled updates from before the fleet were the one bot's: the next to start."""
+        """Tables, handled updates and the season announcer's progress from before the fleet were
+        the one bot's: the next to start takes them."""
 
         async def write(transaction: Transaction) -> None:
             await transaction.execute("UPDATE tables SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
             await transaction.execute("UPDATE handled_updates SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
+            await transaction.execute(
+                "UPDATE seasons_checked SET bot_id = ? WHERE bot_id = 0 "
+                "AND NOT EXISTS (SELECT 1 FROM seasons_checked AS own WHERE own.bot_id = ?)",
+                (self.bot_id, self.bot_id),
+            )
 
         await self.database.transaction(write)
 
@@ -371,6 +409,7 @@ class Store:
         """/forget (tables/privacy.py); returns how many past tables keep an anonymous seat."""
         anonymous = pseudonym()
         forgotten = await self.database.transaction(lambda transaction: forget(transaction, user_id, anonymous))
+        await self.database.scrub()
         self._users.pop(user_id, None)
         return forgotten
 
@@ -378,6 +417,11 @@ class Store:
     def records(self) -> Records:
         """The read side of the records: /stats, /top, /history and replay files."""
         return Records(self.database)
+
+    @property
+    def seasons(self) -> Seasons:
+        """Each group's seasons: its setting, standings and announcements (tables/seasons.py)."""
+        return Seasons(self.database, self._write, self.bot_id)
 
     # ----- tables -------------------------------------------------------------------------
     @_serialized
@@ -542,6 +586,8 @@ class Store:
                 (new, old, new),
             )
             await transaction.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
+            await transaction.execute(MOVE_SEASONS, (new, old))
+            await transaction.execute("DELETE FROM seasons WHERE chat_id = ?", (old,))
             return moved
 
         moved = await self.database.transaction(write)
@@ -636,9 +682,6 @@ class Store:
             "INSERT INTO polls (poll_id, table_id, key, chat_id, message_id) VALUES (?, ?, ?, ?, ?)",
             (poll_id, table_id, key, chat_id, message_id),
         )
-
-    async def open_poll(self, table_id: int) -> Any:
-        return await self._one("SELECT * FROM polls WHERE table_id = ? AND open = 1", (table_id,))
 
     async def poll(self, poll_id: str) -> Any:
         return await self._one("SELECT * FROM polls WHERE poll_id = ?", (poll_id,))

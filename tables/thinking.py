@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from engine import ai
 from engine.core.protocol import Action
 from engine.registry import get_game
-from tables.metrics import UNREAD
+from tables.metrics import UNREAD, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +36,10 @@ class Thinker:
     """Runs strong decisions in `workers` processes (0: in a thread of this process, for tests
     and tools that need no second process). The pool starts on the first strong decision."""
 
-    def __init__(self, workers: int = 0):
+    def __init__(self, workers: int = 0, metrics: Metrics = UNREAD):
         self._workers = workers
         self._pool: Executor | None = None
-        self.metrics = UNREAD  # the bot's own, given by bot/app.py
+        self.metrics = metrics
 
     async def choose(self, game_name: str, view: dict, legal: list[Action], seat: str, level: str, seed: int) -> Action:
         began = time.monotonic()

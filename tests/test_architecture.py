@@ -128,3 +128,19 @@ def test_above_the_engine_a_game_is_seen_only_through_its_package():
         if target.count(".") >= 2 and target.split(".")[1] in games
     ]
     assert not inside, inside
+
+
+def test_what_a_seat_sees_is_built_without_telegram():
+    """The seat's screen (handlers/render/seat.py) and the Mini App's snapshot of it know no
+    Telegram: no module they import, however indirectly, imports `telegram`. The chat keyboard
+    is one drawing of the model, the snapshot another; neither is read back into the other."""
+    graph, known = project_graph(), modules()
+    for start in ("handlers.render.seat", "handlers.webapp.snapshot"):
+        reached, todo = set(), [start]
+        while todo:
+            module = todo.pop()
+            if module not in reached:
+                reached.add(module)
+                todo.extend(graph.get(module, ()))
+        telegram = sorted(module for module in reached if any(imported.split(".")[0] == "telegram" for imported in imports_of(known[module], module)))
+        assert not telegram, (start, telegram)

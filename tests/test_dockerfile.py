@@ -43,6 +43,7 @@ def test_the_flush_the_grace_period_must_outlast_is_the_bots():
         (("EXPOSE 8080", "EXPOSE 9000"), "EXPOSE 8080"),
         ((re.search(r"HEALTHCHECK.*", DOCKERFILE).group(0), ""), "HEALTHCHECK"),
         (("STOPSIGNAL SIGTERM", "STOPSIGNAL SIGKILL"), "STOPSIGNAL"),
+        (("    KARATA_HTTP_LISTEN=0.0.0.0 \\\n", ""), "KARATA_HTTP_LISTEN=0.0.0.0"),
     ],
 )
 def test_each_rule_catches_its_mistake(change, complaint):
@@ -58,3 +59,17 @@ def test_a_grace_period_no_longer_than_the_flush_or_no_volume_is_caught():
     assert any("not longer than the bot's flush" in problem for problem in short)
     assert any("no stop_grace_period" in problem for problem in check.compose_problems(COMPOSE.replace("stop_grace_period: 30s", "")))
     assert any("/data" in problem for problem in check.compose_problems(COMPOSE.replace("karata-data:/data", "")))
+
+
+def test_compose_without_an_address_caddy_can_reach_is_caught():
+    """The bot listens on loopback by default: Caddy's container would find nothing."""
+    problems = check.compose_problems(COMPOSE.replace("KARATA_HTTP_LISTEN: 0.0.0.0", ""))
+    assert any("KARATA_HTTP_LISTEN" in problem for problem in problems)
+
+
+def test_the_build_context_leaves_out_the_virtualenv_and_the_history():
+    ignore = (ROOT / ".dockerignore").read_text(encoding="utf-8")
+    assert check.dockerignore_problems(ignore) == []
+    without = "\n".join(line for line in ignore.splitlines() if line.strip() != ".venv")
+    assert any(".venv" in problem for problem in check.dockerignore_problems(without))
+    assert check.dockerignore_problems(".venv*/\n**/.git\n") == []

@@ -1,4 +1,4 @@
-"""Check the Dockerfile (and compose.yaml's stop grace period) without a Docker daemon.
+"""Check the Dockerfile (with the .dockerignore beside it) and compose.yaml without a Docker daemon.
 
     python tools/check_dockerfile.py [Dockerfile] [compose.yaml]
 
@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +23,12 @@ SOURCES = ("engine", "tables", "handlers", "bot", "fakeapi")
 WEB_PORT = "8080"
 # bot/app.py's flush on stop; Docker must wait longer than this before SIGKILL.
 FLUSH_SECONDS = 10.0
+# What a build context must not carry: the history, and the virtualenv README.md's first command
+# makes in the checkout (hundreds of MB, sent to the daemon on every build).
+NOT_IN_CONTEXT = (".git", ".venv")
+# The bot listens on loopback by default; in a container that is unreachable from the proxy's
+# container and from a published port, so the image and compose must say 0.0.0.0.
+LISTEN_ALL = re.compile(r"KARATA_HTTP_LISTEN\s*[=:]\s*\"?0\.0\.0\.0\"?(\s|$)")
 
 
 @dataclass
@@ -94,6 +101,8 @@ def dockerfile_problems(text: str) -> list[str]:
             problems.append("/data (the database's volume) is not given to the bot's user (chown ... /data)")
         elif steps.index(users[-1]) < max(index for index, step in enumerate(steps) if step.keyword == "RUN"):
             problems.append(f"line {users[-1].line}: a RUN comes after USER: set the user last")
+    if not any(LISTEN_ALL.search(step.arguments) for step in first("ENV")):
+        problems.append("no ENV KARATA_HTTP_LISTEN=0.0.0.0: the bot would listen on the container's loopback only")
     if not any(WEB_PORT in step.arguments.split() for step in first("EXPOSE")):
         problems.append(f"no EXPOSE {WEB_PORT}: the web port (webhook, /healthz, /metrics) is not declared")
     checks = first("HEALTHCHECK")
@@ -127,7 +136,19 @@ def compose_problems(text: str) -> list[str]:
             )
     if not re.search(r"^\s*-\s*[\w-]+:/data\s*$", text, re.MULTILINE):
         problems.append("compose.yaml mounts no named volume at /data: the database would die with the container")
+    if not LISTEN_ALL.search(text):
+        problems.append("compose.yaml does not set KARATA_HTTP_LISTEN: 0.0.0.0: the proxy could not reach the bot")
     return problems
+
+
+def dockerignore_problems(text: str) -> list[str]:
+    patterns = [line.strip().removeprefix("**/").rstrip("/") for line in text.splitlines()]
+    patterns = [pattern for pattern in patterns if pattern and not pattern.startswith(("#", "!"))]
+    return [
+        f".dockerignore does not leave out {name}: every build would send it to the Docker daemon"
+        for name in NOT_IN_CONTEXT
+        if not any(fnmatch(name, pattern) for pattern in patterns)
+    ]
 
 
 def hadolint_problems(path: Path) -> list[str]:
@@ -144,6 +165,8 @@ def main(argv: list[str]) -> int:
     compose = Path(argv[1]) if len(argv) > 1 else ROOT / "compose.yaml"
     problems = dockerfile_problems(dockerfile.read_text(encoding="utf-8"))
     problems += compose_problems(compose.read_text(encoding="utf-8")) if compose.exists() else [f"no {compose.name}"]
+    ignore = dockerfile.parent / ".dockerignore"
+    problems += dockerignore_problems(ignore.read_text(encoding="utf-8")) if ignore.exists() else ["no .dockerignore"]
     problems += hadolint_problems(dockerfile)
     for problem in problems:
         print(problem)

@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.demo import DEMO_TOKEN, Simulation, demo_settings  # noqa: E402
 from bot.runner import running_application  # noqa: E402
+from bot.services import services_of  # noqa: E402
 from fakeapi import FakeBotAPI  # noqa: E402
 from fakeapi.webapp import sign_init_data  # noqa: E402
 from tests.webapp.browser.browser import Browser, app_url, missing  # noqa: E402
@@ -54,7 +55,7 @@ async def shoot(browser: Browser, game: str, language: str, seed: int) -> list[P
                 user = next((u for u in simulation.users if str(u.id) in acting), simulation.users[0])
                 init = sign_init_data(DEMO_TOKEN, {"id": user.id, "first_name": user.first_name,
                                                    "language_code": language})
-                base = f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+                base = f"http://127.0.0.1:{services_of(application).web.port}/app/"
                 shots = []
                 for theme in ("light", "dark"):
                     path = OUT / f"{game}-{language}-{theme}.png"

@@ -10,7 +10,8 @@ from engine.core.protocol import Action, Game
 
 LEVELS = ("random", "easy", "strong")
 
-# game name -> the module with its `easy(view, legal, rng)` and `determinize(view, rng)`
+# game name -> the module with its `easy(view, legal, rng)` and `determinize(view, rng)`; a game
+# without one (newly added) has computer players that move at random at every level.
 GAMES = {
     "kadi": kadi,
     "pitch": pitch,
@@ -26,8 +27,8 @@ def random_move(legal: list[Action], rng: random.Random) -> Action:
 
 def easy_move(game: Game, view: dict, legal: list[Action], player: str, rng: random.Random) -> Action:
     legal = playable(game.name, legal)
-    if len(legal) == 1:
-        return legal[0]
+    if len(legal) == 1 or game.name not in GAMES:
+        return random_move(legal, rng)
     return GAMES[game.name].easy(view, legal, rng)
 
 
@@ -35,8 +36,8 @@ def strong_move(game: Game, view: dict, legal: list[Action], player: str, rng: r
     from engine.ai.search import search  # the search needs the engines; easy and random do not
 
     legal = playable(game.name, legal)
-    if len(legal) == 1:
-        return legal[0]
+    if len(legal) == 1 or game.name not in GAMES:
+        return random_move(legal, rng)
     module = GAMES[game.name]
     if hasattr(module, "strong"):  # a game whose strong player is not the rollout search
         return module.strong(view, legal, rng)

@@ -25,10 +25,6 @@ from engine.core.protocol import Action, Game
 EXPLORE = 0.7
 
 
-def action_key(action: Action) -> str:
-    return repr(sorted(action.items()))
-
-
 def search(game: Game, module: Any, view: dict, legal: list[Action], player: str, rng: random.Random,
            playouts: int | None = None) -> Action:
     """The move with the best mean outcome over `playouts` determinized rollouts."""

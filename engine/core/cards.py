@@ -1,4 +1,4 @@
-"""Card codes as in ../shared/rules/README.md: rank then suit (`10H`, `QS`), `X` for a joker.
+"""Card codes as in docs/REPLAY.md: rank then suit (`10H`, `QS`), `X` for a joker.
 
 Cards are plain upper-case strings everywhere in the engines, so states and events are JSON as
 they are. This module parses and validates codes, builds the standard decks, and formats cards

@@ -71,6 +71,11 @@ class Refused:
 
 Result = Applied | Refused
 
+# The kinds of clock windows (`Game.clock_windows`), each timed by a setting of the bot's own:
+# a vote's, and a wait for a champion (a player who steps forward to defend something).
+VOTE_WINDOW = "vote"
+CHAMPION_WINDOW = "champion"
+
 
 class Game(ABC):
     """What a game module provides. One instance per game (`GAME`), holding no table data."""
@@ -78,6 +83,16 @@ class Game(ABC):
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # The game's usual table: a practice table seats the player and computers up to this many.
+    usual_players: ClassVar[int]
+    # Which way match totals rank: True where the lowest total wins (records, /stats' best).
+    lower_totals_win: ClassVar[bool]
+    # A session that never ends by itself (`is_finished` stays False): a session ended after a
+    # won round counts in records, ranked by `scores` (rounds won).
+    plays_in_sessions: ClassVar[bool] = False
+    # The windows the clock closes besides the turn, by the clock action that closes them: each
+    # is of a kind (VOTE_WINDOW, CHAMPION_WINDOW) that the operator's settings time.
+    clock_windows: ClassVar[Mapping[str, str]] = {}
     Options: ClassVar[type[BaseModel]]
     # Bumped whenever the shape of `dump` changes; `load` may upgrade older shapes.
     schema_version: ClassVar[int] = 1

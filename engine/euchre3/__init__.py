@@ -1,4 +1,4 @@
-"""Three-handed (Cutthroat) Euchre with a dummy, per ../shared/rules/euchre3.md.
+"""Three-handed (Cutthroat) Euchre with a dummy, per docs/games/rules/euchre3.md.
 
 Three players, 24 (or 32) cards, a dummy hand dealt to the empty seat at the dealer's right,
 two rounds of bidding, the maker alone against a temporary partnership of the other two,

@@ -84,6 +84,8 @@ class Euchre3(Game):
     name = "euchre3"
     min_players = 3
     max_players = 3
+    usual_players = 3
+    lower_totals_win = False
     Options = Euchre3Options
     action_fields = {
         "accept": {},

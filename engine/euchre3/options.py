@@ -1,4 +1,4 @@
-"""Euchre-3 table options, named and defaulted exactly as section 6 of euchre3.md."""
+"""Euchre-3 table options, named and defaulted exactly as section 6 of docs/games/rules/euchre3.md."""
 
 from __future__ import annotations
 

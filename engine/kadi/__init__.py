@@ -1,9 +1,9 @@
-"""Kadi: the Kenyan-style last-card game of seed 002 (rules: ../shared/rules/kadi.md).
+"""Kadi: the Kenyan-style last-card game of seed 002 (rules: docs/games/rules/kadi.md).
 
 `GAME` is the engine behind the shared protocol (engine.core.protocol). Cards are codes such as
 "10H", "QS" and "X" (a joker; the 54-card deck holds two identical jokers).
 
-Actions (rules/kadi.md section 7), canonical form as `legal_actions` lists them:
+Actions (docs/games/rules/kadi.md, section 7), canonical form as `legal_actions` lists them:
     {"type": "play", "cards": [...], "command"?: {"suit": "H"} | {"power": true}, "call"?: true}
     {"type": "draw"}  {"type": "pass"}  {"type": "call"}
     {"type": "hide", "card": "5D"}  {"type": "unhide"}  {"type": "accuse", "target": p}

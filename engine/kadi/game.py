@@ -67,6 +67,8 @@ class KadiGame(Game):
     name = "kadi"
     min_players = 2
     max_players = 7
+    usual_players = 3
+    lower_totals_win = True
     Options = KadiOptions
     # K9: hiding mode needs every player's consent (KAD-A22).
     consent_options = ("hiding",)

@@ -1,4 +1,4 @@
-"""Kadi's table options, named and defaulted exactly as section 6 of rules/kadi.md."""
+"""Kadi's table options, named and defaulted exactly as section 6 of docs/games/rules/kadi.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which plays are legal now: the legality summary of section 5 of rules/kadi.md, made executable.
+"""Which plays are legal now: the legality summary of section 5 of docs/games/rules/kadi.md, made executable.
 
 `legal_plays` enumerates every legal play in canonical order (first card, the middle cards in
 deck order, last card); `play_problem` judges one proposed play and says why it is refused.

@@ -1,4 +1,4 @@
-"""Lopti: a Palace-family shedding game (spec ../shared/rules/lopti.md), base game and round flow.
+"""Lopti: a Palace-family shedding game (spec docs/games/rules/lopti.md), base game and round flow.
 
 `GAME` is the `engine.core.protocol.Game` for Lopti. This docstring is the contract the
 Telegram renderer builds on.

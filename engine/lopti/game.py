@@ -8,7 +8,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.options import parse_options
-from engine.core.protocol import CLOCK, Action, Event, Game, MalformedAction, Refused, Result
+from engine.core.protocol import (
+    CHAMPION_WINDOW,
+    CLOCK,
+    VOTE_WINDOW,
+    Action,
+    Event,
+    Game,
+    MalformedAction,
+    Refused,
+    Result,
+)
 from engine.core.rng import pick
 from engine.lopti import house, meta, session, turns
 from engine.lopti.actions import (
@@ -35,8 +45,8 @@ from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState
 from engine.lopti.views import player_view, replay_hands
 
 # `close_author` ends the wait for a duel's author, `close_champion` the wait for a champion (it
-# also ends the author's wait, as the spec's replays write it): two windows, each of its own length.
-CLOCK_VOTE_TYPES = ("close_vote", "close_author", "close_champion")
+# also ends the author's wait, as the spec's replays write it): both are waits for a champion.
+CLOCK_WINDOWS = {"close_vote": VOTE_WINDOW, "close_author": CHAMPION_WINDOW, "close_champion": CHAMPION_WINDOW}
 RULE_KEYS = ("when", "event", "if", "do", "text")
 SIGNS = ("rock", "paper", "scissors")
 
@@ -162,6 +172,10 @@ class Lopti(Game):
     name = "lopti"
     min_players = 2
     max_players = 5
+    usual_players = 3
+    lower_totals_win = False
+    plays_in_sessions = True
+    clock_windows = CLOCK_WINDOWS
     Options = LoptiOptions
     schema_version = 1
     action_fields = {
@@ -235,7 +249,7 @@ class Lopti(Game):
         return state
 
     def check_action(self, player: str, action: Any, players: Sequence[str]) -> Action:
-        if player == CLOCK and isinstance(action, dict) and action.get("type") in CLOCK_VOTE_TYPES:
+        if player == CLOCK and isinstance(action, dict) and action.get("type") in CLOCK_WINDOWS:
             if len(action) != 1:
                 raise MalformedAction(f"{action['type']!r} has no fields")
             return {"type": action["type"]}

@@ -1,4 +1,4 @@
-"""House rules the engine enforces (spec section 8, LOP-A22, LOP-A24, L19.2-L19.4).
+"""House rules the engine enforces (docs/games/rules/lopti.md section 8, LOP-A22, LOP-A24, L19.2-L19.4).
 
 A structured rule is JSON: {"when", "event", "if", "do"} (+ optional "text"). `rule_problem`
 checks one before it is accepted and returns a (code, message) reason; `normalize` gives the

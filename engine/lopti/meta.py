@@ -71,15 +71,25 @@ def restore_problem(state: LoptiState, change: dict[str, Any]) -> Problem:
     return None
 
 
-def proposal_problem(state: LoptiState, change: dict[str, Any]) -> Problem:
-    if "restore" in change:
-        return restore_problem(state, change)
+def proposals_problem(state: LoptiState) -> Problem:
+    """Why no change may be proposed now, whatever it is: one Rule Vote a round, from the deal to
+    the round's end, while no vote or duel runs (L20.1, LOP-A25). The view carries its code, so
+    that the bot offers proposals exactly when the engine would take one."""
     if state.phase not in (SETUP, PLAY):
         return ("no_vote_now", "A Rule Vote can be proposed from the deal until the round ends.")
     if state.vote is not None or state.duel is not None:
         return ("vote_open", "A Rule Vote (or its duel) is already running.")
     if state.vote_used:
         return ("vote_used", "This round's Rule Vote has been used; propose again next round.")
+    return None
+
+
+def proposal_problem(state: LoptiState, change: dict[str, Any]) -> Problem:
+    if "restore" in change:
+        return restore_problem(state, change)
+    problem = proposals_problem(state)
+    if problem:
+        return problem
     if "remove" in change:
         record = _record(state, change["remove"])
         if record is None or not record["active"]:

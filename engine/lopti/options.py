@@ -1,4 +1,4 @@
-"""Lopti's table options, named and defaulted exactly as section 6 of the spec."""
+"""Lopti's table options, named and defaulted exactly as section 6 of docs/games/rules/lopti.md."""
 
 from __future__ import annotations
 

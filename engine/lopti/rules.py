@@ -1,4 +1,4 @@
-"""Lopti's card order and the legality of a play (spec section 5.2, LOP-A1 to LOP-A10).
+"""Lopti's card order and the legality of a play (docs/games/rules/lopti.md section 5.2, LOP-A1 to LOP-A10).
 
 All functions are pure. A "problem" is a (code, message) pair, or None when the play is legal.
 """

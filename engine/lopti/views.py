@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.lopti.rules import SEVEN, VALUE, sort_cards
-from engine.lopti.meta import duel_view, vote_view
+from engine.lopti.meta import duel_view, proposals_problem, vote_view
 from engine.lopti.session import active_rules, public_rule
 from engine.lopti.state import AUTHORING, PLAY, LoptiState
 
@@ -62,6 +62,8 @@ def player_view(state: LoptiState, player: str | None, to_act: list[str]) -> dic
         "skips": [players[seat] for seat in state.skips],
         "vote": vote_view(state),
         "vote_used": state.vote_used,
+        # Why no change may be proposed now (the engine's refusal code), or None.
+        "proposal_refusal": refusal[0] if (refusal := proposals_problem(state)) else None,
         "pending_changes": [dict(change) for change in state.pending],
         "duel": duel_view(state, player),
         "options": dict(state.options),

@@ -1,6 +1,6 @@
-"""Pitch (Auction Pitch / Setback) for 2-7 players, cut-throat or 2 v 2, per ../shared/rules/pitch.md.
+"""Pitch (Auction Pitch / Setback) for 2-7 players, cut-throat or 2 v 2, per docs/games/rules/pitch.md.
 
-`GAME` is the engine (a `engine.core.protocol.Game`). Options: section 6 of the spec
+`GAME` is the engine (a `engine.core.protocol.Game`). Options: section 6 of docs/games/rules/pitch.md
 (`target`, `low_to`, `win_condition`, `min_bid`, `smudge`, `dealer_steal`, `partnerships`).
 
 Actions (canonical form, as `legal_actions` lists them)

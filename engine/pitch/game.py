@@ -39,6 +39,8 @@ class PitchGame(Game):
     name = "pitch"
     min_players = 2
     max_players = 7
+    usual_players = 4
+    lower_totals_win = False
     Options = PitchOptions
     schema_version = 1
     action_fields = {"bid": {"value": "int"}, "pass": {}, "play": {"card": "card"}}

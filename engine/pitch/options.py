@@ -1,4 +1,4 @@
-"""Pitch table options, named and defaulted exactly as section 6 of ../shared/rules/pitch.md."""
+"""Pitch table options, named and defaulted exactly as section 6 of docs/games/rules/pitch.md."""
 
 from __future__ import annotations
 

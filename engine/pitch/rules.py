@@ -1,5 +1,5 @@
 """Pitch's rules of bidding and play as pure functions: legal bids (PIT-A5), legal cards (PIT-A7, PIT-A8),
-the winner of a trick (P13), and the timer's defaults (section 7/8 of the spec).
+the winner of a trick (P13), and the timer's defaults (sections 7 and 8 of docs/games/rules/pitch.md).
 
 Refusals are returned as `Refused` values with stable codes; nothing here changes a state.
 """

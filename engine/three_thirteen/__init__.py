@@ -1,6 +1,6 @@
 """Three Thirteen (3-13 rummy) for Karata: rules engine and meld solver.
 
-Spec: ../shared/rules/three_thirteen.md (rule IDs T1-T17, resolutions T13-A1 to T13-A14).
+Spec: docs/games/rules/three_thirteen.md (rule IDs T1-T17, resolutions T13-A1 to T13-A14).
 `GAME` implements engine.core.protocol.Game; modules: `rules` (ranks, penalties, wild rank,
 meld validity), `melds` (the meld solver), `state` (the state record, dealing),
 `options` (section 6), `game` (turns, going out, scoring, the match).

@@ -1,6 +1,6 @@
 """Three Thirteen on the shared protocol: turns, going out, final turns, scoring, the match.
 
-Rules cited by ID from ../shared/rules/three_thirteen.md. Melds are checked and hands scored
+Rules cited by ID from docs/games/rules/three_thirteen.md. Melds are checked and hands scored
 by the meld solver (`melds.py`), so nobody is penalised for arranging badly (T13-A6).
 """
 
@@ -40,6 +40,8 @@ class ThreeThirteen(Game):
     name = "three_thirteen"
     min_players = 2
     max_players = 4
+    usual_players = 3
+    lower_totals_win = True
     Options = ThreeThirteenOptions
     action_fields = {
         "draw": {"from": "str"},

@@ -1,4 +1,4 @@
-"""Three Thirteen's table options, named and defaulted as in section 6 of the spec."""
+"""Three Thirteen's table options, named and defaulted as in section 6 of docs/games/rules/three_thirteen.md."""
 
 from __future__ import annotations
 

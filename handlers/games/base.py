@@ -1,8 +1,8 @@
 """What a game's renderer provides, with plain defaults that make any engine playable.
 
 A renderer turns views and events (never raw states) into localized text, and each legal action
-into a path of button labels (see handlers/action_tree.py). Adding a game is an engine module
-plus a subclass of this.
+into a path of button labels (see handlers/render/action_tree.py). Adding a game is an engine
+package plus a subclass of this (docs/ARCHITECTURE.md, "add a game").
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ class GameRenderer:
     refusal_texts: dict[str, str] = {}
     # Cards in a hand are shown sorted by this key.
     hand_sort_key = staticmethod(show.by_suit_then_rank)
+    # Action types players race to make (Kadi's "Kadi Moja!"): the Mini App gives them a big button.
+    call_actions: frozenset[str] = frozenset()
 
     # ----- the private hand message -------------------------------------------------------
     def hand_cards(self, view: Mapping[str, Any]) -> list[str]:
@@ -139,9 +141,9 @@ class GameRenderer:
         together, in that order), `Alone` for a move that needs a row of its own."""
         kind = action["type"]
         if "cards" in action:
-            return [Card(show.card(code)) for code in action["cards"]]
+            return [Card(show.card(code), code) for code in action["cards"]]
         if "card" in action:
-            return [Card(show.card(action["card"]))]
+            return [Card(show.card(action["card"]), action["card"])]
         label = _(ACTION_LABELS[kind]) if kind in ACTION_LABELS else kind
         extras = [f"{value}" for key, value in action.items() if key != "type"]
         text = " ".join([label, *extras])
@@ -275,6 +277,18 @@ class GameRenderer:
         return [f"{name(names, player)}: {totals.get(player, changes.get(player))}{signed(changes.get(player))}"
                 for player in totals or changes]
 
+    def match_end_line(self, scores: Mapping[str, int], winners: Sequence[str], player: str, _: Translator,
+                       names: Mapping[str, str]) -> str:
+        """The reader's last private line: how the match ended for them, with their score."""
+        score = self.score_text(scores.get(player, 0), _)
+        if player in winners:
+            return _("Match over: you won ({score}).", score=score)
+        if not winners:
+            return _("Match over: you finished with {score}.", score=score)
+        listed = names_list(winners, names, _)
+        return _.plural("Match over: {names} won; you finished with {score}.",
+                        "Match over: {names} won; you finished with {score}.", len(winners), names=listed, score=score)
+
     def result_lines(self, view: Mapping[str, Any], scores: Mapping[str, int], winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> list[str]:
         lines = []
         for player, score in sorted(scores.items(), key=lambda item: -item[1]):
@@ -389,4 +403,4 @@ def all_of_a_rank(cards: Sequence[str], hand: Sequence[str]) -> Shortcut | None:
     rank = cards[0][:-1]
     if any(card[:-1] != rank for card in cards) or sum(card[:-1] == rank for card in hand) != len(cards):
         return None
-    return Shortcut(f"{ALL_AT_ONCE} " + show.cards(cards))
+    return Shortcut(f"{ALL_AT_ONCE} " + show.cards(cards), tuple(cards))

@@ -8,7 +8,7 @@ from typing import Any
 from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import (
-    ALL_AT_ONCE, GameRenderer, cards_and_tricks, name, trick_zone, tricks_taken, winners_line, zone,
+    ALL_AT_ONCE, GameRenderer, name, trick_zone, tricks_taken, winners_line, zone,
 )
 from engine.euchre3 import strongest_first
 from handlers.render.action_tree import Alone, Card, Pick, Shortcut, Step
@@ -59,7 +59,7 @@ class Euchre3Renderer(GameRenderer):
             return [Alone(_("Pass"))]
         if kind == "pick_up":
             # One press: the card to discard for the up-card (the up-card itself among them).
-            return [Card(show.card(action["discard"]))]
+            return [Card(show.card(action["discard"]), action["discard"])]
         if kind == "leave":
             return [_("Leave it")]
         if kind == "name":
@@ -73,7 +73,7 @@ class Euchre3Renderer(GameRenderer):
         if kind == "keep":
             # Five of the ten in any order: every card is a button from the start, in hand then
             # dummy order; each tap marks one, and ✔ keeps the five marked.
-            return [Pick(tuple(show.card(card) for card in action["cards"]))]
+            return [Pick(tuple(show.card(card) for card in action["cards"]), tuple(action["cards"]))]
         return super().action_path(action, view, _)
 
     def action_paths(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
@@ -82,7 +82,7 @@ class Euchre3Renderer(GameRenderer):
         if action["type"] == "keep" and view.get("trump"):
             best = strongest_first([*(view.get("hand") or []), *(view.get("dummy") or [])], view["trump"])[:5]
             if sorted(best) == sorted(action["cards"]):
-                return [path, [Shortcut(f"{ALL_AT_ONCE} " + show.cards(action["cards"]))]]
+                return [path, [Shortcut(f"{ALL_AT_ONCE} " + show.cards(action["cards"]), tuple(action["cards"]))]]
         return [path]
 
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
@@ -146,8 +146,8 @@ class Euchre3Renderer(GameRenderer):
 
     def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
-        if player == view.get("dealer"):
-            parts.append(_("dealer"))
+        if player == view.get("dealer") and view.get("phase") in ("bid1", "pickup", "bid2"):
+            parts.append(_("dealer"))  # while trumps are chosen, as the group's table says
         if player == view.get("maker"):
             parts.append(_("maker") + (" (" + _("alone") + ")" if view.get("maker_alone") else ""))
         if player == view.get("lone_defender"):
@@ -231,6 +231,39 @@ class Euchre3Renderer(GameRenderer):
             return _.plural("{name} took {count} trick.", "{name} took {count} tricks.", event["maker_tricks"], name=maker)
         if kind == "match_won":
             return winners_line(event["winners"], _, names)
+        return None
+
+    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+        """In the reader's own chat their moves read «You passed.», never their name."""
+        own = self._own_line(event, _) if reader is not None and reader == event.get("player", event.get("maker")) else None
+        return own or self.event_line(event, _, names)
+
+    def _own_line(self, event: Mapping[str, Any], _: Translator) -> str | None:
+        kind = event["kind"]
+        if kind == "passed":
+            return _("You passed.")
+        if kind == "trump_made":
+            return _("You made {suit} trumps.", suit=show.suit_label(event["trump"], _))
+        if kind in ("took_up_card", "picked_up"):
+            return _("You picked up {card}.", card=show.card(event["card"]))
+        if kind == "left_up_card":
+            return _("You left {card} on the table.", card=show.card(event["card"]))
+        if kind == "maker_alone":
+            return _("You play alone.")
+        if kind == "maker_with_dummy":
+            return _("You take the dummy.")
+        if kind == "kept":
+            return _("You kept five cards and put the rest aside.")
+        if kind == "defender_alone":
+            return _("You defend alone.")
+        if kind == "defender_passed":
+            return _("You do not defend alone.")
+        if kind == "trick_won":
+            return _("You took the trick ({cards}).", cards=show.cards(event["cards"]))
+        if kind == "round_scored":
+            if event.get("euchred"):
+                return _("You were euchred: fewer than 3 tricks!")
+            return _.plural("You took {count} trick.", "You took {count} tricks.", event["maker_tricks"])
         return None
 
     def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:

@@ -11,7 +11,7 @@ from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import NAME_LIMIT, GameRenderer, all_of_a_rank, name, names_list, shorten, winners_line, zone
 from engine.core.cards import JOKER
-from handlers.render.action_tree import Alone, Card, Spare, Step
+from handlers.render.action_tree import Alone, Call, Card, Spare, Step
 from handlers.render.fit import pack
 
 CALL = "📣"
@@ -22,6 +22,7 @@ KIND_ORDER = {"call": 0, "play": 1, "draw": 2, "pass": 3, "accept": 4, "hide": 5
 class KadiRenderer(GameRenderer):
     game = "kadi"
     title = N_("Kadi")
+    call_actions = frozenset({"call"})
     refusal_texts = {
         "penalty_pending": N_("Answer the penalty with a matching card, or draw."),
         "must_follow_command": N_("Follow the Jack's command, or draw."),
@@ -75,11 +76,11 @@ class KadiRenderer(GameRenderer):
         if kind == "play":
             # Each card once: several of a rank are tapped one by one (the last is the new top),
             # then ✔; a play that calls “Kadi Moja!” at once starts from its own button.
-            path: list[Step] = [Card(show.card(card)) for card in action["cards"]]
+            path: list[Step] = [Card(show.card(card), card) for card in action["cards"]]
             if "command" in action:
                 path.append(self._command_label(action["command"], _))
             if action.get("call"):
-                path.insert(0, self.play_and_call_label(_))
+                path.insert(0, Call(self.play_and_call_label(_)))
             return path
         if kind == "draw":
             penalty = view.get("penalty")
@@ -89,9 +90,9 @@ class KadiRenderer(GameRenderer):
         if kind == "pass":
             return [Alone(_("End turn"))]
         if kind == "call":
-            return [f"{CALL} Kadi Moja!"]
+            return [Call(f"{CALL} Kadi Moja!")]
         if kind == "hide":
-            return ["🙈 " + _("Hide a card"), Card(show.card(action["card"]))]
+            return ["🙈 " + _("Hide a card"), Card(show.card(action["card"]), action["card"])]
         if kind == "unhide":
             return ["🙈 " + _("Unhide")]
         if kind == "accuse":
@@ -204,11 +205,11 @@ class KadiRenderer(GameRenderer):
         return ", ".join(parts + self._calls(view, player, _))
 
     def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """Out of the match, Kadi Moja / Niko Kadi, the dealer (the app draws the card count)."""
+        """Out of the match, Kadi Moja / Niko Kadi (the app draws the card count); the dealer is
+        not marked, as in the group's table."""
         if player in (view.get("eliminated") or []):
             return _("eliminated")
-        dealer = [_("dealer")] if player == view.get("dealer") else []
-        return ", ".join(self._calls(view, player, _) + dealer)
+        return ", ".join(self._calls(view, player, _))
 
     def _calls(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
@@ -259,7 +260,7 @@ class KadiRenderer(GameRenderer):
         if view.get("provisional_winner"):
             notes.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
                                    name=name(names, view["provisional_winner"])))
-        direction = "↻" if view.get("direction") == "clockwise" else "↺"
+        direction = "↻ " + _("clockwise") if view.get("direction") == "clockwise" else "↺ " + _("anticlockwise")
         return [
             zone("top", _("Top card"), [view["top"]] if view.get("top") else [], note="\n".join(notes)),
             zone("stock", _("Stock"), count=view.get("stock_size", 0), note=direction),

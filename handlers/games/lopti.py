@@ -120,17 +120,10 @@ class LoptiRenderer(GameRenderer):
         return None
 
     def proposal_refusal(self, view: Mapping[str, Any], player: str) -> str | None:
-        """One Rule Vote a round, proposed by a session member from the deal to the round's end
-        while no vote or duel runs (L20.1, LOP-A25): the engine's own refusal codes."""
+        """A session member may propose when the engine says so (its view carries its refusal)."""
         if player not in (view.get("players") or []):
             return "not_in_session"
-        if view.get("vote") or view.get("duel"):
-            return "vote_open"
-        if view.get("vote_used"):
-            return "vote_used"
-        if view.get("phase") not in ("setup", "play"):
-            return "no_vote_now"
-        return None
+        return view.get("proposal_refusal")
 
     def proposal_branch(self, _: Translator) -> str | None:
         return "🗳 " + _("Propose a change")
@@ -156,7 +149,7 @@ class LoptiRenderer(GameRenderer):
     def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:
         """🗳 Vote while the round's Rule Vote may be proposed: it opens the presser's proposals
         in their private chat."""
-        if view.get("phase") in ("setup", "play") and not (view.get("vote") or view.get("duel") or view.get("vote_used")):
+        if view.get("proposal_refusal") is None:
             return [("🗳 " + _("Vote"), PROPOSALS_KEY)]
         return []
 
@@ -244,11 +237,12 @@ class LoptiRenderer(GameRenderer):
         if kind == "ready":
             return ["✅ " + _("Ready")]
         if kind == "swap":
-            return ["🔄 " + _("Swap"), Card(show.card(action["hand"])), "↔ " + show.card(action["face_up"])]
+            return ["🔄 " + _("Swap"), Card(show.card(action["hand"]), action["hand"]), "↔ " + show.card(action["face_up"])]
         if kind == "play":
             # Cards of one rank go together in any order: each card is one button, marked as it
             # is tapped; a card no other may join plays at once.
-            return [Pick(tuple(show.card(card) for card in show.sort_hand(action["cards"], show.by_rank)))]
+            cards = show.sort_hand(action["cards"], show.by_rank)
+            return [Pick(tuple(show.card(card) for card in cards), tuple(cards))]
         if kind == "flip":
             return [f"{show.FACE_DOWN} " + _("Flip card {number}", number=action["position"] + 1)]
         if kind == "take":
@@ -334,16 +328,19 @@ class LoptiRenderer(GameRenderer):
         return _("Your turn: play higher (or match with more), or take the pile.")
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
-        """«3 cards, J♣ 6♣ 9♠» or «2 cards, 🎴3»: the hand's count, then the face-up cards or,
+        """«🤚3, up J♣ 6♣ 9♠» or «🤚2, 🎴3»: the hand's count, then the face-up cards or,
         once they are gone, the face-down count. A ready seat in the setup is the one the table no
         longer waits for (▫️, not ▶️)."""
         seat = (view.get("seats") or {}).get(player, {})
         if seat.get("out"):
             return _("out")
-        parts = [_.plural("{count} card", "{count} cards", seat.get("hand_count", 0))]
+        # The hand's count as 🤚3 (as the face-down cards are 🎴3), so that the face-up cards
+        # fit the seat's line with their word.
+        parts = [f"{show.IN_HAND}{seat.get('hand_count', 0)}"]
         if seat.get("face_up"):
             # The face-down cards wait under them (played only once the face-up ones are gone).
-            parts.append(show.cards(seat["face_up"]))
+            # TRANSLATORS: Lopti's seat line: the seat's face-up cards (kept short: «wazi J♣ 6♣»).
+            parts.append(_("up {cards}", cards=show.cards(seat["face_up"])))
         elif seat.get("face_down"):
             parts.append(f"{show.FACE_DOWN}{len(seat['face_down'])}")
         return ", ".join(parts)

@@ -8,10 +8,10 @@ from typing import Any
 from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import (
-    GameRenderer, cards_and_tricks, name, names_list, trick_zone, tricks_taken, winners_line, zone,
+    GameRenderer, name, names_list, trick_zone, tricks_taken, winners_line, zone,
 )
 from handlers.render.action_tree import Alone, Step
-from handlers.render.fit import LINE_WIDTH, pack, phone_width
+from handlers.render.fit import LINE_WIDTH, broken, pack, phone_width
 
 KIND_ORDER = {"bid": 0, "pass": 1, "play": 2}
 
@@ -96,9 +96,9 @@ class PitchRenderer(GameRenderer):
 
     def seat_detail(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         """While bidding: «dealer, bid 3» or «pass»; while playing: the card this seat played to
-        the trick. Counts of cards and tricks are left out (every hand holds 6 less the tricks
-        played, and the trick's number is in the centre), and the pitcher is named there too, so
-        that a seat fits a phone's line with seven players."""
+        the trick and the tricks it took («10♦️ · 2 tricks»). Card counts are left out (every hand
+        holds 6 less the tricks played, and the trick's number is in the centre), and the pitcher
+        is named there too, so that a seat fits a phone's line with seven players."""
         if view.get("phase") == "bidding":
             parts = [_("dealer")] if player == view.get("dealer") else []
             bid = next((bid for bid in reversed(view.get("bids") or []) if bid["player"] == player), None)
@@ -107,7 +107,7 @@ class PitchRenderer(GameRenderer):
                 parts.append(_("pass") if bid["value"] is None else _("bid {value}", value=bid["value"]))
             return ", ".join(parts)
         played = next((play["card"] for play in view.get("trick") or [] if play["player"] == player), None)
-        return show.card(played) if played else ""
+        return " · ".join(([show.card(played)] if played else []) + tricks_taken(view, player, _))
 
     def seat_note(self, view: Mapping[str, Any], player: str, _: Translator) -> str:
         """The seat's roles and tricks (the app draws its cards, the trick's and the bids)."""
@@ -115,8 +115,8 @@ class PitchRenderer(GameRenderer):
 
     def _roles(self, view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
         parts = []
-        if player == view.get("dealer"):
-            parts.append(_("dealer"))
+        if player == view.get("dealer") and view.get("phase") == "bidding":
+            parts.append(_("dealer"))  # while bidding, as the group's table says
         if player == view.get("pitcher"):
             parts.append(_("pitcher ({bid})", bid=view.get("bid")))
         return parts
@@ -193,7 +193,7 @@ class PitchRenderer(GameRenderer):
         if kind == "hand_scored":
             return self._hand_summary(event, _, names)
         if kind == "match_won":
-            return winners_line(event["winners"], _, names)
+            return winners_line(event["winners"], _, names)  # log_lines gives it its reason
         return None
 
     def timeout_move_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
@@ -207,27 +207,28 @@ class PitchRenderer(GameRenderer):
         return None
 
     def log_lines(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
-        """A win is told with its reason, read from the hand that ended the match."""
+        """A win is told in one sentence with its reason, read from the hand that ended the match."""
         lines = super().log_lines(events, _, names)
         scored = next((event for event in events if event["kind"] == "hand_scored"), None)
         won = next((event for event in events if event["kind"] == "match_won"), None)
         if scored is not None and won is not None and lines:
-            lines[-1] += " " + self.win_reason(scored, won, _, names)
+            lines[-1] = self.win_line(scored, won, _, names)
         return lines
 
-    def win_reason(self, scored: Mapping[str, Any], won: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
+    def win_line(self, scored: Mapping[str, Any], won: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
+        """«🏆 Amina and Chausiku win with 8 points as the pitchers.»: who won, and why, once."""
         winners = list(won.get("winners") or [])
         listed = names_list(winners, names, _)
         if scored.get("smudge") and scored.get("made"):
-            return _.plural("{names} made a smudge: all six tricks win at once.",
-                            "{names} made a smudge: all six tricks win at once.", len(winners), names=listed)
+            return "🏆 " + _.plural("{names} wins at once with a smudge: all six tricks.",
+                                    "{names} win at once with a smudge: all six tricks.", len(winners), names=listed)
         scores = won.get("scores") or {}
         total = max((scores.get(player, 0) for player in winners), default=0)
         if scored.get("pitcher") in winners:
-            return _.plural("{names} reached {total} points as the pitcher.", "{names} reached {total} points as the pitchers.",
-                            len(winners), names=listed, total=total)
-        return _.plural("{names} reached {total} points, the best score.", "{names} reached {total} points, the best score.",
-                        len(winners), names=listed, total=total)
+            return "🏆 " + _.plural("{names} wins with {total} points as the pitcher.",
+                                    "{names} win with {total} points as the pitchers.", len(winners), names=listed, total=total)
+        return "🏆 " + _.plural("{names} wins with {total} points, the best score.",
+                                "{names} win with {total} points, the best score.", len(winners), names=listed, total=total)
 
     def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
         """The hand's results: what the pitcher did and who won each point, then every score
@@ -236,37 +237,58 @@ class PitchRenderer(GameRenderer):
         scored = next((event for event in events if event["kind"] == "hand_scored"), None)
         if not lines or scored is None:
             return lines
-        lines.insert(1, self._hand_summary(scored, _, names))
+        summary = self._hand_lines(scored, _, names)
         if scored.get("hand") == 1:
-            # The first hand's results say once what the four points are.
-            lines.insert(2, "<i>" + _("High: the highest trump played. Low: the lowest trump played. Jack: the J of "
-                                      "trumps. Game: the most card points in tricks won (10 = 10, A = 4, K = 3, Q = 2, "
-                                      "J = 1).") + "</i>")
+            # The first hand's results say once what the four points are, a line each.
+            summary += ["<i>" + line + "</i>" for line in self._points_explained(_)]
+        lines[1:1] = summary
         won = next((event for event in events if event["kind"] == "match_won"), None)
-        if won is not None:
-            lines.append(winners_line(won["winners"], _, names) + " " + self.win_reason(scored, won, _, names))
+        if won is not None and won.get("winners"):
+            lines[-1] = self.win_line(scored, won, _, names)  # in place of the bare winners line
         return lines
+
+    def _points_explained(self, _: Translator) -> list[str]:
+        explained = [
+            _("High: the highest trump played."),
+            _("Low: the lowest trump played."),
+            _("Jack: the J of trumps."),
+            _("Game: the most card points in tricks won."),
+            _("Card points: 10=10, A=4, K=3, Q=2, J=1."),
+        ]
+        return broken(explained)
 
     def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
         return None  # a new hand is already the hand shown
 
     def _hand_summary(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
+        """The table's event line: «Amina made the bid of 3. High A♥️ Amina · Low 2♥️ Baraka»."""
+        return " ".join([self._verdict(event, _, names), " · ".join(self._awards(event, _, names))])
+
+    def _hand_lines(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """The results' lines: the verdict, then who won each point, packed into lines that fit a
+        phone: «Amina made the bid of 3.», «High A♥️ Amina · Low 2♥️ Baraka», «Jack J♥️ Amina»."""
+        return broken([self._verdict(event, _, names), *pack(self._awards(event, _, names))])
+
+    def _verdict(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
+        pitcher = name(names, event["pitcher"])
+        if event.get("made"):
+            return _("{name} made the bid of {bid}.", name=pitcher, bid=event["bid"])
+        return _("{name} was set back {bid}!", name=pitcher, bid=event["bid"])
+
+    def _awards(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
+        """«High A♥️ Amina», «Jack J♥️ Chausiku», «Game Baraka»: each point won, and by whom."""
         awards = []
+        # TRANSLATORS: Pitch's points, each before its card and who won it: four distinct words
+        # (the Jack's is not the card's letter J, the Game point is not the match).
         for key, label in (("high", _("High")), ("low", _("Low")), ("jack", _("Jack"))):
             award = event.get(key)
             if award:
                 awards.append(f"{label} {show.card(award['card'])} {name(names, award['by'])}")
         game = event.get("game") or {}
         if game.get("by"):
-            # TRANSLATORS: Pitch's Game point, next to High, Low and Jack in a hand's summary.
+            # TRANSLATORS: Pitch's Game point (the most card points), next to High, Low and Jack.
             label = _("Game")
             awards.append(f"{label} {names_list(game['by'], names, _)}")
-        pitcher = name(names, event["pitcher"])
-        if event.get("made"):
-            verdict = _("{name} made the bid of {bid}.", name=pitcher, bid=event["bid"])
-        else:
-            verdict = _("{name} was set back {bid}!", name=pitcher, bid=event["bid"])
-        return verdict + " " + "; ".join(awards)
-
+        return awards
 
 RENDERER = PitchRenderer()

@@ -45,7 +45,7 @@ class ThreeThirteenRenderer(GameRenderer):
                 return [Alone(_("Take {card}", card=show.card(view.get("discard_top") or "")))]
             return [Alone(_("Draw from the stock"))]
         if kind == "discard":
-            return [Card(show.card(action["card"]))]
+            return [Card(show.card(action["card"]), action["card"])]
         if kind == "go_out":
             return [Alone("🏁 " + _("Go out")), _("Discard {card}", card=show.card(action["discard"]))]
         return super().action_path(action, view, _)
@@ -78,6 +78,12 @@ class ThreeThirteenRenderer(GameRenderer):
         return _("Round {number} of {rounds}", number=view.get("round"), rounds=view.get("rounds", 11))
 
     def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+        if not your_turn and view.get("went_out"):
+            # Someone went out: the round ends after the others' last turns.
+            if view.get("you") == view["went_out"]:
+                return _("You went out: the others have one more turn each, then the round is scored.")
+            if view.get("you") not in (view.get("final_turns") or []):
+                return _("Your last turn is over: the round is scored once the others have had theirs.")
         if not your_turn:
             return _("Wait for your turn.")
         kinds = {action["type"] for action in legal}
@@ -128,11 +134,13 @@ class ThreeThirteenRenderer(GameRenderer):
         return lines
 
     def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
-        """The discard pile's top, the wild rank, the stock, the melds laid down (grouped, by
-        player), and this player's best arrangement of their hand (melds grouped, the rest apart)."""
+        """The discard pile's top (and how many cards it holds), the wild rank, the stock, the melds
+        laid down (grouped, by player), and this player's best arrangement of their hand: the
+        melds grouped, the cards in no meld in a zone of their own."""
+        pile = view.get("discard_count")
         zones = [
             zone("discard", _("Discard pile"), [view["discard_top"]] if view.get("discard_top") else [],
-                 count=view.get("discard_count")),
+                 note=_.plural("{count} card", "{count} cards", pile) if pile else None),
             zone("wild", _("Wild"), note=str(view.get("wild_rank") or "")),
             zone("stock", _("Stock"), count=view.get("stock_count", 0)),
         ]
@@ -140,8 +148,9 @@ class ThreeThirteenRenderer(GameRenderer):
             zones.append(zone(f"melds:{player}", "🏁 " + names.get(player, player), groups=melds))
         arrangement = view.get("best_arrangement")
         if arrangement and arrangement.get("melds"):
-            zones.append(zone("arrangement", _("Your melds"), arrangement.get("deadwood_cards") or [],
-                              groups=arrangement["melds"]))
+            zones.append(zone("arrangement", _("Your melds"), groups=arrangement["melds"]))
+            if arrangement.get("deadwood_cards"):
+                zones.append(zone("deadwood", _("Not in a meld"), arrangement["deadwood_cards"]))
         last = view.get("final_turns")
         if last:
             listed = names_list(last, names, _)

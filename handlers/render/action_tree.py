@@ -31,10 +31,19 @@ CARD = "card"  # packed several to a row
 ALONE = "alone"  # a row of its own (Draw, Take the pile, Go out, Pass)
 MOVE = "move"  # any other choice, packed by width
 DONE = "confirm"  # the ✔ that plays the marked cards
+CARDS = "cards"  # a play of several cards at one press (⏩): a move on the chat keyboard
+CALL = "call"  # a call the player races to make (Kadi's "Kadi Moja!"): a move on the chat keyboard
 
 
 class Card(str):
-    """A step that names one card."""
+    """A step that names one card: its label, and its engine code (the Mini App draws codes)."""
+
+    code: str
+
+    def __new__(cls, label: str, code: str = "") -> Card:
+        step = super().__new__(cls, label)
+        step.code = code
+        return step
 
 
 class Alone(str):
@@ -44,7 +53,20 @@ class Alone(str):
 class Shortcut(str):
     """A one-press button (⏩) for a play of several cards that may also be tapped card by card:
     a move beside the cards. A keyboard shows at most `MAX_SHORTCUTS` of them, those of the
-    first actions in the order given, so that a big hand keeps its cards five to a row."""
+    first actions in the order given, so that a big hand keeps its cards five to a row. `codes`:
+    the engine codes of its cards, in the order named."""
+
+    codes: tuple[str, ...]
+
+    def __new__(cls, label: str, codes: tuple[str, ...] = ()) -> Shortcut:
+        step = super().__new__(cls, label)
+        step.codes = codes
+        return step
+
+
+class Call(str):
+    """A step that calls out (Kadi's "Kadi Moja!"): a move on the chat keyboard, a big button in
+    the Mini App."""
 
 
 # Shortcuts on one keyboard: one row of pairs on a phone.
@@ -59,20 +81,24 @@ class Spare(list):
 
 @dataclass(frozen=True)
 class Pick:
-    """Cards chosen together in any order; their labels in the order they are shown."""
+    """Cards chosen together in any order; their labels in the order they are shown, and their
+    engine codes in the same order."""
 
     cards: tuple[str, ...]
+    codes: tuple[str, ...] = ()
 
 
 Step = str | Pick
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     # The label of the button that leads here from `parent` (the first way found).
     label: str
     kind: str = MOVE
     number: int = -1
+    # The engine codes of the cards a CARDS button (⏩) plays (a card's code: `ActionTree.codes`).
+    codes: tuple[str, ...] = ()
     action: Action | None = None
     # (label, child) for every button this node opens to.
     links: list[tuple[str, Node]] = field(default_factory=list)
@@ -87,12 +113,12 @@ class Node:
     def children(self) -> list[Node]:
         return [child for _label, child in self.links]
 
-    def link(self, label: str, kind: str) -> Node:
+    def link(self, label: str, kind: str, codes: tuple[str, ...] = ()) -> Node:
         """The child behind the button `label`, made if it is new."""
         for existing, child in self.links:
             if existing == label:
                 return child
-        child = Node(label=label, kind=kind, parent=self)
+        child = Node(label=label, kind=kind, codes=codes, parent=self)
         self.links.append((label, child))
         return child
 
@@ -110,6 +136,8 @@ class Node:
 class ActionTree:
     root: Node
     nodes: list[Node]
+    # The engine code of each card label in the tree (a marked card is known by its label).
+    codes: dict[str, str] = field(default_factory=dict)
 
     def node(self, number: int) -> Node | None:
         return self.nodes[number] if 0 <= number < len(self.nodes) else None
@@ -120,7 +148,15 @@ def step_kind(step: str) -> str:
         return CARD
     if isinstance(step, Alone):
         return ALONE
+    if isinstance(step, Shortcut):
+        return CARDS
+    if isinstance(step, Call):
+        return CALL
     return MOVE
+
+
+def step_codes(step: str) -> tuple[str, ...]:
+    return step.codes if isinstance(step, Shortcut) else ()
 
 
 class _Builder:
@@ -132,6 +168,7 @@ class _Builder:
         self.order: dict[int, list[str]] = {}
         self.joined: set[tuple[int, str]] = set()
         self.shortcuts: dict[int, set[str]] = {}
+        self.codes: dict[str, str] = {}
 
     def add(self, action: Action, path: Sequence[Step]) -> bool:
         """Add a way to tap `action`; False when it is a shortcut over the keyboard's cap."""
@@ -142,7 +179,13 @@ class _Builder:
                 if step not in shown and len(shown) >= MAX_SHORTCUTS:
                     return False  # the action keeps its other paths (its cards one by one)
                 shown.add(step)
-            node = self._pick(node, step.cards) if isinstance(step, Pick) else node.link(step, step_kind(step))
+            if isinstance(step, Pick):
+                self.codes.update(zip(step.cards, step.codes))
+                node = self._pick(node, step.cards)
+            else:
+                if isinstance(step, Card) and step.code:
+                    self.codes[step] = step.code
+                node = node.link(step, step_kind(step), step_codes(step))
         if node.action is None:
             node.action = action
         return True
@@ -180,7 +223,7 @@ class _Builder:
         nodes = self._number()
         for node in nodes:
             self._mark(node)
-        return ActionTree(self.root, nodes)
+        return ActionTree(self.root, nodes, self.codes)
 
     def _confirms(self, node: Node, seen: set[int]) -> None:
         """A card choice that could still grow, or that holds several cards, plays with ✔."""

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-
-from telegram import InlineKeyboardButton
+from typing import TypeVar
 
 from handlers.i18n import Translator
 from handlers.games import renderer_for
@@ -13,6 +12,8 @@ from handlers.games import renderer_for
 BUTTONS_PER_ROW = 4
 # The icon before a table's title: not 🃏, the joker ("Top card: 🃏"), nor 🎴, a face-down card.
 TITLE_ICON = "🎲"
+
+T = TypeVar("T")
 
 
 def game_title(game: str, _: Translator) -> str:
@@ -29,6 +30,6 @@ def clock_text(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def rows(buttons: Sequence[InlineKeyboardButton], width: int = BUTTONS_PER_ROW) -> list[list[InlineKeyboardButton]]:
+def rows(buttons: Sequence[T], width: int = BUTTONS_PER_ROW) -> list[list[T]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 

@@ -50,3 +50,12 @@ def wrap(text: str, width: int = LINE_WIDTH, most: int = 2) -> list[str] | None:
     than `most` lines (HTML entities are fine; tags are not expected)."""
     lines = pack(text.split(" "), width, joiner=" ")
     return lines if len(lines) <= most and all(phone_width(line) <= width for line in lines) else None
+
+
+def broken(lines: Sequence[str], width: int = LINE_WIDTH) -> list[str]:
+    """Each line that is wider than `width` broken between words into lines that fit (a word
+    wider than the line stays whole); tags are fine, as the lines are joined again."""
+    fitted: list[str] = []
+    for line in (part for text in lines for part in text.split("\n")):
+        fitted.extend(pack(line.split(" "), width, joiner=" ") if phone_width(line) > width else [line])
+    return fitted

@@ -1,92 +1,30 @@
 """A player's private hand message: their view of the table, the prompt, and their moves as buttons.
 
-Rendered from the player's own engine view only, so no card reaches someone who may not see it.
-The keyboard is the player's action tree (see action_tree.py); its buttons carry the table, a
+The chat's drawing of the seat's screen (handlers/render/seat.py), which is built from the
+player's own engine view only, so no card reaches someone who may not see it. The keyboard is the
+choices of the player's action tree (see action_tree.py); its buttons carry the table, a
 digest of what the keyboard offers, and a node number. A keyboard is redrawn only when what it
 offers changes, and a press is honoured while the same keyboard stands.
 """
 
 from __future__ import annotations
 
-import json
-import zlib
-from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from html import escape
-from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from handlers.i18n import Translator
-from engine.core.protocol import Action, Game, State
+from engine.core.protocol import Game, State
 from handlers.callback_data import LeaveTable, RuleDraft, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
-from handlers.render.action_tree import CARD, DONE, ActionTree, Node, build_tree
+from handlers.render.action_tree import DONE, Node
 from handlers.render.common import title_heading
 from handlers.render.keyboard import BOTTOM, Key, arrange
+from handlers.render.seat import BACK, Choice, Seen, choices_at, seen_by
 from tables.models import TableRow
 
-BACK = "↩"
 MARKED = "✅"
-
-
-def player_view(table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
-    """The engine's view plus what a renderer needs from the table: names and options."""
-    return {**game.view(state, player), "names": table.names, "table_options": table.options}
-
-
-@dataclass
-class Seen:
-    """Everything one render of a player's hand needs, computed once."""
-
-    view: dict[str, Any]
-    legal: list[Action]
-    tree: ActionTree
-    # A digest of the actions the keyboard offers: the key a press must match.
-    keyboard: int
-
-
-def keyboard_digest(actions: Sequence[Mapping[str, Any]]) -> int:
-    return zlib.crc32(json.dumps(list(actions), sort_keys=True, separators=(",", ":")).encode()) % 1_000_000_000
-
-
-# What a player sees depends only on the table's version (the state), the player and the
-# language: the publisher renders it once per move, and the press that follows looks it up.
-# (The table's creation time tells apart tables of different databases with the same id.)
-_SEEN: OrderedDict[tuple[int, float, int, str, str], Seen] = OrderedDict()
-SEEN_KEPT = 4096
-
-
-def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
-    key = (table.table_id, table.created_at, table.version, player, _.language)
-    seen = _SEEN.get(key)
-    if seen is None or not table.table_id:
-        seen = _SEEN[key] = _seen_now(table, game, state, player, _)
-        if len(_SEEN) > SEEN_KEPT:
-            _SEEN.popitem(last=False)
-    return seen
-
-
-def seen_earlier(table: TableRow, player: str, keyboard: int) -> Seen | None:
-    """The keyboard `player` was shown at an earlier version of this table, while it is still
-    remembered: a press on it can then be told why its move no longer stands."""
-    for (table_id, created_at, _version, reader, _language), seen in reversed(_SEEN.items()):
-        if table_id == table.table_id and created_at == table.created_at and reader == player and seen.keyboard == keyboard:
-            return seen
-    return None
-
-
-def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
-    renderer = renderer_for(table.game)
-    view = player_view(table, game, state, player)
-    finished = game.is_finished(state)
-    legal = [] if finished else game.legal_actions(state, player)
-    offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
-    ordered = renderer.order_actions(offered, view)
-    tree = build_tree(ordered, lambda action: renderer.action_paths(action, view, _))
-    return Seen(view, legal, tree, keyboard_digest(ordered))
 
 
 def hand_text(
@@ -116,13 +54,13 @@ def hand_text(
             lines.extend(f"<i>{line}</i>" for line in private)
     lines.append("")
     if game.is_finished(state):
-        lines.append(_("Match over."))
+        lines.append("<b>" + renderer.match_end_line(game.scores(state), game.winners(state), player, _, table.names) + "</b>")
     elif table.status != "playing":
         lines.append(_("This table is closed."))
     elif paused:
         lines.append("⏸ " + _("Next round in a moment..."))
     else:
-        lines.append("<b>" + renderer.prompt(view, legal, waiting, _) + "</b>")
+        lines.append("<b>" + seen.prompt + "</b>")
     if node is not None and node.number > 0:
         lines.append(chosen_line(node, _))
     return "\n".join(lines)
@@ -142,33 +80,19 @@ def chosen_line(node: Node, _: Translator) -> str:
 
 
 def hand_markup(table: TableRow, seen: Seen, node: Node, builder: str | None = None) -> InlineKeyboardMarkup | None:
-    """The buttons of `node`: while cards are being chosen, each candidate card once (✅ on the
-    marked ones, which unmark), then the moves, then ✔ and ↩."""
+    """The buttons of `node` (its choices: a marked card shows ✅ and unmarks), then ✔ and ↩
+    on the last row; a panel's own button (the rule builder) on top of the first screen."""
 
-    def button(label: str, number: int) -> InlineKeyboardButton:
-        return InlineKeyboardButton(label, callback_data=TreeNode(table.table_id, seen.keyboard, number).encode())
+    def key(choice: Choice) -> Key[InlineKeyboardButton]:
+        label = f"{MARKED} {choice.label}" if choice.marked else choice.label
+        data = TreeNode(table.table_id, seen.keyboard, choice.node).encode()
+        return Key(label, BOTTOM if choice.kind == BACK else choice.kind, InlineKeyboardButton(label, callback_data=data))
 
-    keys: list[Key[InlineKeyboardButton]] = []
-    links = list(node.links)
-    if node.marks:
-        offered = [(label, child) for label, child in links if child.kind == CARD]
-        marked = [(f"{MARKED} {label}", target) for label, target in node.marks]
-        if node.shown_order:  # a set: each card keeps its place, marked or not
-            place = {label: index for index, label in enumerate(node.shown_order)}
-            cards = sorted([*marked, *offered], key=lambda key: place.get(key[0].removeprefix(f"{MARKED} "), 99))
-        else:  # a sequence: the cards in the order tapped, then those that may follow
-            cards = [*marked, *offered]
-        keys.extend(Key(label, CARD, button(label, target.number)) for label, target in cards)
-        links = [(label, child) for label, child in links if child.kind != CARD]
-    keys.extend(Key(label, child.kind, button(label, child.number)) for label, child in links)
-    back = node.start if node.marks and node.start is not None else node.parent
-    if back is not None:
-        keys.append(Key(BACK, BOTTOM, button(BACK, back.number)))
     top = []
     if builder and node.number == 0:
         draft = RuleDraft(table.table_id, table.version, "").encode()
         top.append(Key(builder, BOTTOM, InlineKeyboardButton(builder, callback_data=draft)))
-    keyboard = arrange(keys, top)
+    keyboard = arrange([key(choice) for choice in choices_at(seen.tree, node)], top)
     return InlineKeyboardMarkup(keyboard) if keyboard else None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from html import escape
 
 from babel.dates import format_date
@@ -15,9 +15,7 @@ from handlers.games import renderer_for
 from handlers.games.base import winners_line
 from handlers.render.common import game_title, rows
 from tables.records import PROVISIONAL_BELOW, Board, GameRecord, PastMatch, Ranked
-
-# Dates are East Africa Time, where the bot's players are (the bot keeps no time zone per chat).
-PLAYERS_TIME = timezone(timedelta(hours=3))
+from tables.seasons import PLAYERS_TIME  # dates are East Africa Time; the bot keeps no zone per chat
 HISTORY_BUTTONS_PER_ROW = 5
 
 
@@ -83,7 +81,8 @@ def hidden_text(name: str, _: Translator) -> str:
 
 
 # ----- /top ---------------------------------------------------------------------------------------
-def board_text(board: Board, other_games: Sequence[str], _: Translator) -> str:
+def board_text(board: Board, other_games: Sequence[str], _: Translator, command: str = "/top") -> str:
+    """The ratings of all time; `command` is how the other games' boards are asked for."""
     game = f"<b>{escape(game_title(board.game, _))}</b>"
     lines = [_("🏆 {game} leaderboard in this group", game=game)]
     if not (board.ranked or board.provisional or board.computers):
@@ -121,7 +120,7 @@ def board_text(board: Board, other_games: Sequence[str], _: Translator) -> str:
             )
     others = [game for game in other_games if game != board.game]
     if others:
-        lines.extend(["", _("Other games: {commands}", commands=" · ".join(f"/top {game}" for game in others))])
+        lines.extend(["", _("Other games: {commands}", commands=" · ".join(f"{command} {game}" for game in others))])
     return "\n".join(lines)
 
 

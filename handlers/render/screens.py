@@ -21,6 +21,7 @@ from handlers.i18n import Translator
 from handlers.flood import BACKGROUND, POST, TABLE, URGENT
 from handlers.games import renderer_for
 from handlers.render import hand, table as group
+from handlers.render.seat import player_view, round_results
 from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded
 
 # How a slot is delivered: a message edited in place; a post sent once per content and never
@@ -142,7 +143,7 @@ def table_screens(
     if state is None:
         screens["table"] = in_group(MESSAGE, TABLE, text=group.closed_text(table, _))
         return screens
-    view = hand.player_view(table, game, state, None)
+    view = player_view(table, game, state, None)
     link = hand_link(readers, table.table_id)
     screens["table"] = in_group(
         MESSAGE,
@@ -151,7 +152,7 @@ def table_screens(
         markup=_with_row(group.table_markup(table, game, state, _, view, link),
                          app_link(readers, table.table_id, _) if table.chat_id < 0 and table.status == PLAYING else None),
     )
-    results = group.round_results(table, _)
+    results = round_results(table, _)
     if results and table.round_events:
         screens["results"] = in_group(POST_ONCE, POST, text=results, edition=table.round_events.get("version", 0))
     playing = table.status == PLAYING

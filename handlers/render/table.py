@@ -18,7 +18,7 @@ from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
 from handlers.games.base import name, names_list, shorten
 from handlers.render.common import clock_text, game_title, rows, title_heading
-from handlers.render.fit import LINE_WIDTH, pack, phone_width, shown_text
+from handlers.render.fit import LINE_WIDTH, broken, pack, phone_width, shown_text
 from tables.models import CANCELLED, FINISHED, TableRow
 
 
@@ -60,7 +60,7 @@ def lobby_text(table: TableRow, game: Game, _: Translator) -> str:
             lines.append(f"{mark} {escape(seat.name)}")
     else:
         lines.append(_("Press Join: the bot opens a private chat where your cards will arrive."))
-    return "\n".join(lines)
+    return "\n".join(broken(lines))  # the lobby's lines fit a phone as the table's do
 
 
 def options_line(table: TableRow, game: Game, _: Translator) -> str:
@@ -238,14 +238,6 @@ def table_markup(
         return InlineKeyboardMarkup(rows(public, 3)) if public else None
     hand = InlineKeyboardButton(_("My cards"), url=hand_url)
     return InlineKeyboardMarkup([*rows(public, 3), [hand]])
-
-
-def round_results(table: TableRow, _: Translator) -> str | None:
-    """The score table posted when a round ends (None when there is nothing to post)."""
-    if not table.round_events:
-        return None
-    lines = renderer_for(table.game).round_summary(table.round_events.get("events", []), _, table.names)
-    return "\n".join(lines) if lines else None
 
 
 def nudge_text(table: TableRow, _: Translator) -> str:

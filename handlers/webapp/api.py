@@ -2,8 +2,9 @@
 socket, as an aiohttp sub-application that bot/ mounts under /app/ on the bot's one server.
 
 Every request is authenticated by the initData Telegram signed (auth.py) and nothing else; a
-move goes through the same choice as a chat press (handlers/play.py TreePress) under the table's
-lock, so the app can do exactly what the keyboard can and is refused what it is refused.
+move goes through the same door as a chat press (handlers/moves.py) under the table's lock, so
+the app can do exactly what the keyboard can and is refused what it is refused. A move loads its
+table once (under the lock) and is answered with the table as it left it.
 """
 
 from __future__ import annotations
@@ -11,25 +12,23 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 from telegram import Bot
 
-from handlers import rule_builder, telegram_io
 from handlers.callback_data import KEY, MAX_ID, TreeNode
 from handlers.context import Karata
 from handlers.games import renderer_for
 from handlers.games.base import PROPOSALS_KEY
-from handlers.i18n import Translator, first_language, translator
-from handlers.play import TreePress
+from handlers.i18n import Translator, reader_translator
 from handlers.refusals import outcome_text
 from handlers.render.common import game_title
-from handlers.render.hand import player_view
-from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, secret_key
+from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, claimed_language, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot
 from tables.models import Loaded, Outcome
@@ -42,11 +41,16 @@ MAX_BODY = 4096
 FIRST_MESSAGE_SECONDS = 10.0
 # How long a closing socket waits for the page's close frame: a stop must not wait on a page.
 CLOSE_SECONDS = 2.0
-# The page loads nothing from anywhere but this server, and is framed only by Telegram.
+# The page loads nothing from anywhere but this server, talks to nothing else (its live socket
+# included: 'self' covers ws/wss to the page's own host, docs/MINIAPP.md says where), and is
+# framed only by Telegram. The one policy of every response that serves the page.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors https://web.telegram.org https://*.telegram.org 'self'"
+    "connect-src 'self'; frame-ancestors https://web.telegram.org https://*.telegram.org 'self'"
 )
+# A number in a path, a query or a digest: ASCII digits only (`str.isdigit` also takes "²" and
+# "①", which `int` refuses), and few enough that `int` is quick.
+DIGITS = re.compile(r"[0-9]{1,16}")
 # HTTP status of each refusal the API answers with (the rest: 409, the move does not stand now).
 STATUS = {"no_table": 404, "not_seated": 403, "not_in_session": 403, "malformed": 400, "unknown_button": 409}
 
@@ -56,49 +60,80 @@ BOT = web.AppKey("bot", Bot)
 SECRET = web.AppKey("secret", bytes)
 CLOCK = web.AppKey("clock", Callable)
 SOCKETS = web.AppKey("sockets", set)
+STATIC_FILES = web.AppKey("static_files", dict)
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str):
+    """A refusal: its HTTP status, its code, and its sentence in `language` (the page says the rest
+    of its error screen in that language too)."""
+
+    def __init__(self, status: int, code: str, message: str, language: str | None = None):
         super().__init__(code)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.language = status, code, message, language
 
 
-def error(status: int, code: str, message: str) -> web.Response:
-    return web.json_response({"error": code, "message": message}, status=status)
+def refusal(code: str, message: str, language: str | None = None) -> dict[str, str]:
+    found = {"error": code, "message": message}
+    return found | {"language": language} if language else found
+
+
+def error(status: int, code: str, message: str, language: str | None = None) -> web.Response:
+    return web.json_response(refusal(code, message, language), status=status)
 
 
 def _fallback(request: web.Request) -> Translator:
     """The language of an answer before we know the user (a forged initData): their browser's."""
     accept = request.headers.get("Accept-Language", "")
-    return translator(first_language(accept[:2].lower() if accept else None))
+    return reader_translator(None, accept[:2].lower() if accept else None)
 
 
 async def reader_language(karata: Karata, user: WebAppUser) -> Translator:
     found = await karata.store.get_user(user.id)
-    return translator(found.language if found and found.language else first_language(user.language_code))
+    return reader_translator(found.language if found else None, user.language_code)
 
 
-def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:
+async def authenticate(app: web.Application, init_data: str, request: web.Request) -> WebAppUser:
+    """The user the initData vouches for, or a refusal in their language: the one they chose with
+    us when Telegram signed who they are (an expired initData), else the one the initData claims
+    (as the page guesses it), else their browser's."""
     try:
         return check_init_data(init_data, app[SECRET], app[CLOCK]())
     except BadInitData as bad:
-        _ = _fallback(request)
-        if bad.expired:
-            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again.")) from None
-        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are.")) from None
+        if bad.user is not None:
+            _ = await reader_language(app[KARATA], bad.user)
+            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again."),
+                           _.language) from None
+        claimed = claimed_language(init_data)
+        _ = reader_translator(None, claimed) if claimed else _fallback(request)
+        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are."),
+                       _.language) from None
 
 
 async def _user(request: web.Request) -> tuple[WebAppUser, Translator]:
-    user = authenticate(request.app, request.headers.get(INIT_HEADER, ""), request)
+    user = await authenticate(request.app, request.headers.get(INIT_HEADER, ""), request)
     return user, await reader_language(request.app[KARATA], user)
 
 
-def _table_id(request: web.Request, _: Translator) -> int:
-    text = request.match_info.get("table", "")
-    if not text.isdigit() or not 0 < int(text) < MAX_ID:
-        raise ApiError(404, "no_table", _("There is no such table."))
+def parse_id(text: str | None) -> int | None:
+    """A table id as the page sends it (in a path or a query), or None when it is not one."""
+    if text is None or not DIGITS.fullmatch(text) or not 0 < int(text) < MAX_ID:
+        return None
     return int(text)
+
+
+def parse_json(raw: str | bytes) -> Any:
+    """JSON, or None when it is not (nested thousands deep included: a RecursionError)."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _table_id(request: web.Request, _: Translator) -> int:
+    table_id = parse_id(request.match_info.get("table"))
+    if table_id is None:
+        raise ApiError(404, "no_table", _("There is no such table."))
+    return table_id
 
 
 async def _body(request: web.Request, _: Translator) -> dict[str, Any]:
@@ -107,10 +142,7 @@ async def _body(request: web.Request, _: Translator) -> dict[str, Any]:
     raw = await request.content.read(MAX_BODY + 1)
     if len(raw) > MAX_BODY:
         raise ApiError(413, "too_large", _("That request is too long."))
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        body = None
+    body = parse_json(raw)
     if not isinstance(body, dict):
         raise ApiError(400, "malformed", _("That request could not be read."))
     return body
@@ -143,7 +175,7 @@ def _player(loaded: Loaded, user: WebAppUser) -> str:
 def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Translator) -> dict[str, Any]:
     table = loaded.table
     found = snapshot(table, loaded.game, loaded.state, _player(loaded, user), _, app[CLOCK](),
-                     app[LIVE_KEY].opened.get((table.table_id, user.id)))
+                     app[KARATA].moves.branches.of(table.table_id, user.id))
     found["chat_url"] = chat_url(app)
     return found
 
@@ -153,10 +185,32 @@ def chat_url(app: web.Application) -> str | None:
     return f"https://t.me/{app[BOT].username}" if app[BOT].username else None
 
 
-def _refusal(outcome: Outcome, _: Translator) -> ApiError:
+def _refusal(outcome: Outcome, user: WebAppUser, _: Translator) -> ApiError:
+    """A refused move, said as the keyboard says it; a table the user does not sit at answers
+    as if it were not there to them (403, and nothing of it)."""
+    if outcome.table is not None and outcome.table.seat_of(user.id) is None:
+        return ApiError(403, "not_seated", _("You are not playing at this table."))
     texts = renderer_for(outcome.table.game).refusal_texts if outcome.table is not None else None
     code = outcome.code or "refused"
     return ApiError(STATUS.get(code, 409), code, outcome_text(outcome, _, texts))
+
+
+async def _moved(app: web.Application, user: WebAppUser, _: Translator, table_id: int,
+                 move: Callable[[], Awaitable[Outcome]]) -> web.Response:
+    """Make a move of the user's (a tap, a table button) and answer with the table it left: the
+    page that moved is answered here, so its socket is not sent the same revision again."""
+    live = app[LIVE_KEY]
+    held = live.hold(table_id, user.id)
+    answered = -1
+    try:
+        outcome = await move()
+        if not outcome.ok or outcome.loaded is None:
+            raise _refusal(outcome, user, _)
+        found = snapshot_of(app, outcome.loaded, user, _)
+        answered = outcome.loaded.table.revision
+    finally:
+        live.release(held, answered)
+    return web.json_response(found)
 
 
 # ----- routes -----------------------------------------------------------------------------------
@@ -164,7 +218,30 @@ async def index(request: web.Request) -> web.StreamResponse:
     page = STATIC / "index.html"
     if not page.is_file():
         return web.Response(status=503, text="the Mini App's page is not installed")
-    return web.FileResponse(page, headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
+    return web.FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+
+def static_files() -> dict[str, Path]:
+    """The page's files by their path under static/, listed once: a request names one of them or
+    gets 404, and no name from outside (an over-long one would fail with ENAMETOOLONG) ever
+    reaches the file system."""
+    if not STATIC.is_dir():
+        return {}
+    files = (path for path in STATIC.rglob("*") if path.is_file() and not path.is_symlink())
+    return {path.relative_to(STATIC).as_posix(): path for path in files}
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    found = request.app[STATIC_FILES].get(request.match_info["name"])
+    if found is None:
+        raise web.HTTPNotFound(text="no such file")
+    return web.FileResponse(found)
+
+
+async def policy(_request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer of the app carries the page's Content-Security-Policy: the page itself at
+    /app/ and at /app/static/index.html alike."""
+    response.headers["Content-Security-Policy"] = CSP
 
 
 async def me(request: web.Request) -> web.Response:
@@ -172,9 +249,13 @@ async def me(request: web.Request) -> web.Response:
     karata = request.app[KARATA]
     tables = sorted(await karata.store.live_tables_of_user(user.id), key=lambda table: table.updated_at)
     listed = [{"id": table.table_id, "game": table.game, "title": game_title(table.game, _)} for table in tables]
-    wanted = user.start_param[1:] if user.start_param and user.start_param.startswith("t") else request.query.get("table")
+    asked = request.query.get("table")
+    if asked is not None and parse_id(asked) is None:
+        raise ApiError(400, "malformed", _("That request could not be read."))
+    start = user.start_param
+    wanted = parse_id(start[1:] if start and start.startswith("t") else asked)
     ids = [entry["id"] for entry in listed]
-    current = int(wanted) if wanted and wanted.isdigit() and int(wanted) in ids else (ids[-1] if ids else None)
+    current = wanted if wanted in ids else (ids[-1] if ids else None)
     return web.json_response({
         "user": {"id": user.id, "name": user.name},
         "language": _.language,
@@ -199,26 +280,11 @@ async def press(request: web.Request) -> web.Response:
     version = _int(body, "version", _)
     node = _int(body, "node", _, 0, 10**6)
     digest = body.get("digest")
-    if not isinstance(digest, str) or not digest.isdigit() or len(digest) > 12:
+    if not isinstance(digest, str) or not DIGITS.fullmatch(digest) or len(digest) > 12:
         raise ApiError(400, "malformed", _("That request could not be read."))
-    app = request.app
-    karata, live = app[KARATA], app[LIVE_KEY]
-    loaded = await _seated(karata, table_id, user, _)
-    player = _player(loaded, user)
-    tap = TreePress(player, TreeNode(table_id, int(digest), node), _, version)
-    outcome = await karata.service.act_with(table_id, player, tap.choose)
-    key = (table_id, user.id)
-    if tap.opened and tap.opened[0] != 0:
-        live.opened[key] = (int(digest), tap.opened[0])
-    else:
-        live.opened.pop(key, None)
-    if not outcome.ok:
-        raise _refusal(outcome, _)
-    if tap.amending:  # Lopti's rule builder stays in the chat: it opens there, on that rule
-        screen = rule_builder.amendment_message(table_id, tap.amending[0], _)
-        if screen is not None:
-            await telegram_io.send(app[BOT], user.id, *screen)
-    return web.json_response(snapshot_of(app, await _seated(karata, table_id, user, _), user, _))
+    moves = request.app[KARATA].moves
+    tap = TreeNode(table_id, int(digest), node)
+    return await _moved(request.app, user, _, table_id, lambda: moves.press(table_id, user.id, tap, _, version))
 
 
 async def button(request: web.Request) -> web.Response:
@@ -231,30 +297,15 @@ async def button(request: web.Request) -> web.Response:
     name = body.get("name")
     if not isinstance(name, str) or not KEY.fullmatch(name):
         raise ApiError(400, "malformed", _("That request could not be read."))
-    karata = request.app[KARATA]
-    loaded = await _seated(karata, table_id, user, _)
-    renderer = renderer_for(loaded.table.game)
     if name == PROPOSALS_KEY:
         raise ApiError(409, "in_chat", _("Choose your proposal in our private chat."))
-
-    def choose(current: Loaded) -> dict[str, Any] | Outcome:
-        if version != current.table.version:
-            return Outcome.refused("too_late", table=current.table)
-        public = player_view(current.table, current.game, current.state, None)
-        offered = {key for _label, key in renderer.table_buttons(public, current.table.names, _)}
-        action = renderer.table_action(name, public) if name in offered else None
-        return action if action is not None else Outcome.refused("unknown_button", table=current.table)
-
-    outcome = await karata.service.act_with(table_id, _player(loaded, user), choose)
-    if not outcome.ok:
-        raise _refusal(outcome, _)
-    return web.json_response(snapshot_of(request.app, await _seated(karata, table_id, user, _), user, _))
+    moves = request.app[KARATA].moves
+    return await _moved(request.app, user, _, table_id, lambda: moves.table_button(table_id, user.id, name, version, _))
 
 
 async def live_socket(request: web.Request) -> web.StreamResponse:
-    """The live feed of one table: the first message authenticates and says the version the page
-    has; then a snapshot whenever the table changes (at once if the page is behind), a ping when
-    nothing does."""
+    """The live feed of one table: the first message authenticates; then the table's snapshot at
+    once and whenever the table changes, a ping when nothing does."""
     app = request.app
     socket = web.WebSocketResponse(max_msg_size=MAX_BODY * 2, timeout=CLOSE_SECONDS)
     await socket.prepare(request)
@@ -272,43 +323,44 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
         first = await socket.receive(timeout=FIRST_MESSAGE_SECONDS)
         if first.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
             return socket  # the page left, or the server is stopping
-        hello = json.loads(first.data) if first.type == WSMsgType.TEXT else None
+        hello = parse_json(first.data) if first.type == WSMsgType.TEXT else None
         if not isinstance(hello, dict) or not isinstance(hello.get("initData"), str):
             raise ApiError(400, "malformed", _fallback(request)("That request could not be read."))
-        user = authenticate(app, hello["initData"], request)
+        user = await authenticate(app, hello["initData"], request)
         _ = await reader_language(karata, user)
         table_id = _table_id(request, _)
-        seen = hello.get("version")
-        seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else -1
         loaded = await _seated(karata, table_id, user, _)
     except ApiError as refused:
-        await socket.send_json({"type": "error", "error": refused.code, "message": refused.message})
+        await socket.send_json({"type": "error", **refusal(refused.code, refused.message, refused.language)})
         await socket.close()
         return socket
-    except (TimeoutError, ValueError):
+    except TimeoutError:
         await socket.close()
         return socket
-    last: list[str] = [""]
 
-    async def send(changed: Loaded | None) -> None:
-        current = changed if changed is not None else await karata.service.load(table_id)
-        if current is None or current.table.seat_of(user.id) is None:
+    async def send(current: Loaded) -> None:
+        if current.table.seat_of(user.id) is None:
             await socket.close()
             return
         text = json.dumps({"type": "snapshot", **snapshot_of(app, current, user, _)}, ensure_ascii=False)
-        if text != last[0] and not socket.closed:
-            last[0] = text
+        if not socket.closed:
             await socket.send_str(text)
 
     async def ping() -> None:
         if not socket.closed:
             await socket.send_json({"type": "ping"})
 
-    connection = Connection(table_id, user.id, send)
+    async def displaced() -> None:
+        message = _("This table is open in too many windows: this one has closed. Reload it to play here.")
+        await socket.send_json({"type": "error", "error": "too_many_windows", "message": message})
+        await socket.close(code=WSCloseCode.POLICY_VIOLATION)
+
+    connection = Connection(table_id, user.id, send, displaced)
     live.add(connection)
-    if seen != loaded.table.version:
-        connection.push(loaded)
-    writer = asyncio.get_running_loop().create_task(connection.run(ping))
+    # The current state at once, whatever the page holds: a page that reconnects always draws
+    # the table as it stands (it keeps only what is newer).
+    connection.push(loaded)
+    writer = asyncio.get_running_loop().create_task(connection.run(ping, live.yield_to))
     try:
         async for message in socket:
             if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
@@ -331,7 +383,7 @@ async def json_errors(request: web.Request, handler: Callable[..., Any]) -> web.
     try:
         return await handler(request)
     except ApiError as refused:
-        return error(refused.status, refused.code, refused.message)
+        return error(refused.status, refused.code, refused.message, refused.language)
 
 
 def webapp(karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callable[[], float] = time.time) -> web.Application:
@@ -343,10 +395,11 @@ def webapp(karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callab
     app[SECRET] = secret_key(token)
     app[CLOCK] = clock
     app[SOCKETS] = set()
+    app[STATIC_FILES] = static_files()
     app.on_shutdown.append(close_sockets)
+    app.on_response_prepare.append(policy)
     app.router.add_get("/", index)
-    if STATIC.is_dir():
-        app.router.add_static("/static/", STATIC, follow_symlinks=False)
+    app.router.add_get("/static/{name:.+}", static)
     app.router.add_get("/api/me", me)
     app.router.add_get("/api/table/{table}", table)
     app.router.add_post("/api/table/{table}/press", press)

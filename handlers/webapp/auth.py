@@ -22,15 +22,6 @@ FUTURE_SLACK_SECONDS = 60
 MAX_INIT_DATA = 4096
 
 
-class BadInitData(ValueError):
-    """The initData is missing, forged, malformed or expired (the message says which, in English,
-    for logs; players get the catalog's sentence)."""
-
-    def __init__(self, reason: str, expired: bool = False):
-        super().__init__(reason)
-        self.expired = expired
-
-
 @dataclass(frozen=True)
 class WebAppUser:
     id: int
@@ -38,6 +29,31 @@ class WebAppUser:
     language_code: str | None
     start_param: str | None
     auth_date: int
+
+
+class BadInitData(ValueError):
+    """The initData is missing, forged, malformed or expired (the message says which, in English,
+    for logs; players get the catalog's sentence). An expired one was signed by Telegram: it
+    still says who the user is (`user`), so that they are refused in their own language."""
+
+    def __init__(self, reason: str, user: WebAppUser | None = None):
+        super().__init__(reason)
+        self.user = user
+
+    @property
+    def expired(self) -> bool:
+        return self.user is not None
+
+
+def claimed_language(init_data: str) -> str | None:
+    """The language code an initData says its user has, signed or not: only to choose the
+    language of a refusal (the page, which cannot check the signature, chooses the same way)."""
+    try:
+        user = json.loads(dict(parse_qsl(init_data[:MAX_INIT_DATA])).get("user", ""))
+    except ValueError:
+        return None
+    code = user.get("language_code") if isinstance(user, dict) else None
+    return code if isinstance(code, str) else None
 
 
 def secret_key(token: str) -> bytes:
@@ -70,8 +86,6 @@ def check_init_data(init_data: str, key: bytes, now: float) -> WebAppUser:
         auth_date = int(fields.get("auth_date", ""))
     except ValueError:
         raise BadInitData("no auth_date") from None
-    if auth_date < now - MAX_AGE_SECONDS or auth_date > now + FUTURE_SLACK_SECONDS:
-        raise BadInitData("expired auth_date", expired=True)
     try:
         user = json.loads(fields.get("user", ""))
         user_id = int(user["id"])
@@ -81,4 +95,7 @@ def check_init_data(init_data: str, key: bytes, now: float) -> WebAppUser:
         raise BadInitData("no user")
     name = str(user.get("first_name") or user.get("username") or user_id)[:32]
     language = user.get("language_code") if isinstance(user.get("language_code"), str) else None
-    return WebAppUser(user_id, name, language, fields.get("start_param") or None, auth_date)
+    found = WebAppUser(user_id, name, language, fields.get("start_param") or None, auth_date)
+    if auth_date < now - MAX_AGE_SECONDS or auth_date > now + FUTURE_SLACK_SECONDS:
+        raise BadInitData("expired auth_date", user=found)
+    return found

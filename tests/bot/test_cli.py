@@ -56,7 +56,7 @@ def test_help_shows_every_options_default(capsys):
     code, out, _ = run(["arena", "--help"], capsys)
     out = " ".join(out.split())
     assert code == 0
-    for shown in ("(default: strong,random)", "(default: 20)", "(default: 1)"):
+    for shown in ("(default: strong,random)", "(default: 20; Lopti: 6", "(default: 1)"):
         assert shown in out, shown
 
 
@@ -66,7 +66,7 @@ def test_karata_replay_plays_a_file_with_engine_replays_exit_codes(capsys):
     code, out, _ = run(["replay", str(REPLAYS / "refused_card.json")], capsys)
     assert code == 1 and json.loads(out)["error"]["code"]
     code, out, err = run(["replay", str(REPLAYS / "malformed_command.json")], capsys)
-    assert code == 2 and out == "" and err.startswith("malformed replay file:")
+    assert code == 2 and out == "" and err.startswith("karata replay: ") and "malformed_command.json" in err
     code, out, err = run(["replay", "--help"], capsys)
     assert code == 0 and "Exit status: 0" in " ".join(out.split()) and "scores" in out
 
@@ -75,7 +75,7 @@ def test_a_missing_replay_file_is_said_to_be_missing(capsys, tmp_path):
     missing = tmp_path / "gone.json"
     code, out, err = run(["replay", str(missing)], capsys)
     assert code == 2 and out == ""
-    assert err.strip() == f"cannot read {missing}: no such file or directory"
+    assert err.strip() == f"karata replay: cannot read {missing}: no such file or directory"
 
 
 def test_python_m_engine_replay_help_prints_its_usage():
@@ -89,9 +89,9 @@ def test_a_player_count_the_game_cannot_seat_is_refused_with_its_range(capsys):
     code, out, err = run(["demo", "--players", "7"], capsys)
     assert code == 2 and out == ""
     # Kadi seats seven only with hands of six or fewer; the demo deals the standard seven.
-    assert "kadi seats 2-6 players in the demo, not 7" in err
+    assert "Kadi seats 2 to 6 players in the demo, not 7" in err
     code, out, err = run(["demo", "euchre3", "--players", "4"], capsys)
-    assert code == 2 and "euchre3 seats 3-3 players" in err
+    assert code == 2 and "Euchre for three seats exactly 3 players" in err and "3-3" not in err
 
 
 def test_a_demo_that_never_deals_says_why_and_fails(capsys, monkeypatch):
@@ -160,14 +160,16 @@ def test_progress_is_shown_on_a_terminal_only():
     assert pipe.getvalue() == ""
 
 
-def test_a_piped_arena_prints_no_progress_bar():
+def test_a_piped_arena_prints_a_line_per_match_and_no_progress_bar():
     environment = {key: value for key, value in os.environ.items() if key != "BOT_TOKEN"}
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "arena", "pitch", "--seats", "random,random", "--matches", "2"],
         cwd=ROOT, capture_output=True, text=True, env=environment,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
+    lines = done.stderr.splitlines()
+    assert [line.split(" (")[0] for line in lines] == ["pitch arena: match 1 of 2 played", "pitch arena: match 2 of 2 played"]
+    assert "\r" not in done.stderr and "it/s" not in done.stderr
     assert done.stdout.startswith("pitch: 2 matches")
 
 
@@ -183,3 +185,57 @@ def test_a_poll_is_shown_with_its_question_and_options():
     message.snapshot(0.0)
     shown = shown_text(_Polls(), message, message.versions[0])  # type: ignore[arg-type]
     assert shown == "📊 Rule Vote: switch on a 10 may follow a 7?\n○ Yes\n○ No"
+
+
+# Each refusal: the command line, and what its one line must say.
+REFUSED = [
+    (["demo", "--language", "fr"], "karata demo: --language: 'fr' is not one of sw, en"),
+    (["demo", "--seed", "x"], "karata demo: --seed: 'x' is not a whole number"),
+    (["demo", "--webapp", "x"], "karata demo: --webapp: 'x' is not a whole number"),
+    (["demo", "--bogus"], "karata demo: unknown option or argument --bogus"),
+    (["demo", "euchre3", "--players", "4"], "karata demo: --players: Euchre for three seats exactly 3 players"),
+    (["arena", "euchre3"], "karata arena: euchre3 needs exactly 3 seats"),
+    (["arena", "kadi", "--seats", "strong,bogus"], "karata arena: --seats: unknown seat kind 'bogus'"),
+    (["arena"], "karata arena: missing GAME"),
+    (["backup"], "karata backup: missing FILE"),
+    (["replay", "README.md"], "karata replay: README.md is not a replay file"),
+    (["bogus"], "karata: unknown command 'bogus'; commands: run, backup"),
+]
+
+
+@pytest.mark.parametrize("argv, said", REFUSED, ids=[" ".join(argv) for argv, _said in REFUSED])
+def test_every_refusal_is_one_line_in_the_commands_voice(capsys, monkeypatch, argv, said):
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(said), err
+    for internal in ("usage:", "invalid int value", "invalid choice", "error:", "Traceback"):
+        assert internal not in err, err
+
+
+def test_the_arena_says_how_to_name_the_seats(capsys):
+    _code, _out, err = run(["arena", "euchre3"], capsys)
+    assert "--seats names 2 (strong,random)" in err and "e.g. --seats strong,easy,random" in err
+
+
+@pytest.mark.parametrize("variable, value, said", [
+    ("KARATA_GROUP_LANGUAGE", "fr", "must be sw or en"),
+    ("KARATA_HTTP_PORT", "x", "must be a whole number"),
+    ("KARATA_HTTP_PORT", "99999", "must be at most 65535"),
+    ("KARATA_VOTE_SECONDS", "0", "must be more than 0"),
+    ("KARATA_WEBAPP_NAME", "a", "must be 3 to 30 letters, digits or _"),
+])
+def test_a_bad_setting_is_said_in_plain_words(capsys, monkeypatch, variable, value, said):
+    monkeypatch.setenv("BOT_TOKEN", "123456:ABCdefGhIJKlmnoPQRstuVWXyz_0123456789")
+    monkeypatch.setenv(variable, value)
+    code, out, err = run(["run"], capsys)
+    assert code == 2 and out == ""
+    assert err == f"karata run: bad setting {variable}: {said}\n"
+    assert "should" not in err and "pattern" not in err
+
+
+def test_run_without_a_token_shows_the_botfather_steps(capsys, monkeypatch):
+    monkeypatch.delenv("BOT_TOKEN", raising=False)
+    code, out, err = run(["run"], capsys)
+    assert code == 2 and out == ""
+    assert err == "karata run: BOT_TOKEN is not set\n" + TOKEN_STEPS

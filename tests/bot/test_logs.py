@@ -6,7 +6,11 @@ import io
 import json
 import logging
 
+from telegram.error import NetworkError
+
 from bot.logs import setup_logging
+from handlers.courier import Courier
+from handlers.flood import TABLE, FloodGate
 from tables.log_context import about
 
 TOKEN = "123456789:AAHsecretsecretsecret"
@@ -23,6 +27,7 @@ def logged(log_format: str, work) -> str:
     finally:
         root.handlers[:], level = saved
         root.setLevel(level)
+        logging.captureWarnings(False)
     return stream.getvalue()
 
 
@@ -60,3 +65,44 @@ def test_plain_lines_are_one_per_event_and_never_show_the_token():
     assert TOKEN not in text and TOKEN.split(":")[1] not in text
     assert "INFO karata.test: table 7: a move" in text
     assert "WARNING karata.test: flood wait of 3 s" in text
+
+
+def a_failed_delivery() -> None:
+    async def deliver(_ticket) -> None:
+        raise NetworkError("Bad Gateway")
+
+    async def deliveries() -> None:
+        courier = Courier(FloodGate(per_second=100, group_per_minute=100))
+        await courier.send(-100555, (42, "table"), TABLE, deliver)
+
+    asyncio.run(deliveries())
+
+
+def test_a_failed_deliverys_json_warning_carries_its_chat_and_table():
+    (line,) = [json.loads(line) for line in logged("json", a_failed_delivery).splitlines()]
+    assert line["level"] == "WARNING" and "NetworkError: Bad Gateway" in line["message"]
+    assert line["chat_id"] == -100555 and line["table_id"] == 42
+
+
+def test_with_json_logs_a_crash_of_karata_run_is_a_json_line_with_its_traceback(monkeypatch, tmp_path, capsys):
+    import bot.runner
+    from bot.cli import main
+
+    def crash(_settings) -> None:
+        raise RuntimeError(f"a bug near /bot{TOKEN}/getMe")
+
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_DB", str(tmp_path / "k.db"))
+    monkeypatch.setenv("KARATA_LOG_FORMAT", "json")
+    monkeypatch.setattr(bot.runner, "run", crash)
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        assert main(["run"]) == 1
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+        logging.captureWarnings(False)
+    (line,) = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert line["level"] == "ERROR" and line["message"] == "karata run: stopped by an unexpected error"
+    assert "RuntimeError: a bug near /bot<BOT_TOKEN>/getMe" in line["error"] and TOKEN not in line["error"]

@@ -12,7 +12,8 @@ TOKEN = "123456789:AAHsecretsecretsecret"
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch):
-    for name in ("BOT_TOKEN", "TELEGRAM_API_BASE_URL", "KARATA_DB", "KARATA_MODE", "KARATA_WEBHOOK_URL", "KARATA_LOG_LEVEL"):
+    for name in ("BOT_TOKEN", "TELEGRAM_API_BASE_URL", "KARATA_DB", "KARATA_MODE", "KARATA_WEBHOOK_URL",
+                 "KARATA_LOG_LEVEL", "KARATA_WEBAPP_URL"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -121,3 +122,65 @@ def test_empty_mini_app_variables_leave_the_app_off(monkeypatch):
     monkeypatch.setenv("KARATA_WEBAPP_NAME", "")
     settings = load_settings()
     assert settings.webapp_url is None and settings.webapp_name is None
+
+
+@pytest.mark.parametrize(
+    "value, complaint",
+    [
+        ("http://karata.example/telegram/hook", "must start with https://"),
+        ("https://karata.example:8080/telegram/hook", "port must be 443, 80, 88 or 8443"),
+        ("https://karata.example/telegram/ hook", "without spaces"),
+        ("karata.example/telegram/hook", "with its host"),
+    ],
+)
+def test_a_webhook_url_telegram_would_refuse_is_one_line_at_start_up(monkeypatch, value, complaint):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_MODE", "webhook")
+    monkeypatch.setenv("KARATA_WEBHOOK_URL", value)
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    line = str(caught.value)
+    assert line.startswith("karata: bad setting KARATA_WEBHOOK_URL: ") and complaint in line and "\n" not in line
+
+
+def test_a_webhook_url_on_a_port_telegram_posts_to_is_taken(monkeypatch):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_MODE", "webhook")
+    monkeypatch.setenv("KARATA_WEBHOOK_URL", "https://karata.example:8443/telegram/hook")
+    assert load_settings().webhook_url == "https://karata.example:8443/telegram/hook"
+
+
+@pytest.mark.parametrize(
+    "value, complaint",
+    [
+        ("https://karata.example/", "must end in /app/"),
+        ("https://karata.example/application/", "must end in /app/"),
+        ("https://karata.example/app/?x=1", "must end in /app/"),
+        ("https://karata.example/app/ ", "without spaces"),
+        ("https://karata .example/app/", "without spaces"),
+        ("http://karata.example/app/", "must start with https://"),
+        ("http://localhost.evil.example/app/", "must start with https://"),
+    ],
+)
+def test_a_mini_app_url_the_bot_does_not_serve_is_one_line_at_start_up(monkeypatch, value, complaint):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_WEBAPP_URL", value)
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    line = str(caught.value)
+    assert line.startswith("karata: bad setting KARATA_WEBAPP_URL: ") and complaint in line and "\n" not in line
+
+
+@pytest.mark.parametrize(
+    "value, taken",
+    [
+        ("https://karata.example/app/", "https://karata.example/app/"),
+        ("https://karata.example/app", "https://karata.example/app/"),
+        ("https://karata.example/games/app/", "https://karata.example/games/app/"),
+        ("http://127.0.0.1:8080/app/", "http://127.0.0.1:8080/app/"),
+    ],
+)
+def test_a_mini_app_url_ending_in_app_is_taken(monkeypatch, value, taken):
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("KARATA_WEBAPP_URL", value)
+    assert load_settings().webapp_url == taken

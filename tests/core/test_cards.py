@@ -1,4 +1,4 @@
-"""The shared card notation of ../shared/rules/README.md."""
+"""The shared card notation of docs/REPLAY.md."""
 
 from collections import Counter
 

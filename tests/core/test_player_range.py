@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.options import parse_options
+from engine.core.protocol import CHAMPION_WINDOW, VOTE_WINDOW
 from engine.registry import available_games, get_game
 
 # The ranges the rules give (kadi.md KAD-A2, pitch.md, lopti.md, euchre3.md, three_thirteen.md).
@@ -45,3 +46,13 @@ def test_a_match_deals_to_exactly_the_range(game, options):
 
 def test_every_game_is_covered():
     assert {game for game, _options in EXPECTED} == set(available_games())
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_each_game_says_its_usual_table_and_which_way_its_totals_rank(game):
+    """A game's own facts, read by practice tables and records: no default stands in for them."""
+    engine = get_game(game)
+    low, high = engine.player_range(parse_options(engine.Options, {}))
+    assert low <= engine.usual_players <= high
+    assert type(engine.lower_totals_win) is bool and type(engine.plays_in_sessions) is bool
+    assert set(engine.clock_windows.values()) <= {VOTE_WINDOW, CHAMPION_WINDOW}

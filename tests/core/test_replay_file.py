@@ -1,4 +1,4 @@
-"""The replay file's shape checks, shared by every game (../shared/rules/README.md)."""
+"""The replay file's shape checks, shared by every game (docs/REPLAY.md)."""
 
 import json
 import subprocess

@@ -12,6 +12,7 @@ import pytest_asyncio
 from bot.demo import DEMO_TOKEN, Simulation, demo_settings
 from fakeapi import FakeBotAPI
 from bot.runner import running_application
+from bot.services import services_of
 from tests.conftest import postgres_database
 
 
@@ -55,7 +56,7 @@ def start_bot(api, db_path):
                 or publisher.busy(private_only=True)
             )
             # What the bot finishes after its first poll (menus, stored deadlines) is done too.
-            await asyncio.gather(*application.bot_data.get("background", ()))
+            await asyncio.gather(*services_of(application).background)
             await api.settle(quiet=0.05)
             try:
                 yield application

@@ -82,8 +82,9 @@ async def test_a_group_upgraded_mid_match_plays_on_in_the_supergroup_with_its_re
 
         history = await ask(api, amina, SUPERGROUP, "/history")
         assert "1. Kadi" in history.plain and "🏆 Winner: Amina" in history.plain
-        top = (await ask(api, baraka, SUPERGROUP, "/top")).plain
+        top = (await ask(api, baraka, SUPERGROUP, "/top all")).plain
         assert top.startswith("🏆 Kadi leaderboard in this group") and "Amina" in top
+        assert "1. Amina: 2 points (1 win, 1 match)" in (await ask(api, baraka, SUPERGROUP, "/top")).plain
         stats = (await ask(api, amina, SUPERGROUP, "/stats")).plain
         assert "Kadi: 1 matches, 1 won" in stats or "Kadi: 1 match, 1 won" in stats
 

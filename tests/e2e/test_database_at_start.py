@@ -145,5 +145,5 @@ async def test_a_failure_found_while_migrating_ends_the_process_with_one_line(tm
         process = await start_karata(api.base_url, str(db_path))
         printed = (await output_of(process)).strip()
     assert process.returncode == 2, printed
-    assert "Traceback" not in printed and printed.splitlines()[-1].startswith(f"karata: the database {db_path} failed")
+    assert "Traceback" not in printed and printed.splitlines()[-1].startswith(f"karata run: the database {db_path} failed")
     assert not any(method == "getUpdates" for method, _ in api.calls), "it never polled"

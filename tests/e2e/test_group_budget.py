@@ -7,7 +7,7 @@ import pytest
 
 from fakeapi.flood import COUNTED_METHODS
 from handlers.callback_data import TreeNode
-from handlers.render.hand import seen_by
+from handlers.render.seat import seen_by
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import table_state
 

@@ -9,6 +9,7 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot.services import services_of
 from tests.e2e.conftest import simulation
 from tests.kadi.test_kadi_helpers import build_deck
 from tests.tables.matches import QUICK_KADI, winning_policy
@@ -19,7 +20,7 @@ QUICK = " ".join(f"{name}={json.dumps(value)}" for name, value in QUICK_KADI.ite
 
 
 async def get(application, path: str) -> tuple[int, str]:
-    port = application.bot_data["web"].port
+    port = services_of(application).web.port
     async with aiohttp.ClientSession() as session:
         async with session.get(f"http://127.0.0.1:{port}{path}") as response:
             return response.status, await response.text()
@@ -110,7 +111,7 @@ async def test_the_images_healthcheck_command_reads_healthz(api, start_bot, monk
     from bot import healthcheck
 
     async with start_bot(KARATA_HEALTH_SECONDS=1) as application:
-        monkeypatch.setenv("KARATA_HTTP_PORT", str(application.bot_data["web"].port))
+        monkeypatch.setenv("KARATA_HTTP_PORT", str(services_of(application).web.port))
         assert await asyncio.to_thread(healthcheck.main) == 0
         await application.updater.stop()
         await asyncio.sleep(1.2)

@@ -69,7 +69,7 @@ async def test_top_and_stats_and_a_player_who_opts_out(api, start_bot):
         await play_match(karata.service, sim.group_id, seats[1:], seats[1])
         await karata.publisher.flush()
 
-        top = (await ask(api, chausiku, sim.group_id, "/top")).plain
+        top = (await ask(api, chausiku, sim.group_id, "/top all")).plain
         assert top.startswith("🏆 Kadi leaderboard in this group")
         assert top.index("Amina") < top.index("Baraka") < top.index("Chausiku"), "best first"
         assert "Provisional (fewer than 5 matches):" in top and "Amina: 1" in top and "(2 matches)" in top

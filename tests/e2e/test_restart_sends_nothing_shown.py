@@ -37,7 +37,7 @@ async def test_edits_shown_before_a_kill_are_not_sent_again(api, start_bot):
         await open_kadi(api, application, sim, hands=[["7H", "KS"], ["7S", "9C"], ["7D", "9D"]], start="6H")
         publisher = application.bot_data["karata"].publisher
         await publisher.settle()
-        publisher.bot = GroupHeldUp(publisher.bot, sim.group_id)
+        publisher.outbox.bot = GroupHeldUp(publisher.outbox.bot, sim.group_id)
         hand = sim.hand_message(amina)
         press = next(data for row in hand.buttons for label, data in row if label == "7♥️")
         assert not (await api.wait_for_answer(await api.press(amina, amina.id, hand.message_id, press))).get("text")

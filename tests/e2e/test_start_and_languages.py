@@ -37,7 +37,7 @@ async def test_menus_name_and_descriptions_per_chat_type_and_language_set_once(a
     async with start_bot(KARATA_GROUP_LANGUAGE="sw"):
         group, private, english = api.commands(GROUP), api.commands(PRIVATE), api.commands(PRIVATE, "en")
         assert names(group) == ["newgame", "table", "hand", "kadi", "rules", "vote", "leave", "endsession", "cancel",
-                                "stats", "top", "history", "guide", "language", "help"]
+                                "stats", "top", "season", "history", "guide", "language", "help"]
         assert names(private) == names(english) == ["start", "newgame", "hand", "leave", "cancel", "stats", "guide",
                                                     "language", "forget", "help"]
         assert descriptions(group)["newgame"] == "Fungua meza ya karata katika kikundi hiki"
@@ -84,12 +84,15 @@ async def test_a_new_player_is_welcomed_and_learns_a_game_in_the_bot(api, start_
                                       and api.last_message(nobody.id), what="the private help")
         # /newgame in the private chat is practice against computer players.
         assert "/newgame — Jizoeze" in helped.plain and "/guide —" in helped.plain
+        # /cancel there closes the practice table, not a group's.
+        assert "/cancel — Funga meza ya mazoezi" in helped.plain and "kikundi hiki" not in helped.plain
 
         await api.send_text(nobody, sim.group_id, "/help")
         in_group = await api.wait_until(lambda: api.last_message(sim.group_id), what="the group's help")
-        for command in ("newgame", "table", "hand", "kadi", "rules", "endsession", "cancel", "stats", "top", "history",
-                        "guide", "language"):
+        for command in ("newgame", "table", "hand", "kadi", "rules", "endsession", "cancel", "stats", "top", "season",
+                        "history", "guide", "language"):
             assert f"/{command} —" in in_group.plain
+        assert "/cancel — Funga meza ya kikundi hiki" in in_group.plain
         assert "/start —" not in in_group.plain
         await api.send_text(nobody, sim.group_id, "/help kadi")
         kadi = await api.wait_until(lambda: "Kadi Moja" in (api.last_message(sim.group_id).plain or "")

@@ -1,5 +1,5 @@
 """Section 7 (actions, the timeout defaults) and section 8 (clarifications) of euchre3.md, and the
-refusal / malformed boundary of README.md."""
+refusal / malformed boundary of docs/REPLAY.md."""
 
 from __future__ import annotations
 
@@ -143,7 +143,7 @@ def test_refusals_name_what_is_wrong():
 
 
 def test_malformed_actions_are_not_refusals():
-    """README.md: unknown type, bad card code or suit, missing field: MalformedAction."""
+    """docs/REPLAY.md: unknown type, bad card code or suit, missing field: MalformedAction."""
     for action in ({"type": "bid", "n": 3}, {"type": "play", "card": "1H"}, {"type": "play"},
                    {"type": "name", "suit": "Z"}, {"type": "keep", "cards": "JH"}, {"type": "pass", "x": 1}):
         with pytest.raises(MalformedAction):

@@ -24,7 +24,7 @@ def build_deck(
     """A deck that deals `hands[player]`, `dummy`, the up-card `up` and then `kitty` (top first).
 
     Unnamed places are filled with the remaining cards in canonical order. Dealing follows
-    README.md: one card at a time from the dealer's left, the dummy a seat at the dealer's right.
+    docs/REPLAY.md: one card at a time from the dealer's left, the dummy a seat at the dealer's right.
     """
     hands = {player: list(cards) for player, cards in (hands or {}).items()}
     seat = PLAYERS.index(dealer)

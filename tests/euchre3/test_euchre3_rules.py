@@ -128,7 +128,7 @@ def test_five_cards_to_each_player_and_the_dummy_four_left_with_the_top_turned()
 
 
 def test_cards_are_dealt_one_at_a_time_from_the_dealers_left():
-    """E8 (packets are cosmetic) with README.md's order: left, opposite, dummy, dealer, x5."""
+    """E8 (packets are cosmetic) with docs/REPLAY.md's order: left, opposite, dummy, dealer, x5."""
     deck = deck_24()
     state = new_game(deck, dealer=A)
     assert state.hands[1] == tuple(deck[0:20:4])  # baraka, dealer's left

@@ -33,7 +33,7 @@ def build_deck(
     stock: Sequence[str] = (),
     hand_size: int = 5,
 ) -> list[str]:
-    """A 54-card deck dealt per README.md: one card at a time from the dealer's left.
+    """A 54-card deck dealt per docs/REPLAY.md: one card at a time from the dealer's left.
 
     `hands[p]` are p's first cards (the rest is filler), `start` the turned-up card, `stock`
     the top of the stock in drawing order. The dealer defaults to the last player, so the

@@ -17,7 +17,7 @@ def run(path: Path) -> subprocess.CompletedProcess:
 
 
 def test_a_complete_round_replays_with_exit_zero():
-    """README replay format: a won round is scored and the next round dealt by the next dealer."""
+    """docs/REPLAY.md replay format: a won round is scored and the next round dealt by the next dealer."""
     done = run(REPLAYS / "quick_round.json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
@@ -30,7 +30,7 @@ def test_a_complete_round_replays_with_exit_zero():
 
 
 def test_a_refused_action_stops_the_replay_with_exit_one():
-    """README: a well-formed action the rules refuse: exit 1, its index and code; nothing after it applied."""
+    """docs/REPLAY.md: a well-formed action the rules refuse: exit 1, its index and code; nothing after it applied."""
     done = run(REPLAYS / "refused_card.json")
     assert done.returncode == 1
     out = json.loads(done.stdout)
@@ -45,14 +45,14 @@ def test_a_refused_action_stops_the_replay_with_exit_one():
 
 
 def test_a_malformed_command_is_exit_two():
-    """README, section 7: a command that is not {"suit": s} or {"power": true} makes the file malformed."""
+    """docs/games/rules/kadi.md, section 7: a command that is not {"suit": s} or {"power": true} makes the file malformed."""
     done = run(REPLAYS / "malformed_command.json")
     assert done.returncode == 2
     assert done.stdout == "" and "command" in done.stderr
 
 
 def test_a_seeded_file_with_timeouts_replays_the_same_twice():
-    """README randomness: no deck given, the seed decides; the clock's timeouts replay exactly."""
+    """docs/REPLAY.md randomness: no deck given, the seed decides; the clock's timeouts replay exactly."""
     first, second = run(REPLAYS / "seeded_with_timeouts.json"), run(REPLAYS / "seeded_with_timeouts.json")
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
@@ -72,7 +72,7 @@ def test_a_seeded_file_with_timeouts_replays_the_same_twice():
     ],
 )
 def test_malformed_files_are_exit_two(tmp_path, change, reason):
-    """README: unknown options, card codes, action types, or a deck that is not Kadi's: exit 2."""
+    """docs/REPLAY.md: unknown options, card codes, action types, or a deck that is not Kadi's: exit 2."""
     data = json.loads((REPLAYS / "quick_round.json").read_text())
     data.update(change)
     path = tmp_path / "bad.json"

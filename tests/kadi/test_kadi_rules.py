@@ -53,7 +53,7 @@ def test_each_player_is_dealt_seven_cards_by_default():
 
 
 def test_deal_follows_the_explicit_deck_from_the_dealers_left():
-    """K1.3, README dealing order: one card at a time from the dealer's left; next card starts the pile."""
+    """K1.3, docs/REPLAY.md dealing order: one card at a time from the dealer's left; next card starts the pile."""
     deck = build_deck(PLAYERS, "baraka", hands={"chausiku": ["AH", "AS"], "amina": ["KH"]}, start="9D", stock=["QC"])
     state = GAME.new(PLAYERS, KadiOptions(hand_size=5), 0, "baraka", [deck])
     assert deck[0] == "AH" and deck[1] == "KH"  # chausiku sits left of baraka

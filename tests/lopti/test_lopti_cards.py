@@ -1,4 +1,4 @@
-"""Rule tests for Lopti's card play (spec lopti.md section 3.1-3.2, 5.2 and the L18 rulings).
+"""Rule tests for Lopti's card play (docs/games/rules/lopti.md section 3.1-3.2, 5.2 and the L18 rulings).
 
 Players: amina (dealer, opens round 1), baraka, chausiku, clockwise. Each test deals an
 explicit deck so the situation is exact.

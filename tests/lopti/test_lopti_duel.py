@@ -1,4 +1,4 @@
-"""The Rock-Paper-Scissors duel of a tied Rule Vote (spec lopti.md L21.1-L21.7, LOP-A26, section 8).
+"""The Rock-Paper-Scissors duel of a tied Rule Vote (docs/games/rules/lopti.md L21.1-L21.7, LOP-A26, section 8).
 
 Four players (a tie is yes = exactly 2): amina (dealer, opens), baraka, chausiku, daudi.
 """
@@ -177,7 +177,7 @@ def test_LOP_A26_a_proposer_who_wrote_the_rule_faces_the_first_no_voter():
     assert duel["proposer"] == "amina" and duel["defender"] == "chausiku" and duel["stage"] == "throws"
 
 
-# ----- replay files with the meta-game actions (README.md replay format) ------------------------
+# ----- replay files with the meta-game actions (docs/REPLAY.md replay format) ------------------------
 
 def _replay(name: str):
     done = run_replay_cli(Path(__file__).parent / "replays" / name)

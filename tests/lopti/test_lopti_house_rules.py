@@ -1,4 +1,4 @@
-"""House rules the engine enforces (spec lopti.md LOP-A22, LOP-A23, LOP-A24, section 8, L19.1-L19.5),
+"""House rules the engine enforces (docs/games/rules/lopti.md LOP-A22, LOP-A23, LOP-A24, section 8, L19.1-L19.5),
 plus the property tests of the whole meta-game (house rules, Rule Votes, duels) over random sessions.
 
 Players: amina (dealer, opens round 1), baraka, chausiku; clockwise in that order.

@@ -1,5 +1,5 @@
 """Tests for the session flow: rounds, the winner's text rule, deleting rules, timeouts and the
-actions left for the house-rules issue (spec lopti.md LOP-A19, LOP-A22, LOP-A23, sections 7 and 9)."""
+actions left for the house-rules issue (docs/games/rules/lopti.md LOP-A19, LOP-A22, LOP-A23, sections 7 and 9)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ def build_deck(
     stock: Sequence[str] = (),
     fill: Sequence[str] = (),
 ) -> list[str]:
-    """A 52-card deck dealt per README.md (left of the dealer first; face-down, face-up, hand).
+    """A 52-card deck dealt per docs/REPLAY.md (left of the dealer first; face-down, face-up, hand).
 
     Every named zone gets exactly the listed cards (in position order); unnamed places take
     cards from `fill` first, then from FILL_ORDER. The stock starts with `stock`.

@@ -1,5 +1,5 @@
 """Rule tests for a Lopti turn, the face-up and face-down phases, going out and the setup
-(spec lopti.md sections 3.3-3.6). Players: amina (dealer, opens), baraka, chausiku."""
+(docs/games/rules/lopti.md sections 3.3-3.6). Players: amina (dealer, opens), baraka, chausiku."""
 
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def test_one_setup_swap_then_ready():
 
 
 def test_dealing_order_and_stock_size():
-    """LOP-A19, README dealing: face-down, face-up, hand, left of the dealer first; stock 52 - 9N."""
+    """LOP-A19, docs/REPLAY.md dealing: face-down, face-up, hand, left of the dealer first; stock 52 - 9N."""
     for count in range(2, 6):
         players = FIVE[:count]
         state = GAME.new(players, GAME.Options(), 3, players[0])

@@ -1,4 +1,4 @@
-"""The Rule Vote (spec lopti.md L20.1-L20.10, LOP-A25, LOP-A27, sections 7 and 9).
+"""The Rule Vote (docs/games/rules/lopti.md L20.1-L20.10, LOP-A25, LOP-A27, sections 7 and 9).
 
 Players: amina (dealer, opens round 1), baraka, chausiku (and daudi, eshe where named).
 """

@@ -1,4 +1,4 @@
-"""One test per rule (P…) and resolution (PIT-A…) of ../shared/rules/pitch.md, each from an explicit deck."""
+"""One test per rule (P…) and resolution (PIT-A…) of docs/games/rules/pitch.md, each from an explicit deck."""
 
 from __future__ import annotations
 

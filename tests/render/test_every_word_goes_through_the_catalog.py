@@ -25,7 +25,7 @@ from engine.registry import available_games, get_game
 from handlers import basics, howto, profile
 from handlers.games import renderer_for
 from handlers.render import hand, screens, table as group
-from handlers.render.hand import player_view, seen_by
+from handlers.render.seat import player_view, seen_by
 from handlers.rule_builder import DIGITS, builder_message, next_step, replay
 from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Seat, TableRow
 from tables.service import RECENT_EVENTS, TIMED_OUT, TableService

@@ -15,7 +15,8 @@ from engine.core.options import parse_options
 from handlers.games.lopti import MAX_BUTTON
 from handlers.games.lopti import RENDERER as LOPTI
 from handlers.render.action_tree import ALONE, CARD, DONE
-from handlers.render.hand import render_hand, seen_by
+from handlers.render.hand import render_hand
+from handlers.render.seat import seen_by
 from handlers.render.keyboard import MAX_PER_ROW, MAX_ROWS
 from tests.kadi.test_kadi_helpers import build_deck
 from tests.render.playouts import LARGEST, new_table, play

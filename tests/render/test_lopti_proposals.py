@@ -24,18 +24,37 @@ def test_a_retracted_poll_answer_withdraws_the_ballot_and_an_answer_is_a_ballot(
     assert RENDERER.poll_action("other:1", [], view()) is None
 
 
-@pytest.mark.parametrize("changes, shown", [
-    ({}, True), ({"vote_used": True}, False), ({"vote": {"id": 1}}, False), ({"duel": {"vote": 1}}, False),
-    ({"phase": "authoring"}, False),
-])
-def test_the_vote_button_shows_while_a_proposal_may_be_made(changes, shown):
-    assert (RENDERER.table_buttons(view(**changes), {}, EN) == [("🗳 Vote", "propose")]) is shown
+def state_with(**changes):
+    state = GAME.new(["1", "2", "3"], GAME.Options(), 1)
+    for name, value in changes.items():
+        setattr(state, name, value)
+    return state
 
 
-def test_proposals_are_refused_with_the_engines_reasons_and_other_games_have_none():
+def opened_vote():
+    change = {"option": "ten_on_seven", "value": not GAME.Options().ten_on_seven}
+    return GAME.apply(state_with(), "1", {"type": "propose", "change": change, "starts": "now"}).state
+
+
+STATES = {
+    "fresh": state_with, "vote used": lambda: state_with(vote_used=True), "vote open": opened_vote,
+    "authoring": lambda: state_with(phase="authoring", round_winner=0),
+}
+
+
+@pytest.mark.parametrize("name", STATES)
+def test_the_vote_button_and_proposals_follow_the_engines_judgement(name):
+    state = STATES[name]()
+    change = {"option": "ten_on_seven", "value": not state.options["ten_on_seven"]}
+    applied = GAME.apply(state, "2", {"type": "propose", "change": change, "starts": "now"})
+    refusal = RENDERER.proposal_refusal(GAME.view(state, "2"), "2")
+    assert refusal == (None if applied.ok else applied.code)
+    assert (RENDERER.table_buttons(GAME.view(state, None), {}, EN) == [("🗳 Vote", "propose")]) is applied.ok
+    assert bool(RENDERER.extra_actions(GAME.view(state, "2"), "2")) is applied.ok
+
+
+def test_proposals_are_refused_to_players_not_in_the_session_and_other_games_have_none():
     assert RENDERER.proposal_refusal(view(), "9") == "not_in_session"
-    assert RENDERER.proposal_refusal(view(vote_used=True), "1") == "vote_used"
-    assert RENDERER.proposal_refusal(view(), "1") is None
     assert not renderer_for("kadi").rule_vote and RENDERER.rule_vote
 
 

@@ -12,8 +12,9 @@ from handlers.games import renderer_for
 from handlers.games.kadi import RENDERER as KADI
 from handlers.games.lopti import RENDERER as LOPTI
 from handlers.refusals import refusal_text
-from handlers.render.hand import player_view, render_hand
-from handlers.render.table import round_results, table_text
+from handlers.render.hand import render_hand
+from handlers.render.seat import player_view, round_results
+from handlers.render.table import table_text
 from tests.render.playouts import LARGEST, play
 
 EN = translator("en")

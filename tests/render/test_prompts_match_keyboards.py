@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from handlers.i18n import translator
 from handlers.games import renderer_for
-from handlers.render.hand import seen_by
+from handlers.render.seat import seen_by
 from tests.render.playouts import play
 
 # game -> language -> offered move -> the words that name it in the prompt.

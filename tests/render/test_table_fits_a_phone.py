@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from handlers.i18n import translator
 from handlers.games.euchre3 import RENDERER as EUCHRE
 from handlers.games.lopti import RENDERER as LOPTI
-from handlers.render.hand import player_view
+from handlers.render.seat import player_view
 from handlers.render.fit import LINE_WIDTH, phone_width
 from handlers.render.table import MAX_CHARACTERS, MAX_LINES, shown_length, table_text
 from tests.render.playouts import LARGEST, LONG_RULE, new_table, play
@@ -104,3 +104,23 @@ def test_tables_with_options_fit_a_phone_line_by_line(game):
             text = render(frame, language)
             wide = [line for line in text.split("\n") if not line.startswith("<i>") and phone_width(line) > LINE_WIDTH]
             assert not wide, f"{game} ({language}): lines wider than a phone: {wide}\n{text}"
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_pitch_round_results_fit_a_phone_line_by_line(players):
+    """The hand's verdict, who won each point, the first hand's explanation of the four points and
+    the scores: each a line of at most LINE_WIDTH columns (they were 65-201 characters). The match's
+    end is one sentence, which may wrap as the table's event lines do."""
+    from handlers.render.seat import round_results
+
+    seen = 0
+    for frame in play("pitch", players, 4, max_moves=2000):
+        if not frame.table.round_events or frame.events != frame.table.round_events["events"]:
+            continue
+        for language in ("en", "sw"):
+            text = round_results(frame.table, translator(language))
+            lines = [line for line in text.split("\n") if not line.startswith("🏆")]
+            wide = [line for line in lines if phone_width(line) > LINE_WIDTH]
+            assert not wide, f"pitch ({language}): {wide}\n{text}"
+            seen += 1
+    assert seen >= 4

@@ -10,7 +10,8 @@ from handlers import cards as show
 from handlers.games.pitch import RENDERER as PITCH
 from handlers.games.three_thirteen import RENDERER as THIRTEEN
 from handlers.i18n import translator
-from handlers.render.hand import player_view, render_hand
+from handlers.render.hand import render_hand
+from handlers.render.seat import player_view
 from handlers.render.table import table_text
 from tests.render.playouts import play
 
@@ -75,7 +76,7 @@ def test_pitch_explains_its_four_points_after_the_first_hand_only():
               "high": {"card": "AH", "by": "1"}, "low": {"card": "2H", "by": "2"}, "game": {"by": ["1"]},
               "change": {"1": 3, "2": 1}, "scores": {"1": 3, "2": 1}}
     first = "\n".join(PITCH.round_summary([scored], EN, NAMES))
-    assert "High: the highest trump played. Low: the lowest trump played." in first
+    assert "<i>High: the highest trump played.</i>\n<i>Low: the lowest trump played.</i>" in first
     assert "Juu: turufu ya juu kabisa iliyochezwa" in "\n".join(PITCH.round_summary([scored], SW, NAMES))
     later = "\n".join(PITCH.round_summary([{**scored, "hand": 2}], EN, NAMES))
     assert "highest trump played" not in later and "High A♥️ Amina" in later

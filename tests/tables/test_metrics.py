@@ -14,8 +14,7 @@ from tests.tables.test_thinking import _decision
 @pytest.mark.asyncio
 async def test_each_computer_decision_is_timed_under_its_level():
     metrics = Metrics()
-    thinker = Thinker(workers=0)
-    thinker.metrics = metrics
+    thinker = Thinker(workers=0, metrics=metrics)
     game, view, legal, player = _decision(2)
     await thinker.choose(game.name, view, legal, player, "easy", 2)
     await thinker.choose(game.name, view, legal, player, "easy", 3)

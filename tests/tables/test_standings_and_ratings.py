@@ -10,7 +10,7 @@ from engine.core.options import options_dict, parse_options
 from engine.core.serialize import state_to_json
 from engine.registry import GAME_MODULES, get_game
 from tables.models import CANCELLED, FINISHED, Seat, TableRow
-from tables.records import LOWER_TOTALS_WIN, SESSION_GAMES, Standing, ordinal, rate, standings
+from tables.records import Standing, ordinal, rate, standings
 
 SEATS = [Seat(101, "Amina"), Seat(102, "Baraka"), Seat(103, "Chausiku"), Seat(104, "Daudi")]
 
@@ -46,7 +46,8 @@ MATCHES = {
 
 
 def test_every_game_is_ranked_one_way_or_played_in_sessions():
-    assert set(MATCHES) | SESSION_GAMES == set(GAME_MODULES), "a new game: add a match (and maybe LOWER_TOTALS_WIN)"
+    sessions = {name for name in GAME_MODULES if get_game(name).plays_in_sessions}
+    assert set(MATCHES) | sessions == set(GAME_MODULES), "a new game: add a match here"
 
 
 @pytest.mark.parametrize("game_name", sorted(MATCHES))
@@ -57,13 +58,13 @@ def test_winners_come_first_then_everyone_by_the_games_totals(game_name):
     rows = standings(table)
     winners = {int(player) for player in game.winners(state)}
     assert {row.user_id for row in rows if row.place == 1} == winners
-    better = min if game_name in LOWER_TOTALS_WIN else max
+    better = min if game.lower_totals_win else max
     assert better(row.score for row in rows) in {row.score for row in rows if row.place == 1}, (
-        "the winners hold the best total: is the game missing from LOWER_TOTALS_WIN?"
+        "the winners hold the best total: does the game say which way its totals rank?"
     )
     others = sorted((row for row in rows if row.place > 1), key=lambda row: row.place)
     totals = [row.score for row in others]
-    assert totals == sorted(totals, reverse=game_name not in LOWER_TOTALS_WIN)
+    assert totals == sorted(totals, reverse=not game.lower_totals_win)
     for row in rows:
         assert row.place == 1 + sum(other.place < row.place for other in rows), "tied players share a place"
 

@@ -32,7 +32,7 @@ async def test_a_row_with_every_field_set_reads_back_the_same(database):
                      [Seat(5_000_000_001, "Amina <b>"), Seat(-101, "🤖 Juma", plays_for="5")], "seed", join_token="t")
         )  # fmt: skip
         table.status, table.state, table.version = "playing", '{"x": 1}', 3
-        table.deadline, table.deadline_seconds, table.deadline_version, table.warned = 1e9 + 0.5, 90.0, 3, True
+        table.deadline, table.deadline_seconds, table.warned = 1e9 + 0.5, 90.0, True
         table.paused_until, table.consents, table.recent_events = 1e9 + 1.25, {"5000000001": True}, [{"a": 1}]
         table.windows, table.notes, table.round_events = {"vote": [1e9, 30.0]}, {"5": [{"n": 2}]}, {"round": 1}
         table.nudged, table.unreachable, table.closed_reason = ["5"], [5_000_000_001], "empty"

@@ -32,7 +32,7 @@ def build_deck(
     jokers: int = 0,
     seated: Sequence[str] | None = None,
 ) -> list[str]:
-    """A deck (README dealing order) that deals `hands`, turns up `upcard`, then `stock` on top.
+    """A deck (docs/REPLAY.md dealing order) that deals `hands`, turns up `upcard`, then `stock` on top.
 
     Players not named in `hands`, and the rest of each named hand, get the first unused cards of
     the canonical deck; so does an unnamed upcard. The remaining cards follow the given stock.

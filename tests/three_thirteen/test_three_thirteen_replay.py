@@ -1,4 +1,4 @@
-"""`python -m engine.replay` on Three Thirteen files: exit codes 0, 1, 2 and the output (README.md)."""
+"""`python -m engine.replay` on Three Thirteen files: exit codes 0, 1, 2 and the output (docs/REPLAY.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test per rule (T1-T17) and resolution (T13-A1 to T13-A14) of ../shared/rules/three_thirteen.md."""
+"""One test per rule (T1-T17) and resolution (T13-A1 to T13-A14) of docs/games/rules/three_thirteen.md."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_round_deals_three_to_thirteen_cards():
 
 
 def test_undealt_cards_form_the_stock_and_the_next_card_is_turned_up():
-    """T8 and README dealing order: one card at a time from the dealer's left, then upcard, then stock."""
+    """T8 and docs/REPLAY.md dealing order: one card at a time from the dealer's left, then upcard, then stock."""
     deck = shuffled(GAME.deck(options(), PLAYERS2), 9, "test")
     state = GAME.new(PLAYERS2, options(), 9, "baraka", [deck])
     assert state.hands["amina"] == deck[0:6:2] and state.hands["baraka"] == deck[1:6:2]
@@ -574,7 +574,7 @@ def test_wild_cards_fill_gaps_and_ends_but_not_beyond_ace_or_king():
 
 
 def test_apply_accepts_card_codes_in_any_case():
-    """README card notation: input is case-insensitive."""
+    """docs/REPLAY.md card notation: input is case-insensitive."""
     state = table({"amina": ["5H", "6H", "9C"]}, upcard="2D", stock=["7H"])
     state = GAME.apply(state, "amina", DRAW_STOCK).state
     result = GAME.apply(state, "amina", {"type": "go_out", "discard": "9c"})

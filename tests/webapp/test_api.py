@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 
 import aiohttp
@@ -13,11 +14,13 @@ import pytest
 import pytest_asyncio
 
 from bot.demo import DEMO_TOKEN
+from bot.services import services_of
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
 from tests.e2e.test_crashes_and_strangers import crash
 from tests.e2e.test_kadi_table import FIVES, open_kadi
 from tests.e2e.test_kadi_table import press as chat_press
+from tests.webapp.round_end import make, to_the_last_move_of_the_round
 
 pytestmark = pytest.mark.asyncio
 
@@ -54,10 +57,9 @@ class Client:
     async def tap(self, table_id, snap, *cards_then_confirm):
         """Tap buttons by card code (or "confirm") from the open node, as the page would."""
         for wanted in cards_then_confirm:
-            node = snap["tree"]["nodes"][snap["at"]]
-            found = next(b for b in node["buttons"] if b["card"] == wanted or b["kind"] == wanted)
+            found = next(key for key in snap["choices"]["keys"] if key["card"] == wanted or key["kind"] == wanted)
             status, text = await self.post(f"api/table/{table_id}/press",
-                                           {"version": snap["version"], "digest": snap["tree"]["digest"], "node": found["node"]})
+                                           {"version": snap["version"], "digest": snap["choices"]["digest"], "node": found["node"]})
             assert status == 200, text
             snap = json.loads(text)
         return snap
@@ -70,7 +72,7 @@ async def http():
 
 
 def base_of(application):
-    return f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+    return f"http://127.0.0.1:{services_of(application).web.port}/app/"
 
 
 async def kadi(api, application):
@@ -127,7 +129,7 @@ async def test_a_player_sees_their_own_cards_and_nothing_of_a_table_they_do_not_
         status, _ = await Client(http, base, stranger).get("api/table/99999")
         assert status == 404
         status, text = await Client(http, base, stranger).post(
-            f"api/table/{table.table_id}/press", {"version": snap["version"], "digest": snap["tree"]["digest"], "node": 1})
+            f"api/table/{table.table_id}/press", {"version": snap["version"], "digest": snap["choices"]["digest"], "node": 1})
         assert status == 403
         status, text = await Client(http, base, amina).get("api/me")
         me = json.loads(text)
@@ -148,10 +150,10 @@ async def test_a_tap_in_the_app_is_the_keyboards_move_and_the_group_sees_it(api,
         app = Client(http, base, amina)
         snap = await app.snapshot(table.table_id)
         marked = await app.tap(table.table_id, snap, "5H")
-        assert marked["at"] != 0 and marked["version"] == snap["version"], "a marking tap plays nothing"
-        node = marked["tree"]["nodes"][marked["at"]]
-        assert any(b["marked"] and b["card"] == "5H" for b in node["buttons"])
-        assert any(b["kind"] == "confirm" for b in node["buttons"])
+        assert marked["choices"]["at"] != 0 and marked["version"] == snap["version"], "a marking tap plays nothing"
+        keys = marked["choices"]["keys"]
+        assert any(key["marked"] and key["card"] == "5H" for key in keys)
+        assert any(key["kind"] == "confirm" for key in keys)
         played = await app.tap(table.table_id, marked, "confirm")
         assert played["version"] == snap["version"] + 1 and "5H" not in played["hand"]
         assert played["zones"][0]["cards"] == ["5H"]
@@ -168,9 +170,9 @@ async def test_stale_malformed_over_long_and_other_seats_moves_change_nothing(ap
         base = base_of(application)
         app = Client(http, base, amina)
         snap = await app.tap(table.table_id, await app.snapshot(table.table_id), "5H")
-        confirm = next(b for b in snap["tree"]["nodes"][snap["at"]]["buttons"] if b["kind"] == "confirm")
+        confirm = next(key for key in snap["choices"]["keys"] if key["kind"] == "confirm")
         path = f"api/table/{table.table_id}/press"
-        press = {"version": snap["version"], "digest": snap["tree"]["digest"], "node": confirm["node"]}
+        press = {"version": snap["version"], "digest": snap["choices"]["digest"], "node": confirm["node"]}
         cases = [
             (400, "not json"),
             (400, json.dumps([1, 2])),
@@ -196,16 +198,16 @@ async def test_stale_malformed_over_long_and_other_seats_moves_change_nothing(ap
         assert (await application.bot_data["karata"].store.get_table(table.table_id)).version == snap["version"] + 1
 
 
-async def live(http, base, user, table_id, version):
+async def live(http, base, user, table_id):
     socket = await http.ws_connect(base + f"api/table/{table_id}/live")
-    await socket.send_json({"initData": init_data(user), "version": version})
+    await socket.send_json({"initData": init_data(user)})
     return socket
 
 
 async def open_app(http, base, user, table_id):
-    """`user`'s page opened at the table: their snapshot, then their live socket from its version."""
+    """`user`'s page opened at the table: their snapshot, then their live socket."""
     snap = await Client(http, base, user).snapshot(table_id)
-    return snap, await live(http, base, user, table_id, snap["version"])
+    return snap, await live(http, base, user, table_id)
 
 
 async def chat_move_while_barakas_app_is_open(api, application, http, sim, table):
@@ -221,13 +223,14 @@ async def chat_move_while_barakas_app_is_open(api, application, http, sim, table
     return socket
 
 
-async def next_snapshot(socket, timeout=10.0, after=-1):
-    """The first snapshot past version `after` within `timeout` seconds (a bound against a hung
-    test, not a speed: how fast a move reaches every screen is benchmarks/bench_miniapp.py's)."""
+async def next_snapshot(socket, timeout=10.0, after=-1, revision=-1):
+    """The first snapshot past version `after` and revision `revision` within `timeout` seconds (a
+    bound against a hung test, not a speed: how fast a move reaches every screen is
+    benchmarks/bench_miniapp.py's)."""
     deadline = time.monotonic() + timeout
     while True:
         message = await asyncio.wait_for(socket.receive_json(), max(0.0, deadline - time.monotonic()))
-        if message["type"] == "snapshot" and message["version"] > after:
+        if message["type"] == "snapshot" and message["version"] > after and message["revision"] > revision:
             return message
 
 
@@ -243,19 +246,45 @@ async def test_the_live_socket_shows_a_chat_move_and_catches_up(api, start_bot, 
         assert seen["version"] == snap["version"] + 1 and seen["to_act"] == [1]
         assert sorted(seen["hand"]) == sorted(BARAKA)
         await socket.close()
-        again = await live(http, base, baraka, table.table_id, snap["version"])
+        # A socket opened again starts with the table as it stands.
+        again = await live(http, base, baraka, table.table_id)
         caught = await next_snapshot(again)
-        assert caught["version"] == seen["version"], "an old version is caught up at once"
+        assert caught["version"] == seen["version"] and caught["revision"] == seen["revision"]
         await again.close()
-        current = await live(http, base, baraka, table.table_id, seen["version"])
-        with pytest.raises(asyncio.TimeoutError):
-            await next_snapshot(current, timeout=0.3)
-        await current.close()
         forged = await http.ws_connect(base + f"api/table/{table.table_id}/live")
-        await forged.send_json({"initData": init_data(baraka, token="123456789:another-bots-token-xx"), "version": 0})
+        await forged.send_json({"initData": init_data(baraka, token="123456789:another-bots-token-xx")})
         refused = await forged.receive_json()
         assert refused["type"] == "error" and refused["error"] == "unauthorized"
         await forged.close()
+
+
+async def test_the_end_of_a_rounds_pause_reaches_the_app_and_a_reconnection(api, start_bot, http):
+    """The player first to act in the new round has the app open: the pause between rounds shows
+    no moves; its end (no move, the same version) is a new revision that brings them, on the open
+    socket and on one opened again from the paused page."""
+    sim = simulation(api, count=2)
+    async with start_bot(**APP, KARATA_ROUND_PAUSE_SECONDS=120) as application:
+        karata = application.bot_data["karata"]
+        await sim.open_table("kadi", "hand_size=5")
+        table = await karata.store.live_table(sim.group_id, 0)
+        last = await to_the_last_move_of_the_round(karata, table.table_id, random.Random(5))
+        user = next(user for user in sim.users if str(user.id) == last.first[0])
+        snap, socket = await open_app(http, base_of(application), user, table.table_id)
+        await make(karata, table.table_id, last)
+        paused = await next_snapshot(socket, after=snap["version"])
+        assert paused["prompt"] == "Next round in a moment..."
+        await karata.service.end_pause(table.table_id)
+        resumed = await next_snapshot(socket, revision=paused["revision"])
+        assert resumed["version"] == paused["version"], "the pause's end is no move"
+        assert resumed["prompt"].startswith("Your turn"), "the new round's moves"
+        fetched = await Client(http, base_of(application), user).snapshot(table.table_id)
+        assert fetched["revision"] == resumed["revision"]
+        await socket.close()
+        # The page still showing the pause reconnects: the socket brings the moves at once.
+        again = await live(http, base_of(application), user, table.table_id)
+        caught = await next_snapshot(again, revision=paused["revision"])
+        assert caught["revision"] == resumed["revision"] and caught["prompt"] == resumed["prompt"]
+        await again.close()
 
 
 async def test_the_chat_hand_rests_while_the_app_is_open_and_catches_up_after(api, start_bot, http):
@@ -320,9 +349,9 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
         # A socket that has not said who it is yet is closed too.
         sockets.append(await http.ws_connect(base + f"api/table/{table.table_id}/live"))
         await asyncio.sleep(0.05)
-        assert application.bot_data["live"].count() == 2
+        assert services_of(application).live.count() == 2
         # Each page reads its socket, as a browser does (it answers the close frame at once).
-        readers = [asyncio.ensure_future(socket.receive()) for socket in sockets]
+        readers = [asyncio.ensure_future(closing(socket)) for socket in sockets]
         started = time.monotonic()
     stopped = time.monotonic() - started
     assert stopped < 3.0, f"the bot took {stopped:.1f} s to stop"
@@ -331,20 +360,35 @@ async def test_stopping_the_bot_closes_every_live_socket_at_once(api, start_bot,
         assert message.type == aiohttp.WSMsgType.CLOSE and message.data == aiohttp.WSCloseCode.GOING_AWAY
 
 
+async def closing(socket):
+    """The socket's first message that is not a snapshot or a ping (its close)."""
+    while (message := await socket.receive()).type == aiohttp.WSMsgType.TEXT:
+        pass
+    return message
+
+
 async def test_a_graceful_stop_catches_up_the_chat_hands_of_players_in_the_app(api, start_bot, http):
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         baraka = sim.users[1]
         socket = await chat_move_while_barakas_app_is_open(api, application, http, sim, table)
-        reader = asyncio.ensure_future(socket.receive())
+        reader = asyncio.ensure_future(closing(socket))
     assert (await asyncio.wait_for(reader, 1.0)).type == aiohttp.WSMsgType.CLOSE
     assert "Your turn" in api.last_message(baraka.id).plain, "the stop closed the app's socket and caught the chat up"
+
+
+async def test_the_page_may_talk_to_its_own_server_only(api, start_bot, http):
+    async with start_bot(**APP) as application:
+        async with http.get(base_of(application)) as response:
+            policy = dict(part.strip().split(" ", 1) for part in response.headers["Content-Security-Policy"].split(";"))
+    assert policy["connect-src"] == "'self'", "sockets and requests to this host only"
+    assert policy["default-src"] == "'self'" and policy["script-src"] == "'self'"
 
 
 async def test_the_app_without_its_trailing_slash_redirects_to_it(api, start_bot, http):
     """The page loads its files relative to /app/: an operator's URL without the slash still works."""
     async with start_bot(**APP) as application:
-        root = f"http://127.0.0.1:{application.bot_data['web'].port}"
+        root = f"http://127.0.0.1:{services_of(application).web.port}"
         async with http.get(root + "/app?table=5", allow_redirects=False) as response:
             assert response.status in (301, 308)
             assert response.headers["Location"] == "/app/?table=5"

@@ -29,6 +29,7 @@ async def test_the_printed_links_open_the_app_on_a_dealt_table_with_computer_pla
             await asyncio.sleep(0.05)
         urls = re.findall(r"http://127\.0\.0\.1:\d+/app/\S+", "\n".join(lines))
         assert len(urls) == 2, lines
+        assert lines[0] == "Kadi: the table is dealt. Seats for you in the browser: 2; computer players: 1.", lines
         async with aiohttp.ClientSession() as http:
             for url, name in zip(urls, ("Amina", "Baraka")):
                 address = urlsplit(url)
@@ -74,6 +75,8 @@ async def test_karata_demo_webapp_prints_a_working_link_and_stops_on_ctrl_c():
             line = await asyncio.wait_for(process.stdout.readline(), 30)
             assert line, printed.decode()
             printed += line
+        # The demo speaks its language (Swahili by default), as its transcript does.
+        assert "Fungua kiungo hiki kwenye kivinjari ucheze kama Amina:" in printed.decode()
         url = re.search(r"http://127\.0\.0\.1:\d+/app/\S+", printed.decode()).group(0)
         address = urlsplit(url)
         init_data = dict(parse_qsl(address.fragment))["tgWebAppData"]

@@ -1,5 +1,5 @@
 /* Karata's table in a Telegram Mini App. The server sends the whole table as a snapshot (what
-   this player may see, the legal moves as the chat keyboard's action tree, every word already in
+   this player may see, what they may tap now as the chat keyboard offers it, every word already in
    the player's language); the page only draws it and sends taps back as tree node numbers.
    API: docs/MINIAPP.md. */
 (function () {
@@ -53,6 +53,10 @@
     results: null,      // the latest round results received: {table, edition, lines}
     resultsOpen: false  // whether their block is open (a new edition opens it)
   };
+
+  // How a snapshot came: FRESH (asked for: a load, a tap's answer, a reconnection) or LIVE (a
+  // change pushed on the socket).
+  var FRESH = "fresh", LIVE = "live";
 
   var app = document.getElementById("app");
   var toastEl = document.getElementById("toast");
@@ -114,7 +118,7 @@
     if (!initData) return fatal(word("no_init"));
     status(word("loading"));
     api("me").then(function (me) {
-      if (me.error) return fatal(me.message || word("failed"), me.error);
+      if (me.error) return fatal(me.message || word("failed"), me.error, me.language);
       state.me = me;
       if (me.language) state.language = me.language;
       state.tableId = chooseTable(me);
@@ -125,8 +129,8 @@
 
   function load() {
     return api("table/" + encodeURIComponent(state.tableId)).then(function (snap) {
-      if (snap.error) return fatal(snap.message || word("failed"), snap.error);
-      show(snap, true);
+      if (snap.error) return fatal(snap.message || word("failed"), snap.error, snap.language);
+      show(snap, FRESH);
       connect();
     });
   }
@@ -138,16 +142,16 @@
     app.classList.add("busy");
     if (tg && tg.HapticFeedback) tg.HapticFeedback.selectionChanged();
     api("table/" + encodeURIComponent(state.tableId) + "/press", {
-      version: snap.version, digest: snap.tree ? snap.tree.digest : null, node: node
+      version: snap.version, digest: snap.choices ? snap.choices.digest : null, node: node
     }).then(function (data) {
       if (data.error) {
         toast(data.message || word("failed"));
         // The table moved on under the tap: draw it as it stands now.
         return api("table/" + encodeURIComponent(state.tableId)).then(function (fresh) {
-          if (!fresh.error) show(fresh, true);
+          if (!fresh.error) show(fresh, FRESH);
         });
       }
-      show(data, true);
+      show(data, FRESH);
     }).catch(function () {
       toast(word("reconnecting"));
     }).then(function () {
@@ -163,7 +167,7 @@
     api("table/" + encodeURIComponent(state.tableId) + "/button", { version: state.snap.version, name: name })
       .then(function (data) {
         if (data.error) toast(data.message || word("failed"));
-        else show(data, true);
+        else show(data, FRESH);
       })
       .catch(function () { toast(word("reconnecting")); })
       .then(function () {
@@ -184,10 +188,9 @@
       return retry();
     }
     state.ws = ws;
+    var first = true;
     ws.onopen = function () {
-      ws.send(JSON.stringify({ initData: initData, version: state.snap ? state.snap.version : null }));
-      // Connected again: the server sends what was missed, or nothing when the page is up to date
-      // (until its next ping), so the notice goes now.
+      ws.send(JSON.stringify({ initData: initData }));
       state.wsAttempt = 0;
       setOffline(false);
     };
@@ -197,7 +200,9 @@
       if (data.type === "snapshot") {
         state.wsAttempt = 0;
         setOffline(false);
-        show(data, false);
+        // The socket's first snapshot is the table as it stands now, whatever the page missed.
+        show(data, first ? FRESH : LIVE);
+        first = false;
       } else if (data.type === "ping") {
         state.wsAttempt = 0;
         setOffline(false);
@@ -206,7 +211,7 @@
         state.ws = null;
         ws.onclose = null;
         ws.close();
-        fatal(data.message || word("failed"), data.error);
+        fatal(data.message || word("failed"), data.error, data.language);
       }
     };
     ws.onclose = function (event) {
@@ -227,7 +232,7 @@
       connect();
       // Whatever was missed while away: the socket's first snapshot brings it, and this too.
       api("table/" + encodeURIComponent(state.tableId)).then(function (snap) {
-        if (!snap.error) show(snap, false);
+        if (!snap.error) show(snap, FRESH);
       }).catch(function () {});
     }, delay);
   }
@@ -270,7 +275,10 @@
     app.appendChild(el("div", "status", text));
   }
 
-  function fatal(text, code) {
+  // `language`: the one the server's sentence is in (a refused initData), for the page's own words.
+  function fatal(text, code, language) {
+    if (language && WORDS[language]) state.language = language;
+    document.documentElement.lang = state.language;
     app.textContent = "";
     var box = el("div", "fatal");
     box.id = "fatal";
@@ -293,13 +301,15 @@
     if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("error");
   }
 
-  function show(snap, fromPress) {
+  // Snapshots are ordered by the table's revision, which steps with every saved change (a move,
+  // the end of a round's pause, a seat taken over...); `version` only counts moves.
+  function show(snap, how) {
     var old = state.snap;
     if (old && String(snap.table) !== String(old.table)) return;
-    // A live snapshot older than what is drawn, or the same version again (it would undo a
-    // card being marked), changes nothing.
-    if (old && !fromPress && snap.version <= old.version) return;
-    if (old && fromPress && snap.version < old.version) return;
+    // An older snapshot changes nothing; so does a pushed one of the revision drawn (built before
+    // a tap, it would undo the card the tap's answer marked).
+    if (old && snap.revision < old.revision) return;
+    if (old && how === LIVE && snap.revision === old.revision) return;
     state.snap = snap;
     keepResults(snap);
     if (snap.language) state.language = snap.language;
@@ -307,59 +317,8 @@
     draw();
   }
 
-  function nodesOf(snap) {
-    var tree = snap.tree || { nodes: [] };
-    var byNumber = {};
-    var parent = {};
-    (tree.nodes || []).forEach(function (n) { byNumber[n.number] = n; });
-    // Nodes are numbered breadth-first: a node's parent is the lowest-numbered node linking it.
-    (tree.nodes || []).forEach(function (n) {
-      (n.children || []).forEach(function (c) {
-        if (!(c in parent) || n.number < parent[c]) parent[c] = n.number;
-      });
-    });
-    return { byNumber: byNumber, parent: parent, root: tree.root !== undefined ? tree.root : 0 };
-  }
-
-  // The cards marked so far (the card nodes on the way to `at`), each with the node that
-  // unmarks it, as the chat keyboard's ✅ buttons (handlers/render/action_tree.py).
-  function marks(t, at) {
-    var chain = [];
-    var number = at;
-    while (number in t.parent && t.byNumber[number] && t.byNumber[number].kind === "card") {
-      chain.unshift(t.byNumber[number]);
-      number = t.parent[number];
-    }
-    var start = number;
-    return {
-      start: chain.length ? start : null,
-      cards: chain.map(function (node, index) {
-        var from = t.parent[node.number];
-        var rest = chain.slice(index + 1).map(function (n) { return n.card; });
-        return { card: node.card, node: follow(t, from, rest) };
-      })
-    };
-  }
-
-  function follow(t, from, cards) {
-    var number = from;
-    for (var i = 0; i < cards.length; i++) {
-      var node = t.byNumber[number];
-      var next = node && (node.children || []).map(function (c) { return t.byNumber[c]; })
-        .filter(function (c) { return c && c.kind === "card" && c.card === cards[i]; })[0];
-      if (!next) return from;
-      number = next.number;
-    }
-    return number;
-  }
-
   function draw() {
     var snap = state.snap;
-    var t = nodesOf(snap);
-    var at = snap.at !== undefined && snap.at !== null && t.byNumber[snap.at] ? snap.at : t.root;
-    var current = t.byNumber[at];
-    var children = current ? (current.children || []).map(function (c) { return t.byNumber[c]; }).filter(Boolean) : [];
-    var marked = marks(t, at);
 
     var scrollY = window.scrollY;
     app.textContent = "";
@@ -384,7 +343,8 @@
       snap.prompt.split("\n").forEach(function (line) { prompt.appendChild(el("p", "", line)); });
       dock.appendChild(prompt);
     }
-    var keys = keysAt(t, at, children, marked);
+    if (snap.standings) dock.appendChild(drawStandings(snap.standings));
+    var keys = keysOf(snap);
     var inHand = {};
     (snap.hand || []).forEach(function (code) { inHand[code] = true; });
     dock.appendChild(drawMoves(keys, inHand));
@@ -432,8 +392,7 @@
       if (seat.you) box.classList.add("you");
       var top = el("div", "seat-name");
       if (seat.acting) top.appendChild(el("span", "turn-dot", "▶"));
-      if (seat.computer) top.appendChild(el("span", "bot", "🤖"));
-      top.appendChild(el("span", "name", seat.name));
+      top.appendChild(el("span", "name", seat.name));  // a computer's name carries its 🤖
       box.appendChild(top);
       var info = el("div", "seat-info");
       if (seat.cards !== null && seat.cards !== undefined) {
@@ -443,7 +402,8 @@
         info.appendChild(count);
       }
       if (seat.score !== null && seat.score !== undefined && seat.score !== "") {
-        var score = el("span", "score", "★ " + seat.score);
+        // The score says what it counts ("3 points", Lopti's "🏆1"): no icon of the page's own.
+        var score = el("span", "score", seat.score);
         score.title = word("score");
         info.appendChild(score);
       }
@@ -479,23 +439,18 @@
       if (zone.title) box.appendChild(el("div", "zone-title", zone.title));
       var row = el("div", "zone-cards");
       var count = zone.count;
-      var counted = null;
       var shown = (zone.cards || []).length || (zone.groups || []).length;
-      // A count with no card shown is a face-down stack (a stock); with cards (a discard pile's
-      // top), a number under them.
-      if (count !== null && count !== undefined && shown) {
-        counted = el("div", "zone-count", "× " + count);
-        counted.dataset.count = count;
-      } else if (count !== null && count !== undefined) {
+      // A count is a face-down stack (a stock), drawn with its number.
+      if (count !== null && count !== undefined && !shown) {
         var stack = el("div", "stack" + (count ? "" : " empty"));
         stack.appendChild(count ? Cards.back("md") : el("div", "card md slot-empty"));
         stack.appendChild(el("span", "stack-count", String(count)));
         row.appendChild(stack);
       }
       if (zone.groups && zone.groups.length) {
-        // Melds side by side, each a fan of its own; the cards outside any meld (deadwood) last.
-        zone.groups.concat((zone.cards || []).length ? [zone.cards] : []).forEach(function (group, index) {
-          var meld = el("div", "meld" + (index >= zone.groups.length ? " loose" : ""));
+        // Melds side by side, each a fan of its own.
+        zone.groups.forEach(function (group) {
+          var meld = el("div", "meld");
           group.forEach(function (code) { meld.appendChild(Cards.face(code, "sm")); });
           row.appendChild(meld);
         });
@@ -514,7 +469,6 @@
       // An empty trick or pile still shows where its cards will land.
       if (!row.childNodes.length && !zone.note) row.appendChild(el("div", "card md slot-empty"));
       if (row.childNodes.length) box.appendChild(row);
-      if (counted) box.appendChild(counted);
       if (zone.note) {
         // A short note is the zone's whole content (the wild rank, the trump suit): drawn large.
         var note = el("div", "zone-note" + (zone.note.length <= 14 && !shown && count == null ? " big" : ""));
@@ -524,6 +478,15 @@
       felt.appendChild(box);
     });
     return felt;
+  }
+
+  // The match is over: who won, then everyone's total (the last round's results, above, say who
+  // went out and what each scored).
+  function drawStandings(lines) {
+    var box = el("div", "standings");
+    box.id = "standings";
+    lines.forEach(function (line) { box.appendChild(el("div", "standing", line)); });
+    return box;
   }
 
   function drawLines(lines) {
@@ -571,30 +534,13 @@
 
   function isCall(key) {
     // Kadi's call is the one move a player races to make: a big button of its own.
-    return key.kind !== "card" && key.kind !== "back" && !key.opens && /kadi moja/i.test(key.label || "");
+    return key.kind === "call" && !key.opens;
   }
 
-  // The buttons the chat keyboard shows at the open node: the server sends them with each node
-  // (`buttons`); without them they are worked out from the tree the same way.
-  function keysAt(t, at, children, marked) {
-    var current = t.byNumber[at];
-    if (current && current.buttons) {
-      return current.buttons.map(function (b) {
-        var target = t.byNumber[b.node];
-        return { label: b.label, node: b.node, kind: b.kind, marked: !!b.marked, card: b.card,
-                 opens: !!(target && (target.children || []).length) };
-      });
-    }
-    var keys = marked.cards.map(function (m) {
-      return { label: m.card ? Cards.text(m.card) : "", node: m.node, kind: "card", marked: true, card: m.card };
-    });
-    children.forEach(function (node) {
-      keys.push({ label: node.label, node: node.number, kind: node.kind, marked: false, card: node.card,
-                  opens: (node.children || []).length > 0 });
-    });
-    var back = marked.start !== null ? marked.start : t.parent[at];
-    if (at !== t.root && back !== undefined) keys.push({ label: "↩", node: back, kind: "back" });
-    return keys;
+  // What the player may tap at the open node, as the chat keyboard offers it (docs/MINIAPP.md:
+  // the snapshot's `choices`); a tap on a key that opens answers with the next node's keys.
+  function keysOf(snap) {
+    return (snap.choices && snap.choices.keys) || [];
   }
 
   function drawMoves(keys, inHand) {
@@ -604,7 +550,7 @@
     keys.forEach(function (key) {
       if (key.kind === "confirm") confirm = key;
       else if (key.kind === "back") back = key;
-      else if (key.kind === "card") { if (!key.card || !inHand[key.card]) cards.push(key); }
+      else if (key.kind === "card" && key.card) { if (!inHand[key.card]) cards.push(key); }
       else if (isCall(key)) calls.push(key);
       else if (key.kind === "alone") alone.push(key);
       else other.push(key);
@@ -612,11 +558,11 @@
     calls.forEach(function (key) { moves.appendChild(button(key, "btn call", key.label)); });
     tableButtons().forEach(function (b) { moves.appendChild(b); });
     if (cards.length) {
-      // Cards to tap that are not in the hand (Lopti's face-up and face-down cards).
+      // Cards to tap that are not in the hand (Lopti's face-up cards, Euchre's dummy).
       var row = el("div", "card-choices");
       cards.forEach(function (key) {
         var slot = el("button", "hand-slot legal" + (key.marked ? " marked" : ""));
-        slot.appendChild(key.card ? Cards.face(key.card, "md") : faceDown(key.label));
+        slot.appendChild(Cards.face(key.card, "md"));
         if (key.marked) slot.appendChild(el("span", "check", "✓"));
         slot.dataset.node = key.node;
         slot.onclick = function () { press(key.node); };
@@ -637,12 +583,6 @@
       moves.appendChild(bottom);
     }
     return moves;
-  }
-
-  function faceDown(label) {
-    var card = Cards.back("md");
-    card.appendChild(el("span", "back-label", label));
-    return card;
   }
 
   function button(key, cls, text) {

@@ -62,35 +62,29 @@ class Page:
 
     async def play_one(self, rng: random.Random, prefer=None, pick=None) -> list[dict]:
         """Tap one whole move (its cards one by one, then ✔), chosen at random among the moves the
-        page offers; `prefer(first node of the move)` picks the kind of move (plays of cards by
-        default) when there is one, and `pick(leaves)` one of those moves rather than chance.
-        The nodes tapped; empty (false) when the page offers no move."""
+        page offers; `prefer(first key of the move)` picks the kind of move (plays of cards by
+        default) when there is one, and `pick(keys that play at once)` one of those rather than
+        chance. The page holds only the open node's keys: each tap that opens a branch answers
+        with the next, so the move is walked forward (never back, never unmarking) to its play.
+        The keys tapped; empty (false) when the page offers no move."""
+
+        def forward(snap) -> list[dict]:
+            return [key for key in snap["choices"]["keys"] if key["kind"] != "back" and not key["marked"]]
+
         snap = await self.snap()
-        nodes = {node["number"]: node for node in snap["tree"]["nodes"]}
-        leaves = [node for node in nodes.values() if node.get("leaf")]
-        if not leaves:
-            return []
-        parent: dict[int, int] = {}
-        for node in sorted(nodes.values(), key=lambda n: n["number"]):
-            for child in node["children"]:
-                parent.setdefault(child, node["number"])
-
-        def path(number: int) -> list[int]:
-            steps = []
-            while number != snap["tree"]["root"]:
-                steps.append(number)
-                number = parent[number]
-            return steps[::-1]
-
-        def first(node) -> dict:
-            return nodes[path(node["number"])[0]]
-
-        prefer = prefer or (lambda start: start["kind"] == "card")  # a play of cards
-        chosen = [node for node in leaves if prefer(first(node))] or leaves
-        target = pick(chosen) if pick else rng.choice(chosen)
-        if snap["at"] != snap["tree"]["root"]:
+        if snap["choices"]["at"] != 0:
             raise AssertionError("a move was left half tapped")
-        steps = path(target["number"])
-        for step in steps:
-            await self.tap(step)
-        return [nodes[step] for step in steps]
+        keys = forward(snap)
+        if not keys:
+            return []
+        prefer = prefer or (lambda start: start["kind"] == "card")  # a play of cards
+        keys = [key for key in keys if prefer(key)] or keys
+        tapped = []
+        while True:
+            plays = [key for key in keys if not key["opens"]]
+            key = pick(plays) if pick and plays else rng.choice(keys)
+            tapped.append(key)
+            await self.tap(key["node"])
+            if not key["opens"]:
+                return tapped
+            keys = forward(await self.snap())

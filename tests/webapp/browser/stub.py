@@ -1,6 +1,7 @@
 """A stand-in for the Mini App's API that serves the real page and a fixed snapshot (a fixture
 file): the page's drawing is tested without a bot. A press opens the node pressed, as the
-server does for a marking tap, and answers `refused` for node numbers in `refuse`."""
+server does for a marking tap (its choices are the fixture's `opened` ones for that node), and
+answers `refused` for node numbers in `refuse`."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ def stub_app(snap: dict, good_init: str, refuse: frozenset[int] = frozenset()) -
         presses.append(body)
         if body["node"] in refuse:
             return error(409, "refused", "That card does not match the top card.")
-        current["snap"] = {**current["snap"], "at": body["node"]}
+        opened = current["snap"].get("opened", {}).get(str(body["node"]))
+        current["snap"] = {**current["snap"], "choices": opened or {**current["snap"]["choices"], "at": body["node"], "keys": []}}
         return web.json_response(current["snap"])
 
     async def live(request: web.Request) -> web.WebSocketResponse:

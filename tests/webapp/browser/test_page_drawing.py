@@ -85,7 +85,7 @@ def shown_seconds(browser) -> int:
 def test_cards_of_a_play_are_tapped_one_by_one_then_confirmed(kadi_page):
     browser, presses = kadi_page
     browser.driver.execute_script("document.querySelector('#hand .hand-slot[data-node=\"2\"]').click()")
-    wait(browser, "return KarataApp.state.snap.at === 2")
+    wait(browser, "return KarataApp.state.snap.choices.at === 2")
     cards = hand(browser)
     assert [card["code"] for card in cards if card["marked"]] == ["QH"]
     assert [card["code"] for card in cards if card["legal"]] == ["10H"]
@@ -104,9 +104,8 @@ def test_a_refused_tap_says_why(kadi_page):
 
 def test_kadi_moja_is_a_big_button_and_colours_follow_the_dark_theme(browsers):
     snap = fixture("kadi")
-    nodes = snap["tree"]["nodes"]
-    nodes[0]["children"].append(len(nodes))
-    nodes.append({"number": len(nodes), "label": "📣 Kadi Moja!", "kind": "move", "card": None, "children": []})
+    snap["choices"]["keys"].append({"label": "📣 Kadi Moja!", "node": 9, "kind": "call", "card": None, "cards": None,
+                                    "marked": False, "opens": False})
     with ServerThread(stub_app(snap, GOOD)) as server:
         browser = browsers()
         browser.driver.get(app_url(server.base, GOOD, "dark"))
@@ -147,3 +146,78 @@ def test_round_results_show_open_under_the_lines_as_text_within_the_phones_width
     assert shown["open"] and shown["summary"] == "Round results"
     assert shown["lines"][1] == "<b>Amina</b>: 12 (+12)" and shown["tags"] == 0, "text, never HTML"
     assert shown["width"] <= 360, "a long line wraps"
+
+
+def lopti_snapshot_on_your_turn() -> dict:
+    """A real Lopti snapshot (handlers/webapp/snapshot.py) of a player whose turn it is, holding
+    several cards, with long event lines and a round's results: a full screen and more."""
+    from engine.registry import get_game
+    from handlers.i18n import translator
+    from handlers.webapp.snapshot import snapshot
+    from tests.webapp.test_snapshot import random_play
+
+    game = get_game("lopti")
+    found = None
+    for table, state in random_play("lopti", ["11", "12", "13"], 2, 40):
+        if "11" in game.to_act(state) and len(game.view(state, "11").get("hand") or []) >= 4:
+            found = snapshot(table, game, state, "11", translator("en"), 0.0)
+    assert found, "no position of Lopti with Amina to play"
+    found["lines"] = ["Baraka proposes: switch on: any number of swaps at the start of a round, now"] * 5
+    won = [f"Player {n}: 🏆 1 round won" for n in range(8)]
+    found["results"] = {"edition": 3, "lines": ["Round 1 results", *won]}
+    return found
+
+
+def test_on_your_turn_the_hand_and_its_buttons_stay_on_the_screen_and_a_toast_never_covers_them(browsers):
+    snap = lopti_snapshot_on_your_turn()
+    with ServerThread(stub_app(snap, GOOD, refuse=frozenset(range(10_000)))) as server:  # every tap
+        browser = browsers()
+        browser.driver.get(app_url(server.base, GOOD))
+        wait(browser, "return !!document.querySelector('#prompt')")
+        run = browser.driver.execute_script
+        assert run("return document.querySelector('#results').open")
+        assert run("return document.documentElement.scrollHeight") > 740, "more than a screen to show"
+        assert run("return document.querySelectorAll('#moves button').length") >= 2, "Lopti's buttons"
+        on_screen = ("var r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                     "return [r.top, r.bottom, innerHeight]")
+        for scroll in ("0", "document.documentElement.scrollHeight"):
+            run(f"window.scrollTo(0, {scroll})")
+            for part in ("#hand", "#moves", "#prompt"):
+                top, bottom, height = run(on_screen, part)
+                assert 0 <= top and bottom <= height, (part, scroll, top, bottom)
+        # Every line is whole: wrapped, never cut.
+        assert run("return [...document.querySelectorAll('#lines .line')].every(l => l.scrollWidth <= l.clientWidth"
+                   " && getComputedStyle(l).textOverflow !== 'ellipsis' && l.offsetHeight > 20)")
+        # A refused tap's toast leaves the hand and its buttons in sight.
+        run("document.querySelector('#hand .hand-slot.legal').click()")
+        wait(browser, "return !document.querySelector('#toast').hidden")
+        toast = run(on_screen, "#toast")
+        dock = run(on_screen, ".dock")
+        assert toast[1] <= dock[0], (toast, dock)
+        browser.driver.get("about:blank")
+
+
+def test_loptis_ready_is_a_button_and_seats_show_one_icon_per_number(browsers):
+    from engine.registry import get_game
+    from handlers.i18n import translator
+    from handlers.webapp.snapshot import snapshot
+    from tables.models import Seat
+    from tests.webapp.test_snapshot import random_play
+
+    table, state = next(random_play("lopti", ["11", "12"], 1, 1))
+    table.seats[1] = Seat(-12, "🤖 Juma", plays_for="12")  # a computer took the seat
+    snap = snapshot(table, get_game("lopti"), state, "11", translator("en"), 0.0)
+    with ServerThread(stub_app(snap, GOOD)) as server:
+        browser = browsers()
+        browser.driver.get(app_url(server.base, GOOD))
+        wait(browser, "return !!document.querySelector('#prompt')")
+        run = browser.driver.execute_script
+        buttons = run("return [...document.querySelectorAll('#moves button.btn')].map(b => b.textContent)")
+        assert "✅ Ready" in buttons and "🗳 Propose a change" in buttons
+        assert not run("return document.querySelector('#moves .card.back')"), "no card stands for a move"
+        assert run("return document.querySelector('#moves [data-button]')") is None, "no Vote in the app"
+        seats = run("return [...document.querySelectorAll('#seats .seat-name')].map(s => s.textContent)")
+        assert [seat.count("🤖") for seat in seats] == [0, 1], seats
+        info = run("return [...document.querySelectorAll('#seats .seat-info')].map(s => s.textContent)")
+        assert all("★" not in text and text.count("🏆") == 1 for text in info), info
+        browser.driver.get("about:blank")

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from bot.demo import DEMO_TOKEN, Simulation
+from bot.services import services_of
 from fakeapi.webapp import sign_init_data
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import hand_line_cards, sensible_player
@@ -34,7 +35,7 @@ def init_data(user, auth_date=None, token=DEMO_TOKEN, start_param=None):
 
 
 def base(application) -> str:
-    return f"http://127.0.0.1:{application.bot_data['web'].port}/app/"
+    return f"http://127.0.0.1:{services_of(application).web.port}/app/"
 
 
 async def open_page(browsers, application, user, **kwargs) -> Page:
@@ -98,18 +99,22 @@ async def whole_match(api, start_bot, browsers, game, options, in_app, seed, cou
         for page in pages.values():
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
             snap = await page.snap()
-            shown.append((snap, await page.text("#prompt")))
+            shown.append((snap, await page.text("#prompt"), await page.text("#standings")))
     return sim.users, loaded, shown, moves
 
 
 async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
     users, loaded, shown, _ = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5)
-    for snap, prompt in shown:
+    winner = next(user for user in users if str(user.id) in loaded.game.winners(loaded.state))
+    for snap, prompt, standings in shown:
         assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
         assert prompt == snap["prompt"]
-    # The chat player saw the match end in chat.
+        # Who won, and everyone's points.
+        assert standings.splitlines()[0] == f"🏆 Winner: {winner.first_name}"
+        assert all(f"{user.first_name}: " in standings for user in users)
+    # The chat player saw the match end in chat, and how it ended for them.
     chausiku = users[2]
-    assert any("Match over." in (message.text or "") for message in api.bot_messages(chausiku.id))
+    assert any("Match over: " in (message.text or "") for message in api.bot_messages(chausiku.id))
 
 
 @contextlib.asynccontextmanager
@@ -128,7 +133,7 @@ async def test_euchre3_match_two_players_in_the_app_one_in_chat(api, start_bot, 
     _, loaded, shown, _ = await whole_match(api, start_bot, browsers, "euchre3", "target=5", (1, 2), 8)
     view = loaded.game.view(loaded.state, None)
     assert max(view["scores"].values()) >= 5
-    for snap, prompt in shown:
+    for snap, prompt, _standings in shown:
         assert prompt == snap["labels"]["match_over"]
 
 
@@ -147,7 +152,7 @@ async def test_pitch_match_in_partnerships_two_players_in_the_app_two_in_chat(ap
     assert any(node["label"] == "Pass" for node in tapped)
     assert any(node["label"].startswith(("Bid ", "Steal at ")) for node in tapped)
     assert any(node["kind"] == "card" for node in tapped)
-    for snap, prompt in shown:
+    for snap, prompt, _standings in shown:
         assert prompt == snap["labels"]["match_over"]
 
 
@@ -171,14 +176,14 @@ async def test_lopti_swaps_and_a_round_in_the_app(api, start_bot, browsers):
         me = next(seat for seat in snap["seats"] if seat["you"])
         before_hand, before_up = sorted(snap["hand"]), sorted(me["face_up"])
         # Swap: the Swap button, a card of the hand, then the face-up card it goes with.
-        swap = next(n for n in snap["tree"]["nodes"][0]["children"] if "🔄" in snap["tree"]["nodes"][n]["label"])
+        swap = next(key["node"] for key in snap["choices"]["keys"] if "🔄" in key["label"])
         await page.tap(swap)
         snap = await page.snap()
-        card = next(node for node in snap["tree"]["nodes"][snap["at"]]["buttons"] if node["kind"] == "card")
+        card = next(key for key in snap["choices"]["keys"] if key["kind"] == "card")
         assert await page.run("return !!document.querySelector('#hand .hand-slot.legal[data-node=\"' + arguments[0] + '\"]')", card["node"])
         await page.tap(card["node"])
         snap = await page.snap()
-        target = next(node for node in snap["tree"]["nodes"][snap["at"]]["buttons"] if node["label"].startswith("↔"))
+        target = next(key for key in snap["choices"]["keys"] if key["label"].startswith("↔"))
         await page.tap(target["node"])
         snap = await page.snap()
         me = next(seat for seat in snap["seats"] if seat["you"])
@@ -306,22 +311,39 @@ def lopti_moves(start):
     return start["kind"] in ("card", "alone") or any(mark in start["label"] for mark in ("✅", "🎴", "No rule"))
 
 
+# The error screen, all of it in one language: the server's sentence and the page's own button.
+REFUSED = {
+    "forged": {"en": ("Open the table from Telegram: this page could not tell who you are.", "Try again"),
+               "sw": ("Fungua meza kutoka Telegram: ukurasa huu haukuweza kujua wewe ni nani.", "Jaribu tena")},
+    "expired": {"en": ("This page has been open too long: close it and open the table again.", "Try again"),
+                "sw": ("Ukurasa huu umekaa wazi muda mrefu mno: ufunge kisha ufungue meza tena.", "Jaribu tena")},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "sw"])
 @pytest.mark.parametrize("how", ["forged", "expired"])
-async def test_forged_or_expired_init_data_is_refused_with_a_clear_message(api, start_bot, browsers, how):
+async def test_forged_or_expired_init_data_is_refused_in_the_players_language(api, start_bot, browsers, how, language):
+    """A forged initData is refused in the language it claims (the browser says English); an
+    expired one, signed by Telegram, in the language the player chose with the bot (Telegram
+    says English)."""
     sim = simulation(api)
     async with start_bot(**APP) as application, leaving(browsers):
         sim.application = application
         await sim.open_table("kadi")
         amina = sim.users[0]
         if how == "forged":
-            data = init_data(amina, token="123456789:not-the-bot-token")
+            data = sign_init_data("123456789:not-the-bot-token",
+                                  {"id": amina.id, "first_name": amina.first_name, "language_code": language})
         else:
+            await application.bot_data["karata"].store.set_user_language(amina.id, language)
             data = init_data(amina, auth_date=int(time.time()) - 2 * 86400)
         page = Page(browsers())
         await page.open(app_url(base(application), data))
-        message = await page.text("#fatal")
         assert await page.run("return document.querySelector('#fatal').dataset.error") not in (None, "", "network")
-        assert len(message.strip()) > 10
+        sentence, button = REFUSED[how][language]
+        assert await page.text("#fatal .fatal-text") == sentence
+        assert await page.text("#fatal button") == button
+        assert await page.run("return document.documentElement.lang") == language
         # Nothing of the table reached the page.
         assert await page.run("return KarataApp.state.snap") is None
         assert not await page.run("return document.querySelector('#hand, #seats')")

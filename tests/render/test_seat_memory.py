@@ -1,0 +1,46 @@
+"""What a seat sees is kept for live tables only: the screens of a table's latest version (one
+per seat and language), gone once the table is finished; a press on a keyboard a few moves old
+is still known for what it stood for."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.registry import available_games
+from handlers.i18n import translator
+from handlers.render.seat import earlier_move, forget, kept_screens, kept_tables, seen_by
+from tests.render.playouts import play
+
+LANGUAGES = [translator("en"), translator("sw")]
+
+
+@pytest.mark.parametrize("game_name", available_games())
+def test_a_table_keeps_its_latest_screens_and_nothing_once_finished(game_name):
+    frames = play(game_name, 3, 4, max_moves=60, timeouts=0)
+    first = next(frames)
+    forget(first.table.table_id)  # another test's table of the same id
+    before = kept_tables()
+    for frame in [first, *frames]:
+        table, game, state = frame.table, frame.game, frame.state
+        for player in table.players:
+            for _ in LANGUAGES:
+                seen_by(table, game, state, player, _)
+        assert kept_screens(table.table_id) == len(table.players) * len(LANGUAGES), "one version's screens"
+        assert kept_tables() == before + 1
+    # The session ends where it stands (/endsession): its last drawing keeps nothing.
+    table.status = "finished"
+    seen_by(table, game, state, table.players[0], LANGUAGES[0])
+    assert kept_tables() == before and kept_screens(table.table_id) == 0, "a finished table keeps nothing"
+
+
+def test_a_keyboard_a_move_old_still_says_what_its_buttons_stood_for():
+    frames = play("kadi", 3, 2, max_moves=40, timeouts=0)
+    first = next(frames)
+    table, game, state = first.table, first.game, first.state
+    mover = game.to_act(state)[0]
+    seen = seen_by(table, game, state, mover, LANGUAGES[0])
+    leaf = next(node for node in seen.tree.nodes if node.action is not None)
+    action = leaf.action
+    later = next(frames)  # the table moved on: the keyboard is an earlier one now
+    seen_by(later.table, later.game, later.state, mover, LANGUAGES[0])
+    assert earlier_move(later.table, mover, seen.keyboard, leaf.number) == action
