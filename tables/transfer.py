@@ -16,8 +16,10 @@ from tables.store import Store
 # Every table of the schema, each after the tables its rows refer to.
 TABLES = (
     "chats", "users", "tables", "actions", "screens", "polls", "results", "ratings", "records_built",
-    "handled_updates",
+    "handled_updates", "seasons", "seasons_checked",
 )  # fmt: skip
+# Tables whose migration wrote a row of its own, which the source's rows replace.
+MIGRATIONS_ROWS = ("records_built", "seasons_checked")
 BATCH = 1000
 
 
@@ -36,8 +38,9 @@ async def copy_rows(source: Database, target: Database, tables: Sequence[str]) -
         batches[table] = (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
     async def write(transaction: Transaction) -> None:
-        if "records_built" in batches:
-            await transaction.execute("DELETE FROM records_built")  # the migration's own row
+        for table in MIGRATIONS_ROWS:
+            if table in batches:
+                await transaction.execute(f"DELETE FROM {table}")
         for insert, rows in batches.values():
             for start in range(0, len(rows), BATCH):
                 await transaction.executemany(insert, rows[start : start + BATCH])

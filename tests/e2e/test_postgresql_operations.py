@@ -4,10 +4,13 @@ the next table id; `karata backup` on PostgreSQL names the tool to use instead."
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bot.demo import demo_settings
 from bot.runner import running_application
+from tables.seasons import WEEK
 from tests.conftest import postgres_database
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import play_a_match_amina_wins
@@ -23,6 +26,7 @@ async def test_a_played_sqlite_database_moves_into_postgresql_with_every_record(
     amina, baraka, _chausiku = sim.users
     async with start_bot() as application:
         played = await play_a_match_amina_wins(application, sim)
+        await application.bot_data["karata"].store.seasons.set_length(sim.group_id, WEEK, time.time())
 
     code, said = await karata("copy-db", db_path, target, db_path=db_path)
     assert code == 0, said
@@ -40,6 +44,8 @@ async def test_a_played_sqlite_database_moves_into_postgresql_with_every_record(
         assert table.table_id == played.table.table_id + 1, "ids go on after the copied ones"
         [record] = await application.bot_data["karata"].store.records.of_player(amina.id, None)
         assert (record.game, record.played, record.won) == ("kadi", 1, 1), "her record came along"
+        seasons = application.bot_data["karata"].store.seasons
+        assert await seasons.length_of(sim.group_id) == WEEK, "and the group's seasons"
 
 
 async def test_backup_and_restore_name_the_postgresql_tools_instead(request):
