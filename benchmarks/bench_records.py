@@ -217,9 +217,7 @@ async def measure(path: str, repeat: int, rng: random.Random) -> None:
         copies.append(await store.get_table((await store._one("SELECT MAX(table_id) FROM tables"))[0]))
 
     async def record(index: int) -> None:
-        await store.db.execute("BEGIN")
-        await record_match(store.db, copies[index % len(copies)])
-        await store.db.commit()
+        await store.database.transaction(lambda transaction: record_match(transaction, copies[index % len(copies)]))
 
     print(f"{'recording one finished match (commit included)':48} {figures(await timed(repeat, record))}")
     for label, sql, parameters in (

@@ -193,7 +193,7 @@ def timing_of(settings: Settings) -> Timing:
 async def _post_init(application: Application) -> None:
     services = services_of(application)
     settings, metrics = services.settings, services.metrics
-    store = Store(settings.db_path)
+    store = Store(settings.db_path, bot_id=int(settings.token.partition(":")[0]))
     store.metrics = metrics
     await store.open()
     feed = ChangeFeed()

@@ -1,6 +1,7 @@
 """The `karata` command: `karata run` starts the bot, `karata demo [GAME]` plays offline,
 `karata arena GAME` pits kinds of computer players against each other, `karata replay FILE`
-plays a replay file (as `python -m engine.replay FILE`).
+plays a replay file (as `python -m engine.replay FILE`), `karata copy-db SOURCE TARGET` moves an
+SQLite database into PostgreSQL.
 
 Plain `karata` runs the bot when BOT_TOKEN is set; otherwise it explains how to get a token
 and runs the demo, so a fresh install always shows something.
@@ -35,6 +36,8 @@ ARENA_MATCHES = 20
 LOPTI_ARENA_MATCHES = 6
 # The demo speaks the bot's own default language (a new group's language).
 DEMO_LANGUAGE = Settings.model_fields["group_language"].default
+# What backs up and restores a PostgreSQL database instead of `karata backup` and `karata restore`.
+POSTGRES_TOOLS = {"backup": "pg_dump --format=custom", "restore": "pg_restore --clean --if-exists"}
 
 
 def _whole_number(text: str) -> int:
@@ -107,6 +110,13 @@ def _parser() -> argparse.ArgumentParser:
     backup.add_argument("file", help="where the copy goes (replaced if it exists)")
     restore = commands.add_parser("restore", help="put a backup in the database's place (the bot must be stopped)")
     restore.add_argument("file", help="a file `karata backup` made")
+    copy = commands.add_parser(
+        "copy-db", help="copy a database (an SQLite file) into a new PostgreSQL one, and check the counts",
+        description="Copy every table of SOURCE into TARGET in one transaction, then compare each table's count "
+        "of rows. Stop the bot first; TARGET must hold no tables yet. Then set KARATA_DB=TARGET.",
+    )  # fmt: skip
+    copy.add_argument("source", help="the database to copy: an SQLite file (or a postgresql:// URL)")
+    copy.add_argument("target", help="where it goes: a postgresql://user:password@host/database URL (or a file)")
     defaults = argparse.ArgumentDefaultsHelpFormatter
     demo = commands.add_parser(
         "demo", formatter_class=defaults, help="play a game offline against a fake Telegram, with random players",
@@ -206,8 +216,12 @@ def _backup_or_restore(command: str, file: str) -> int:
     """Needs only KARATA_DB (default karata.db): no token, no Telegram."""
     from bot.backup import backup, restore
     from bot.settings import Settings, env_name
+    from tables.database import is_postgresql
 
     db_path = os.environ.get(env_name("db_path")) or str(Settings.model_fields["db_path"].default)
+    if is_postgresql(db_path):
+        return fail(command, f"KARATA_DB is a PostgreSQL database: {command} it with {POSTGRES_TOOLS[command]} "
+                             "(docs/OPERATIONS.md, \"PostgreSQL\")")  # fmt: skip
     try:
         if command == "backup":
             size = backup(db_path, file)
@@ -244,7 +258,10 @@ def _run() -> int:
 
     from bot.backup import DatabaseInUse
     from bot.runner import TokenRefused, run
+    from asyncpg import PostgresError
+
     from bot.web import CannotListen
+    from tables.database import shown_target
     from tables.db_check import DatabaseProblem, check_database
 
     try:
@@ -253,15 +270,44 @@ def _run() -> int:
         run(settings)
     except (DatabaseProblem, DatabaseInUse, CannotListen, TokenRefused) as error:
         return stop(error)
-    except sqlite3.Error as error:
-        # What the start-up check could not see (a damaged page found while migrating).
-        return stop(f"the database {settings.db_path} failed at start-up: {error}")
+    except (sqlite3.Error, PostgresError, OSError) as error:
+        # What the start-up check could not see (a damaged page found while migrating, a
+        # PostgreSQL server that refuses or does not answer).
+        return stop(f"the database {shown_target(settings.db_path)} failed at start-up: {error}")
     except InvalidToken:
         # Telegram's message quotes the token: say what to do instead, and nothing more.
         return stop("Telegram refused BOT_TOKEN; get a valid one from @BotFather")
     except Exception:  # a bug: its traceback in the log's format, not bare on stderr
         logging.getLogger("karata").exception("karata run: stopped by an unexpected error")
         return 1
+    return 0
+
+
+def _copy_db(source: str, target: str) -> int:
+    """`karata copy-db`: the source is locked like a running bot's (a bot still writing to it
+    would be copied half-way)."""
+    import asyncio
+
+    from asyncpg import PostgresError
+
+    from bot.backup import DatabaseInUse, DatabaseLock
+    from tables.database import is_postgresql, shown_target
+    from tables.transfer import CopyProblem, copy_database
+
+    lock = DatabaseLock(source) if not is_postgresql(source) else None
+    try:
+        if lock is not None:
+            if not os.path.exists(source):
+                return fail("copy-db", f"there is no database at {source}")
+            lock.acquire("stop the bot before copying its database")
+        copied = asyncio.run(copy_database(source, target))
+    except (DatabaseInUse, CopyProblem, PostgresError, sqlite3.Error, OSError) as error:
+        return fail("copy-db", error)
+    finally:
+        if lock is not None:
+            lock.release()
+    rows = ", ".join(f"{table} {count}" for table, count in copied.items())
+    print(f"karata copy-db: copied {source} into {shown_target(target)}; the counts match ({rows})")
     return 0
 
 
@@ -295,6 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return replay([args.file], prefix="karata replay: ")
     if command in ("backup", "restore"):
         return _backup_or_restore(command, args.file)
+    if command == "copy-db":
+        return _copy_db(args.source, args.target)
     if args.webapp:
         from bot.demo_webapp import run_webapp_demo
 

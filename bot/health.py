@@ -62,7 +62,7 @@ async def _database_problem(application: Application) -> str | None:
     if karata is None:
         return "starting"
     try:
-        await asyncio.wait_for(karata.store.db.execute_fetchall("SELECT 1"), PROBE_SECONDS)
+        await asyncio.wait_for(karata.store.database.all("SELECT 1"), PROBE_SECONDS)
     except Exception as error:  # any failure means the same to the operator: no database
         return f"the database does not answer ({type(error).__name__})"
     return None

@@ -19,12 +19,14 @@ from telegram.error import InvalidToken
 from telegram.ext import Application
 
 from bot.app import build_application, wait_for_telegram, webhook_path, webhook_secret
-from bot.backup import DatabaseLock
+from bot.backup import DatabaseInUse, DatabaseLock
 from bot.health import health_routes
 from bot.services import services_of
 from bot.settings import Settings
 from bot.web import WebServer, webhook_routes
 from bot.webapp import mount_webapp, set_menu_button
+from tables.database import is_postgresql
+from tables.postgres_db import BotClaim
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +41,31 @@ class TokenRefused(SystemExit):
 
 @contextlib.asynccontextmanager
 async def running_application(settings: Settings, poll_timeout: int = 1) -> AsyncIterator[Application]:
-    # The database is this bot's while it runs: `karata restore` and a second bot wait for it.
-    lock = DatabaseLock(settings.db_path)
-    lock.acquire("two bots on one database would undo each other's moves")
+    async with _database_claimed(settings), _running(settings, poll_timeout) as application:
+        yield application
+
+
+@contextlib.asynccontextmanager
+async def _database_claimed(settings: Settings) -> AsyncIterator[None]:
+    """An SQLite file is this bot's while it runs: `karata restore` and a second bot wait for it.
+    A PostgreSQL database may serve a fleet of bots: each token's claim is its own."""
+    if not is_postgresql(settings.db_path):
+        lock = DatabaseLock(settings.db_path)
+        lock.acquire("two bots on one database would undo each other's moves")
+        try:
+            yield
+        finally:
+            lock.release()
+        return
+    claim = BotClaim(settings.db_path, int(settings.token.partition(":")[0]))
+    if not await claim.take():
+        raise DatabaseInUse(
+            "karata: a bot with this token already runs on this database; two would undo each other's moves"
+        )
     try:
-        async with _running(settings, poll_timeout) as application:
-            yield application
+        yield
     finally:
-        lock.release()
+        await claim.release()
 
 
 @contextlib.asynccontextmanager

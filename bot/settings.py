@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     bot_token: SecretStr = Field(validation_alias=AliasChoices("BOT_TOKEN"))
     # Where the Bot API is (a local Bot API server, or the fake one in tests).
     telegram_api_base_url: str = Field(TELEGRAM_API, validation_alias=AliasChoices("TELEGRAM_API_BASE_URL"))
-    # The SQLite database file (in the image: /data/karata.db on the volume).
+    # The SQLite database file (in the image: /data/karata.db on the volume), or a PostgreSQL URL.
     db_path: str = Field("karata.db", validation_alias=AliasChoices("KARATA_DB"))
     # How updates arrive: polling (the bot asks) or webhook (Telegram posts to KARATA_WEBHOOK_URL).
     mode: Mode = Field(Mode.polling, validation_alias=AliasChoices("KARATA_MODE"))

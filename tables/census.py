@@ -6,7 +6,9 @@ from tables.store import Store
 
 
 async def open_tables(store: Store) -> dict[tuple[str, str], int]:
-    rows = await store.db.execute_fetchall(
-        "SELECT game, status, COUNT(*) FROM tables WHERE status IN ('lobby', 'playing') GROUP BY game, status"
+    rows = await store.database.all(
+        "SELECT game, status, COUNT(*) FROM tables WHERE status IN ('lobby', 'playing') AND bot_id = ? "
+        "GROUP BY game, status",
+        (store.bot_id,),
     )
     return {(game, status): count for game, status, count in rows}

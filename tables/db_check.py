@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from tables.database import is_postgresql
 from tables.store import MIGRATIONS
 
 # Every SQLite 3 database starts with these 16 bytes (an empty file is a new database).
@@ -27,8 +28,8 @@ def check_database(path: str) -> None:
     """Raise DatabaseProblem when `path` is not a Karata database this version can write: not an
     SQLite file (or a damaged one), another program's database, one from a newer Karata, or a
     read-only file. A missing file is fine (it is created) if its directory exists and is writable."""
-    if path == ":memory:":
-        return
+    if path == ":memory:" or is_postgresql(path):
+        return  # a PostgreSQL server answers for itself when the store connects
     file = Path(path)
     folder = file.parent if str(file.parent) else Path(".")
     if not file.exists():

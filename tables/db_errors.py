@@ -1,12 +1,15 @@
 """Failed database writes, counted by kind for /metrics (`karata_database_errors_total{kind}`).
 
-The store counts each write that fails (tables/store.py wraps every write in `counted`), then
-lets the error go on as before. Kinds an operator acts on differently:
-- busy: the database was locked by another process (a backup tool, a second writer) too long;
+The database counts each write that fails (every transaction and single statement of
+tables/sqlite_db.py and tables/postgres_db.py runs inside `counted`), then lets the error go on as
+before. Kinds an operator acts on differently, on SQLite and on PostgreSQL alike:
+- busy: the database was locked by another process (a backup tool, a second writer) too long,
+  or PostgreSQL gave up a transaction to a concurrent one (serialization failure, deadlock);
 - constraint: the database refused a write that breaks its rules (a bug, or a damaged row);
-- corrupt: the file is damaged (restore a backup: docs/OPERATIONS.md);
+- corrupt: the file is damaged, or PostgreSQL found damaged or impossible data (restore a
+  backup: docs/OPERATIONS.md);
 - storage: the disk is full, read-only or failing;
-- other: any other failed write.
+- other: any other failed write (PostgreSQL's connection lost included).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 
+import asyncpg
 from prometheus_client import Counter
 
 KINDS = ("busy", "constraint", "corrupt", "storage", "other")
@@ -33,13 +37,32 @@ _BY_CODE = {
     "SQLITE_PERM": "storage",
 }
 
+# PostgreSQL's SQLSTATE codes and classes (a class is a code's first two characters).
+_BY_STATE = {
+    "40001": "busy",  # serialization failure
+    "40P01": "busy",  # deadlock detected
+    "55P03": "busy",  # lock not available
+    "23": "constraint",  # integrity constraint violation
+    "XX001": "corrupt",  # data corrupted
+    "XX002": "corrupt",  # index corrupted
+    "22": "corrupt",  # data exception: a value the schema cannot hold
+    "53": "storage",  # insufficient resources (disk full, out of memory)
+    "58": "storage",  # system error (I/O)
+    "25006": "storage",  # read-only transaction (a standby, a read-only server)
+}
+
 
 def kind_of(error: BaseException) -> str | None:
     """The kind of a database error; None for what is not one (a cancelled task, a bug)."""
-    if not isinstance(error, sqlite3.Error):
-        return None
-    name = getattr(error, "sqlite_errorname", None) or ""
-    return next((kind for code, kind in _BY_CODE.items() if name == code or name.startswith(code + "_")), "other")
+    if isinstance(error, sqlite3.Error):
+        name = getattr(error, "sqlite_errorname", None) or ""
+        return next((kind for code, kind in _BY_CODE.items() if name == code or name.startswith(code + "_")), "other")
+    if isinstance(error, asyncpg.PostgresError):
+        state = error.sqlstate or ""
+        return _BY_STATE.get(state) or _BY_STATE.get(state[:2], "other")
+    if isinstance(error, (asyncpg.InterfaceError, ConnectionError)):
+        return "other"
+    return None
 
 
 @contextlib.contextmanager

@@ -9,8 +9,9 @@ what a chat shows is a pure function of the committed row.
 
 from __future__ import annotations
 
+import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.core.protocol import Game, State
@@ -69,60 +70,98 @@ def computer_seat(level: str, taken: list[Seat], plays_for: str | None = None) -
     return None
 
 
+@dataclass(frozen=True)
+class Column:
+    """How a table row's field is stored: the row's fields are its columns (the migrations in
+    tables/store.py build them, and tests/tables/test_table_columns.py holds the two together).
+
+    `kind`: "value" as it is, "json" (JSON text, None stays NULL), "flag" (0 or 1), "seats".
+    `fixed`: written once, when the table is created. `players`: JSON text in which a player
+    appears as the string of their user id (/forget replaces it: tables/privacy.py)."""
+
+    kind: str = "value"
+    fixed: bool = False
+    players: bool = False
+
+    def dump(self, value: Any) -> Any:
+        if self.kind == "seats":
+            return json.dumps([seat.to_json() for seat in value])
+        if self.kind == "json":
+            return None if value is None else json.dumps(value)
+        if self.kind == "flag":
+            return int(value)
+        return value
+
+    def load(self, stored: Any) -> Any:
+        if self.kind == "seats":
+            return [Seat(**seat) for seat in json.loads(stored)]
+        if self.kind == "json":
+            return json.loads(stored) if stored else None
+        if self.kind == "flag":
+            return bool(stored)
+        return stored
+
+
+def _stored(kind: str = "value", *, fixed: bool = False, players: bool = False, **options: Any) -> Any:
+    return field(metadata={"column": Column(kind, fixed, players)}, **options)
+
+
 @dataclass
 class TableRow:
-    table_id: int
-    chat_id: int
-    thread_id: int
-    game: str
-    status: str
-    creator_id: int
-    options: dict[str, Any]
-    turn_seconds: int
-    seats: list[Seat]
-    seed: str
-    state: str | None = None
+    table_id: int = _stored(fixed=True)
+    chat_id: int = _stored(fixed=True)
+    thread_id: int = _stored(fixed=True)
+    game: str = _stored(fixed=True)
+    status: str = _stored()
+    creator_id: int = _stored()
+    options: dict[str, Any] = _stored("json")
+    turn_seconds: int = _stored()
+    seats: list[Seat] = _stored("seats")
+    seed: str = _stored(fixed=True)
+    state: str | None = _stored(players=True, default=None)
     # The game's version: one more with each applied action (buttons of the table carry it).
-    version: int = 0
+    version: int = _stored(default=0)
     # One more with every saved change, moves or not: the publisher has published a table when
     # its messages show its latest revision.
-    revision: int = 0
+    revision: int = _stored(default=0)
     # The turn deadline (epoch seconds) and the length it was armed with, so that a restart
-    # arms the same length again. (The database's `deadline_version` column is no longer used.)
-    deadline: float | None = None
-    deadline_seconds: float | None = None
-    warned: bool = False
+    # arms the same length again. (The database's old `deadline_version` column went in migration 10.)
+    deadline: float | None = _stored(default=None)
+    deadline_seconds: float | None = _stored(default=None)
+    warned: bool = _stored("flag", default=False)
     # Until this time the next round is not shown and presses wait (epoch seconds).
-    paused_until: float | None = None
+    paused_until: float | None = _stored(default=None)
     # While options await everyone's consent: user id (as text) -> agreed; None otherwise.
-    consents: dict[str, bool] | None = None
+    consents: dict[str, bool] | None = _stored("json", players=True, default=None)
     # The last few events as spectators see them, for the table message's log lines.
-    recent_events: list[dict[str, Any]] = field(default_factory=list)
+    recent_events: list[dict[str, Any]] = _stored("json", players=True, default_factory=list)
     # Windows the clock closes besides the turn (a Rule Vote): kind -> [due epoch, armed seconds].
-    windows: dict[str, list[float]] = field(default_factory=dict)
+    windows: dict[str, list[float]] = _stored("json", players=True, default_factory=dict)
     # Each player's private lines of their latest move ("You drew 7♥"), until they act again.
-    notes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    notes: dict[str, list[dict[str, Any]]] = _stored("json", players=True, default_factory=dict)
     # The spectator events of the latest move: {"round", "version", "events"}; the round's results
     # are posted from them when the move closed a round.
-    round_events: dict[str, Any] | None = None
+    round_events: dict[str, Any] | None = _stored("json", players=True, default=None)
     # Players who were sent a "your turn" nudge that still stands.
-    nudged: list[str] = field(default_factory=list)
+    nudged: list[str] = _stored("json", players=True, default_factory=list)
     # Players whose private chat refused the bot's messages (the group is told).
-    unreachable: list[int] = field(default_factory=list)
+    unreachable: list[int] = _stored("json", players=True, default_factory=list)
     # Why a table stopped before its match ended: "cancelled", "empty" or "session_ended".
-    closed_reason: str | None = None
+    closed_reason: str | None = _stored(default=None)
     # The secret part of the Join link: table ids are small and sequential, tokens are not.
-    join_token: str = ""
+    join_token: str = _stored(default="")
     # The first dealer and decks given to the engine when they did not come from the seed (a
     # fixed deal in tests and demos): {"dealer", "decks"}, so that a replay deals the same.
-    deal: dict[str, Any] | None = None
+    deal: dict[str, Any] | None = _stored("json", players=True, default=None)
     # Computer players: their level ("easy" or "strong"), whether one moves for a player who ran
     # out of time (instead of the game's timeout move), and whether the table waits for one now.
-    level: str = "strong"
-    stand_in: bool = False
-    computer_turn: bool = False
-    created_at: float = field(default_factory=time.time)
-    updated_at: float = field(default_factory=time.time)
+    level: str = _stored(default="strong")
+    stand_in: bool = _stored("flag", default=False)
+    computer_turn: bool = _stored("flag", default=False)
+    created_at: float = _stored(fixed=True, default_factory=time.time)
+    updated_at: float = _stored(default_factory=time.time)
+    # The bot of a fleet that opened the table (its token's number), the only one that acts on it.
+    bot_id: int = _stored(fixed=True, default=0)
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
@@ -148,6 +187,10 @@ class TableRow:
     def leavers(self) -> list[int]:
         """Users who left the running match (a computer took their seat)."""
         return [int(seat.plays_for) for seat in self.seats if seat.plays_for is not None and seat.plays_for.isdigit()]
+
+
+# A table row's columns, in the dataclass's order: every field is one.
+TABLE_COLUMNS: dict[str, Column] = {item.name: item.metadata["column"] for item in fields(TableRow)}
 
 
 @dataclass

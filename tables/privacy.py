@@ -12,73 +12,59 @@ in one transaction:
   are deleted; their private hand messages' records and their user row are deleted.
 Tables still being played are left alone: the person is asked to leave or finish first.
 
-The name must leave the files too, not only the rows: the store zeroes what it deletes or
-overwrites (PRAGMA secure_delete, always on), and after a forget `scrub_log` moves the write-ahead
-log into the database file and empties it, since the log still holds the pages as they were.
+The name must leave the files too, not only the rows: after a forget the store asks the database
+to scrub (on SQLite, tables/sqlite_db.py zeroes what it deletes or overwrites and empties the
+write-ahead log, which still holds the pages as they were).
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import secrets
-import sqlite3
 
-from tables.models import ANONYMOUS_FROM
-
-log = logging.getLogger(__name__)
+from tables.database import Transaction
+from tables.models import ANONYMOUS_FROM, TABLE_COLUMNS
 
 # Columns of a table row that hold JSON in which a player appears as the string of their user id.
-_JSON_COLUMNS = ("state", "recent_events", "notes", "round_events", "nudged", "unreachable", "consents", "deal", "windows")
+_JSON_COLUMNS = tuple(name for name, column in TABLE_COLUMNS.items() if column.players)
 
 
 def pseudonym() -> int:
     return ANONYMOUS_FROM + secrets.randbelow(1 << 40)
 
 
-def forget(connection: sqlite3.Connection, user_id: int, anonymous: int) -> int:
-    """Forget `user_id` (see the module's docstring); returns how many past tables now show an
-    anonymous seat. Runs inside one transaction on the store's connection."""
+async def forget(db: Transaction, user_id: int, anonymous: int) -> int:
+    """Forget `user_id` (see the module's docstring) inside the caller's transaction; returns how
+    many past tables now show an anonymous seat."""
     old, new = json.dumps(str(user_id)), json.dumps(str(anonymous))
-    with connection:  # commits, or rolls back on an error
-        tables = connection.execute(
-            "SELECT DISTINCT tables.table_id, tables.seats, " + ", ".join(f"tables.{name}" for name in _JSON_COLUMNS)
-            + " FROM tables, json_each(tables.seats) AS seat WHERE tables.status NOT IN ('lobby', 'playing') "
-            "AND json_extract(seat.value, '$.user_id') = ?",
-            (user_id,),
-        ).fetchall()
-        for table_id, seats, *columns in tables:
-            changed = {name: _swap(value, old, new) for name, value in zip(_JSON_COLUMNS, columns)}
-            changed["seats"] = _anonymous_seats(seats, user_id, anonymous, old, new)
-            assignments = ", ".join(f"{name} = ?" for name in changed)
-            connection.execute(
-                f"UPDATE tables SET {assignments}, creator_id = CASE creator_id WHEN ? THEN ? ELSE creator_id END "
-                "WHERE table_id = ?",
-                (*changed.values(), user_id, anonymous, table_id),
-            )
-            for version, player, action, events in connection.execute(
-                "SELECT version, player, action, events FROM actions WHERE table_id = ?", (table_id,)
-            ).fetchall():
-                connection.execute(
-                    "UPDATE actions SET player = ?, action = ?, events = ?, request = NULL "
-                    "WHERE table_id = ? AND version = ?",
-                    (str(anonymous) if player == str(user_id) else player, _swap(action, old, new),
-                     _swap(events, old, new), table_id, version),
-                )  # fmt: skip
-            connection.execute("DELETE FROM screens WHERE table_id = ? AND chat_id = ?", (table_id, user_id))
-        connection.execute("UPDATE results SET user_id = ? WHERE user_id = ?", (anonymous, user_id))
-        connection.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
-        connection.execute("DELETE FROM users WHERE user_id = ?", (user_id,))
+    tables = await db.fetchall(
+        f"SELECT table_id, seats, {', '.join(_JSON_COLUMNS)} FROM tables "
+        f"WHERE status NOT IN ('lobby', 'playing') AND {db.seated}",
+        (user_id,),
+    )
+    for table_id, seats, *columns in tables:
+        changed = {name: _swap(value, old, new) for name, value in zip(_JSON_COLUMNS, columns)}
+        changed["seats"] = _anonymous_seats(seats, user_id, anonymous, old, new)
+        assignments = ", ".join(f"{name} = ?" for name in changed)
+        await db.execute(
+            f"UPDATE tables SET {assignments}, creator_id = CASE creator_id WHEN ? THEN ? ELSE creator_id END "
+            "WHERE table_id = ?",
+            (*changed.values(), user_id, anonymous, table_id),
+        )
+        for version, player, action, events in await db.fetchall(
+            "SELECT version, player, action, events FROM actions WHERE table_id = ?", (table_id,)
+        ):
+            await db.execute(
+                "UPDATE actions SET player = ?, action = ?, events = ?, request = NULL "
+                "WHERE table_id = ? AND version = ?",
+                (str(anonymous) if player == str(user_id) else player, _swap(action, old, new),
+                 _swap(events, old, new), table_id, version),
+            )  # fmt: skip
+        await db.execute("DELETE FROM screens WHERE table_id = ? AND chat_id = ?", (table_id, user_id))
+    await db.execute("UPDATE results SET user_id = ? WHERE user_id = ?", (anonymous, user_id))
+    await db.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
+    await db.execute("DELETE FROM users WHERE user_id = ?", (user_id,))
     return len(tables)
-
-
-def scrub_log(connection: sqlite3.Connection) -> None:
-    """Copy the write-ahead log into the database file (its pages zeroed where the forget deleted)
-    and truncate it to nothing. A reader that holds an old snapshot (a backup under way) can keep
-    it from completing: the log line says so (the next forget, or the bot's stop, empties it)."""
-    busy, _frames, _copied = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    if busy:
-        log.warning("after a /forget the database's log could not be emptied yet (a reader holds it)")
 
 
 def _swap(value: str | None, old: str, new: str) -> str | None:

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
 from openskill.models import PlackettLuce
 
 from engine.core.serialize import state_from_json
 from engine.registry import UnknownGame, get_game
+from tables.database import Database, Transaction
 from tables.models import ANONYMOUS_FROM, FINISHED, Seat, TableRow
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ RECENT = 32
 # this one condition tells them from people.
 COMPUTER = "user_id < 0"
 PERSON = f"user_id BETWEEN 1 AND {ANONYMOUS_FROM - 1}"  # a forgotten person's pseudonym is no one's
+WON = "(CASE WHEN place = 1 THEN 1 ELSE 0 END)"  # 1 for a won match (SQL both databases read alike)
 
 # Which way a game's totals rank, and whether it plays in sessions, is the game's own word
 # (`Game.lower_totals_win`, `Game.plays_in_sessions`).
@@ -134,7 +135,7 @@ def ordinal(mu: float, sigma: float) -> float:
 
 
 # ----- writing (inside the store's transactions) ----------------------------------------------
-async def record_match(db: aiosqlite.Connection, table: TableRow) -> None:
+async def record_match(db: Transaction, table: TableRow) -> None:
     """Write a match's results and move its players' ratings, inside the caller's transaction.
 
     A failure here must not lose the move that ended the match: it is logged, this match's
@@ -149,7 +150,7 @@ async def record_match(db: aiosqlite.Connection, table: TableRow) -> None:
     await db.execute("RELEASE records")
 
 
-async def _record(db: aiosqlite.Connection, table: TableRow) -> None:
+async def _record(db: Transaction, table: TableRow) -> None:
     rows = standings(table)
     if rows is None:
         return
@@ -161,11 +162,11 @@ async def _record(db: aiosqlite.Connection, table: TableRow) -> None:
     users = [row.user_id for row in rows]
     for scope in (table.chat_id, ALL_GROUPS):
         marks = ",".join("?" * len(users))
-        async with db.execute(
+        found = await db.fetchall(
             f"SELECT user_id, mu, sigma, matches FROM ratings WHERE chat_id = ? AND game = ? AND user_id IN ({marks})",
             (scope, table.game, *users),
-        ) as cursor:
-            known = {row[0]: (row[1], row[2], row[3]) for row in await cursor.fetchall()}
+        )
+        known = {row[0]: (row[1], row[2], row[3]) for row in found}
         after = rate(rows, {user: (mu, sigma) for user, (mu, sigma, _matches) in known.items()})
         await db.executemany(
             "INSERT INTO ratings (chat_id, game, user_id, mu, sigma, ordinal, matches) VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -183,27 +184,49 @@ def _result_row(table: TableRow, row: Standing) -> tuple[Any, ...]:
             row.team)  # fmt: skip
 
 
-async def ensure_built(db: aiosqlite.Connection) -> None:
+async def ensure_built(database: Database) -> None:
     """At start-up: rebuild the records when they were built by another formula (or never)."""
-    async with db.execute("SELECT formula FROM records_built") as cursor:
-        row = await cursor.fetchone()
-    if row is not None and row[0] == RATING_FORMULA:
+    built = await database.all("SELECT formula FROM records_built")
+    if built and built[0][0] == RATING_FORMULA:
         return
     log.info("building the records from the stored matches (formula %d): about 2 ms a match", RATING_FORMULA)
-    await db.execute("BEGIN")
     try:
-        counted = await rebuild(db)
-        await db.execute("UPDATE records_built SET formula = ?", (RATING_FORMULA,))
-        await db.commit()
+        counted = await database.transaction(_rebuild_marked)
     except Exception:
         # The bot still plays; /stats and /top wait for the next start's attempt.
-        await db.rollback()
         log.exception("could not rebuild the records")
         return
     log.info("records rebuilt from %d finished matches (formula %d)", counted, RATING_FORMULA)
 
 
-async def rebuild(db: aiosqlite.Connection) -> int:
+async def _rebuild_marked(db: Transaction) -> int:
+    counted = await rebuild(db)
+    await db.execute("UPDATE records_built SET formula = ?", (RATING_FORMULA,))
+    return counted
+
+
+# Finished tables are read this many at a time: a large database's states need not fit in memory.
+REBUILD_PAGE = 500
+
+
+async def _finished_tables(db: Transaction) -> AsyncIterator[TableRow]:
+    """Every finished table with a state, in the order they finished."""
+    after: tuple[float, int] = (float("-inf"), 0)
+    while True:
+        page = await db.fetchall(
+            "SELECT table_id, chat_id, game, status, seats, state, closed_reason, updated_at FROM tables "
+            "WHERE status = ? AND state IS NOT NULL AND (updated_at > ? OR (updated_at = ? AND table_id > ?)) "
+            "ORDER BY updated_at, table_id LIMIT ?",
+            (FINISHED, after[0], after[0], after[1], REBUILD_PAGE),
+        )
+        for found in page:
+            yield _finished_table(found)
+        if len(page) < REBUILD_PAGE:
+            return
+        after = (page[-1]["updated_at"], page[-1]["table_id"])
+
+
+async def rebuild(db: Transaction) -> int:
     """Recompute every result and rating from the finished tables, in the order they finished
     (inside the caller's transaction). Returns how many matches count."""
     await db.execute("DELETE FROM results")
@@ -211,31 +234,25 @@ async def rebuild(db: aiosqlite.Connection) -> int:
     ratings: dict[tuple[int, str, int], tuple[float, float, int]] = {}
     counted = 0
     batch: list[tuple[Any, ...]] = []
-    async with db.execute(
-        "SELECT table_id, chat_id, game, status, seats, state, closed_reason, updated_at FROM tables "
-        "WHERE status = ? AND state IS NOT NULL ORDER BY updated_at, table_id",
-        (FINISHED,),
-    ) as cursor:
-        async for found in cursor:
-            table = _finished_table(found)
-            try:
-                rows = standings(table)
-            except Exception:  # one unreadable state must not cost every other record
-                log.warning("table %s: its state cannot be read; it is left out of the records", table.table_id)
-                continue
-            if rows is None:
-                continue
-            counted += 1
-            batch.extend(_result_row(table, row) for row in rows)
-            for scope in (table.chat_id, ALL_GROUPS):
-                keys = {row.user_id: (scope, table.game, row.user_id) for row in rows}
-                known = {user: ratings[key] for user, key in keys.items() if key in ratings}
-                after = rate(rows, {user: (mu, sigma) for user, (mu, sigma, _matches) in known.items()})
-                for user, (mu, sigma) in after.items():
-                    ratings[(scope, table.game, user)] = (mu, sigma, known.get(user, (0, 0, 0))[2] + 1)
-            if len(batch) >= 5000:
-                await _insert_results(db, batch)
-                batch = []
+    async for table in _finished_tables(db):
+        try:
+            rows = standings(table)
+        except Exception:  # one unreadable state must not cost every other record
+            log.warning("table %s: its state cannot be read; it is left out of the records", table.table_id)
+            continue
+        if rows is None:
+            continue
+        counted += 1
+        batch.extend(_result_row(table, row) for row in rows)
+        for scope in (table.chat_id, ALL_GROUPS):
+            keys = {row.user_id: (scope, table.game, row.user_id) for row in rows}
+            known = {user: ratings[key] for user, key in keys.items() if key in ratings}
+            after = rate(rows, {user: (mu, sigma) for user, (mu, sigma, _matches) in known.items()})
+            for user, (mu, sigma) in after.items():
+                ratings[(scope, table.game, user)] = (mu, sigma, known.get(user, (0, 0, 0))[2] + 1)
+        if len(batch) >= 5000:
+            await _insert_results(db, batch)
+            batch = []
     await _insert_results(db, batch)
     await db.executemany(
         "INSERT INTO ratings (chat_id, game, user_id, mu, sigma, ordinal, matches) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -245,7 +262,7 @@ async def rebuild(db: aiosqlite.Connection) -> int:
     return counted
 
 
-async def _insert_results(db: aiosqlite.Connection, rows: list[tuple[Any, ...]]) -> None:
+async def _insert_results(db: Transaction, rows: list[tuple[Any, ...]]) -> None:
     await db.executemany(
         "INSERT INTO results (table_id, seat, user_id, chat_id, game, finished_at, place, score, team) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -253,7 +270,7 @@ async def _insert_results(db: aiosqlite.Connection, rows: list[tuple[Any, ...]])
     )
 
 
-def _finished_table(row: aiosqlite.Row | tuple[Any, ...]) -> TableRow:
+def _finished_table(row: Any) -> TableRow:
     """The parts of a stored table that its standings are computed from."""
     table_id, chat_id, game, status, seats, state, closed_reason, updated_at = row
     return TableRow(
@@ -336,12 +353,11 @@ class Replay:
 class Records:
     """The queries behind /stats, /top and /history (read-only)."""
 
-    def __init__(self, db: aiosqlite.Connection):
-        self.db = db
+    def __init__(self, database: Database):
+        self.database = database
 
     async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
-        # One trip to the database thread per query: most of a short query's time is the trip.
-        return list(await self.db.execute_fetchall(sql, parameters))
+        return await self.database.all(sql, parameters)
 
     async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         rows = await self._all(sql, parameters)
@@ -353,7 +369,7 @@ class Records:
         where, parameters = ("user_id = ? AND chat_id = ?", [user_id, chat_id]) if chat_id is not None else (
             "user_id = ?", [user_id])  # fmt: skip
         totals = await self._all(
-            f"SELECT game, COUNT(*), SUM(place = 1), MIN(score), MAX(score) FROM results WHERE {where} GROUP BY game",
+            f"SELECT game, COUNT(*), SUM({WON}), MIN(score), MAX(score) FROM results WHERE {where} GROUP BY game",
             parameters,
         )
         if not totals:
@@ -385,14 +401,14 @@ class Records:
         """The current run of wins (positive) or of matches not won (negative): the latest
         results in one query, and two more only for a run longer than those."""
         newest = f"FROM results WHERE {where} AND game = ? ORDER BY finished_at DESC, table_id DESC"
-        recent = [bool(row[0]) for row in await self._all(f"SELECT place = 1 {newest} LIMIT ?", [*parameters, RECENT])]
+        recent = [bool(row[0]) for row in await self._all(f"SELECT {WON} {newest} LIMIT ?", [*parameters, RECENT])]
         if not recent:
             return 0
         won = recent[0]
         run = next((index for index, outcome in enumerate(recent) if outcome != won), len(recent))
         if run == RECENT:
             turn = await self._one(
-                f"SELECT finished_at, table_id FROM results WHERE {where} AND game = ? AND (place = 1) != ? "
+                f"SELECT finished_at, table_id FROM results WHERE {where} AND game = ? AND {WON} != ? "
                 "ORDER BY finished_at DESC, table_id DESC LIMIT 1",
                 [*parameters, int(won)],
             )
@@ -427,7 +443,7 @@ class Records:
         )
         return await self._ranked(rows, game)
 
-    async def _ranked(self, rows: list[aiosqlite.Row], game: str) -> list[Ranked]:
+    async def _ranked(self, rows: list[Any], game: str) -> list[Ranked]:
         unnamed = [row[0] for row in rows if row[4] is None]
         fallback = await self.seat_names(unnamed, game) if unnamed else {}
         return [

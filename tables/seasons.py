@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import aiosqlite
-
+from tables.database import Database
 from tables.models import ANONYMOUS_FROM
 from tables.records import Records
 
@@ -156,15 +155,21 @@ class Due:
 
 class Seasons:
     """The group's season setting, its standings, and the announcer's bookkeeping. Reads go
-    straight to the connection; writes through the store's turns (`write`: one statement,
-    committed)."""
+    straight to the database; writes through the store's turns (`write`: one statement,
+    committed).
 
-    def __init__(self, db: aiosqlite.Connection, write: Callable[[str, Sequence[Any]], Awaitable[None]]):
-        self.db = db
+    In a fleet (docs/DECISIONS.md, "PostgreSQL and a fleet") a group's standings span the fleet
+    like its records (a group is served by one bot, so they are the same either way); the
+    announcer of bot `bot_id` looks only at matches of its own tables, and keeps its own
+    `seasons_checked` row, so that each group's champions are posted once, by the bot serving it."""
+
+    def __init__(self, database: Database, write: Callable[[str, Sequence[Any]], Awaitable[None]], bot_id: int = 0):
+        self.database = database
         self.write = write
+        self.bot_id = bot_id
 
     async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
-        return list(await self.db.execute_fetchall(sql, parameters))
+        return await self.database.all(sql, parameters)
 
     async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         rows = await self._all(sql, parameters)
@@ -218,19 +223,23 @@ class Seasons:
         rows = await self._all(f"SELECT user_id, first_name, stats_hidden FROM users WHERE user_id IN ({marks})", ids)
         names: dict[int, str | None] = {user: None if hidden else name for user, name, hidden in rows}
         unknown = [user for user in ids if user not in names]
-        names.update(await Records(self.db).seat_names(unknown, game) if unknown else {})
+        names.update(await Records(self.database).seat_names(unknown, game) if unknown else {})
         return names
 
     # ----- the announcer -------------------------------------------------------------------
     async def begin(self, now: float) -> None:
         """At start-up: a database that never had seasons starts looking from now (a season
         that ended before the bot had seasons is not announced)."""
-        await self.write("UPDATE seasons_checked SET up_to = ? WHERE up_to = 0", (now,))
+        await self.write(
+            "INSERT INTO seasons_checked (bot_id, up_to) VALUES (?, ?) "
+            "ON CONFLICT (bot_id) DO UPDATE SET up_to = excluded.up_to WHERE seasons_checked.up_to = 0",
+            (self.bot_id, now),
+        )
 
     async def due(self, now: float) -> tuple[list[Due], float]:
         """Groups whose latest ended season had matches and was not announced, and the moment
         the announcer has looked up to once they are. Cheap when no season turned since."""
-        row = await self._one("SELECT up_to FROM seasons_checked")
+        row = await self._one("SELECT up_to FROM seasons_checked WHERE bot_id = ?", (self.bot_id,))
         checked = row[0] if row else now
         turn = latest_turn(now)
         if turn <= checked:
@@ -239,8 +248,8 @@ class Seasons:
         chats = await self._all(
             # Groups only (negative ids): a private chat's practice matches have no season.
             "SELECT DISTINCT chat_id FROM results WHERE seat = 0 AND finished_at >= ? AND finished_at < ? "
-            "AND chat_id < 0",
-            (since, turn),
+            "AND chat_id < 0 AND table_id IN (SELECT table_id FROM tables WHERE bot_id = ?)",
+            (since, turn, self.bot_id),
         )
         due = []
         for (chat_id,) in chats:
@@ -265,4 +274,6 @@ class Seasons:
         )
 
     async def checked(self, until: float) -> None:
-        await self.write("UPDATE seasons_checked SET up_to = ? WHERE up_to < ?", (until, until))
+        await self.write(
+            "UPDATE seasons_checked SET up_to = ? WHERE bot_id = ? AND up_to < ?", (until, self.bot_id, until)
+        )

@@ -1,9 +1,11 @@
-"""SQLite storage (aiosqlite, WAL) for chats, users, tables, the action log, and what each message shows.
+"""Storage for chats, users, tables, the action log, and what each message shows: SQLite (a file,
+the default) or PostgreSQL (a URL), behind tables/database.py.
 
-Schema changes are numbered migrations applied in order at start-up; `PRAGMA user_version`
-records how far a database has come. A table row carries its engine state and a version that
-grows by one with each applied action; the action (with its events and the request that made
-it) is written in the same transaction, so a move is committed before anyone sees its result.
+Schema changes are numbered migrations applied in order at start-up, the same history on both
+databases (written in SQLite's types; PostgreSQL's module widens them); the database records how
+far it has come. A table row carries its engine state and a version that grows by one with each
+applied action; the action (with its events and the request that made it) is written in the
+same transaction, so a move is committed before anyone sees its result.
 A change that ends a match writes the match's records (tables/records.py) in that transaction
 too, and opening a database builds the records again when they were computed another way.
 
@@ -16,18 +18,15 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-import aiosqlite
-
-from tables.db_errors import counted
-from tables.metrics import UNREAD
-from tables.privacy import forget, pseudonym, scrub_log
+from tables.database import Database, Transaction, connect
+from tables.metrics import UNREAD, Metrics
+from tables.models import TABLE_COLUMNS, Shown, TableRow, UserRow
+from tables.privacy import forget, pseudonym
 from tables.records import Records, ensure_built, record_match
-from tables.models import Seat, Shown, TableRow, UserRow
 from tables.seasons import MOVE_CHAT as MOVE_SEASONS
 from tables.seasons import Seasons
 from tables.turns import MOVE, RECORD, WriteTurns
@@ -211,82 +210,53 @@ MIGRATIONS: Sequence[str] = (
     CREATE INDEX results_season ON results(chat_id, game, finished_at);
     CREATE INDEX results_finished ON results(finished_at, chat_id) WHERE seat = 0;
     """,
+    # 10: a fleet of bots on one database (docs/OPERATIONS.md, "A fleet"): each table belongs to
+    # the bot that opened it (0: a table from before, which the next bot to start takes), one
+    # live table per bot, chat and topic; each bot's update ids and season announcer's progress
+    # are its own. (And the `deadline_version` column, never read, goes.)
+    """
+    ALTER TABLE tables ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX one_live_table;
+    CREATE UNIQUE INDEX one_live_table ON tables(bot_id, chat_id, thread_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX tables_of_bot ON tables(bot_id, status);
+    CREATE TABLE handled_updates_of_bots (
+        bot_id INTEGER NOT NULL,
+        update_id INTEGER NOT NULL,
+        handled_at REAL NOT NULL,
+        PRIMARY KEY (bot_id, update_id)
+    );
+    INSERT INTO handled_updates_of_bots (bot_id, update_id, handled_at)
+        SELECT 0, update_id, handled_at FROM handled_updates;
+    DROP TABLE handled_updates;
+    ALTER TABLE handled_updates_of_bots RENAME TO handled_updates;
+    ALTER TABLE seasons_checked ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0;
+    CREATE UNIQUE INDEX seasons_checked_of_bot ON seasons_checked(bot_id);
+    ALTER TABLE tables DROP COLUMN deadline_version;
+    """,
 )
 
 # How long a handled update is remembered (Telegram keeps an unconfirmed update for 24 hours).
 HANDLED_UPDATE_SECONDS = 24 * 3600
 
 # The columns `save_table` writes: everything the table service decides under the table's lock.
-_SAVED = (
-    "status", "creator_id", "options", "turn_seconds", "seats", "state", "version", "deadline",
-    "deadline_seconds", "warned", "recent_events", "consents", "paused_until",
-    "windows", "notes", "round_events", "nudged", "unreachable", "closed_reason", "join_token", "revision",
-    "deal", "level", "stand_in", "computer_turn", "updated_at",
-)  # fmt: skip
-_JSON = {
-    "options", "seats", "recent_events", "consents", "windows", "notes", "round_events", "nudged", "unreachable",
-    "deal",
-}  # fmt: skip
+_SAVED = tuple(name for name, column in TABLE_COLUMNS.items() if not column.fixed)
+# The columns `create_table` writes: all but the id the database gives.
+_CREATED = tuple(name for name in TABLE_COLUMNS if name != "table_id")
 
 
-def _column(table: TableRow, name: str) -> Any:
-    value = getattr(table, name)
-    if name == "seats":
-        return json.dumps([seat.to_json() for seat in value])
-    if name in _JSON:
-        return None if value is None else json.dumps(value)
-    if name in ("warned", "stand_in", "computer_turn"):
-        return int(value)
-    return value
-
-
-def _table_from_row(row: aiosqlite.Row) -> TableRow:
-    return TableRow(
-        table_id=row["table_id"],
-        chat_id=row["chat_id"],
-        thread_id=row["thread_id"],
-        game=row["game"],
-        status=row["status"],
-        creator_id=row["creator_id"],
-        options=json.loads(row["options"]),
-        turn_seconds=row["turn_seconds"],
-        seats=[Seat(**seat) for seat in json.loads(row["seats"])],
-        seed=row["seed"],
-        state=row["state"],
-        version=row["version"],
-        revision=row["revision"],
-        deadline=row["deadline"],
-        deadline_seconds=row["deadline_seconds"],
-        warned=bool(row["warned"]),
-        paused_until=row["paused_until"],
-        consents=json.loads(row["consents"]) if row["consents"] else None,
-        recent_events=json.loads(row["recent_events"]),
-        windows=json.loads(row["windows"]),
-        notes=json.loads(row["notes"]),
-        round_events=json.loads(row["round_events"]) if row["round_events"] else None,
-        nudged=json.loads(row["nudged"]),
-        unreachable=json.loads(row["unreachable"]),
-        closed_reason=row["closed_reason"],
-        join_token=row["join_token"],
-        deal=json.loads(row["deal"]) if row["deal"] else None,
-        level=row["level"],
-        stand_in=bool(row["stand_in"]),
-        computer_turn=bool(row["computer_turn"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-    )
+def _table_from_row(row: Any) -> TableRow:
+    return TableRow(**{name: column.load(row[name]) for name, column in TABLE_COLUMNS.items()})
 
 
 def _in_turn(priority: int):
-    """One connection is shared by all coroutines: writes take turns (tables/turns.py) so that
-    one write's commit never commits another's half-done transaction."""
+    """Writes take turns (tables/turns.py): SQLite's one connection must never commit another
+    write's half-done transaction, and a waiting move goes before waiting records on both."""
 
     def decorate(method):
         @functools.wraps(method)
         async def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
             async with self._writes.turn(priority):
-                with counted(self.metrics.database_errors):  # a failed write, by kind, for /metrics
-                    return await method(self, *args, **kwargs)
+                return await method(self, *args, **kwargs)
 
         return wrapper
 
@@ -298,79 +268,69 @@ _a_move = _in_turn(MOVE)  # a table's change: it goes before waiting records
 
 
 class Store:
-    def __init__(self, path: str):
-        self.path = path
-        self._db: aiosqlite.Connection | None = None
+    def __init__(self, target: str, bot_id: int = 0):
+        """`target`: an SQLite file's path, or a `postgresql://` URL. `bot_id`: the bot this
+        process is (its token's number); of the tables it sees and acts on only its own."""
+        self.path = target
+        self.bot_id = bot_id
+        self.database: Database = connect(target)
         self._writes = WriteTurns()
         self.metrics = UNREAD  # the bot's own, once the composition root gives it (bot/app.py)
-        # Users and chat languages are read on every update and change rarely; this process is
-        # the only writer, so a write simply drops its entry.
+        # Users and chat languages are read on every update and change rarely; a write of this
+        # process drops its entry (another bot of a fleet's write reaches it at the next start).
         self._users: dict[int, UserRow] = {}
         self._chat_languages: dict[int, str | None] = {}
 
     @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise RuntimeError("Store is not open")
-        return self._db
+    def metrics(self) -> Metrics:
+        return self._metrics
+
+    @metrics.setter
+    def metrics(self, metrics: Metrics) -> None:
+        # The database counts its failed writes (tables/db_errors.py) into the bot's metrics.
+        self._metrics = metrics
+        self.database.errors = metrics.database_errors
 
     async def open(self) -> None:
-        self._db = await aiosqlite.connect(self.path)
         try:
-            self._db.row_factory = aiosqlite.Row
-            await self._db.execute("PRAGMA journal_mode=WAL")
-            # In WAL mode NORMAL loses nothing when the process dies (only on a power cut).
-            await self._db.execute("PRAGMA synchronous=NORMAL")
-            await self._db.execute("PRAGMA foreign_keys=ON")
-            # Deleted and overwritten rows' bytes are zeroed, not left in free space: /forget
-            # must leave no name in the file (tables/privacy.py).
-            await self._db.execute("PRAGMA secure_delete=ON")
-            await self.migrate()
+            await self.database.open(MIGRATIONS)
+            if self.bot_id:
+                await self._take_unowned()
             async with self._writes.turn():
-                await ensure_built(self.db)
+                await ensure_built(self.database)
         except BaseException:
-            # aiosqlite's thread would keep the process alive after a failed start.
+            # A failed start must not leave connections (or aiosqlite's thread) behind.
             await self.close()
             raise
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        await self.database.close()
 
-    async def migrate(self) -> None:
-        async with self.db.execute("PRAGMA user_version") as cursor:
-            (current,) = await cursor.fetchone()
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= current:
-                continue
-            await self.db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    async def _take_unowned(self) -> None:
+        """Tables, handled updates and the season announcer's progress from before the fleet were
+        the one bot's: the next to start takes them."""
 
-    # Reads are one trip to the database thread each (execute and fetch together): under load a
-    # trip waits its turn on the event loop, and a press makes several.
-    async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self.db.execute_fetchall(sql, parameters))
+        async def write(transaction: Transaction) -> None:
+            await transaction.execute("UPDATE tables SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
+            await transaction.execute("UPDATE handled_updates SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
+            await transaction.execute(
+                "UPDATE seasons_checked SET bot_id = ? WHERE bot_id = 0 "
+                "AND NOT EXISTS (SELECT 1 FROM seasons_checked AS own WHERE own.bot_id = ?)",
+                (self.bot_id, self.bot_id),
+            )
 
-    async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        rows = await self.db.execute_fetchall(sql, parameters)
+        await self.database.transaction(write)
+
+    async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        return await self.database.all(sql, parameters)
+
+    async def _one(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        rows = await self.database.all(sql, parameters)
         return next(iter(rows), None)
 
     @_serialized
     async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        def write(connection: sqlite3.Connection) -> None:
-            with connection:  # commits, or rolls back on an error
-                connection.execute(sql, parameters)
-
-        await self._in_one_trip(write)
-
-    async def _in_one_trip(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
-        """Run `work` with the sqlite3 connection on aiosqlite's thread. A write of several
-        statements is then one trip to that thread and back instead of one per statement: under
-        load each trip waited for the busy event loop to let go of the GIL, and a move's write
-        took 4 ms at the median and 40 ms at p99 (docs/PERFORMANCE.md). `_execute` is how
-        aiosqlite runs every call on its thread (internal in 0.22.1, which pyproject pins)."""
-        db = self.db
-        return await db._execute(work, db._conn)
+        await self.database.execute(sql, parameters)
 
     # ----- chats and users ----------------------------------------------------------------
     async def chat_language(self, chat_id: int) -> str | None:
@@ -399,7 +359,7 @@ class Store:
         row = await self._one("SELECT * FROM users WHERE user_id = ?", (user_id,))
         return self._remember_user_row(row) if row is not None else None
 
-    def _remember_user_row(self, row: aiosqlite.Row) -> UserRow:
+    def _remember_user_row(self, row: Any) -> UserRow:
         user = UserRow(row["user_id"], row["first_name"], row["language"], bool(row["language_chosen"]), bool(row["dm_ok"]))
         self._remember(self._users, user.user_id, user)
         return user
@@ -448,73 +408,62 @@ class Store:
     async def forget_person(self, user_id: int) -> int:
         """/forget (tables/privacy.py); returns how many past tables keep an anonymous seat."""
         anonymous = pseudonym()
-        forgotten = await self._in_one_trip(lambda connection: forget(connection, user_id, anonymous))
-        await self._in_one_trip(scrub_log)
+        forgotten = await self.database.transaction(lambda transaction: forget(transaction, user_id, anonymous))
+        await self.database.scrub()
         self._users.pop(user_id, None)
         return forgotten
 
     @property
     def records(self) -> Records:
         """The read side of the records: /stats, /top, /history and replay files."""
-        return Records(self.db)
+        return Records(self.database)
 
     @property
     def seasons(self) -> Seasons:
         """Each group's seasons: its setting, standings and announcements (tables/seasons.py)."""
-        return Seasons(self.db, self._write)
+        return Seasons(self.database, self._write, self.bot_id)
 
     # ----- tables -------------------------------------------------------------------------
     @_serialized
     async def create_table(self, table: TableRow) -> TableRow:
-        table.revision = 1
-        cursor = await self.db.execute(
-            "INSERT INTO tables (chat_id, thread_id, game, status, creator_id, options, turn_seconds, seats, "
-            "seed, state, version, revision, join_token, level, stand_in, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                table.chat_id,
-                table.thread_id,
-                table.game,
-                table.status,
-                table.creator_id,
-                json.dumps(table.options),
-                table.turn_seconds,
-                json.dumps([seat.to_json() for seat in table.seats]),
-                table.seed,
-                table.state,
-                table.version,
-                table.revision,
-                table.join_token,
-                table.level,
-                int(table.stand_in),
-                table.created_at,
-                table.updated_at,
-            ),
+        table.revision, table.bot_id = 1, self.bot_id
+        insert = (
+            f"INSERT INTO tables ({', '.join(_CREATED)}) VALUES ({', '.join('?' * len(_CREATED))}) RETURNING table_id",
+            [TABLE_COLUMNS[name].dump(getattr(table, name)) for name in _CREATED],
         )
-        await self.db.commit()
-        table.table_id = cursor.lastrowid  # type: ignore[assignment]
+
+        async def write(transaction: Transaction) -> int:
+            (row,) = await transaction.fetchall(*insert)
+            return row[0]
+
+        table.table_id = await self.database.transaction(write)
         return table
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        row = await self._one("SELECT * FROM tables WHERE table_id = ?", (table_id,))
+        row = await self._one("SELECT * FROM tables WHERE table_id = ? AND bot_id = ?", (table_id, self.bot_id))
         return _table_from_row(row) if row else None
 
     async def get_table_for(self, table_id: int, request: str) -> tuple[TableRow | None, bool]:
         """The table, and whether `request` (a button press) already made one of its actions:
         one trip to the database for what every press needs first."""
         row = await self._one(
-            "SELECT *, EXISTS(SELECT 1 FROM actions WHERE request = ?) AS repeated FROM tables WHERE table_id = ?",
-            (request, table_id),
+            "SELECT *, EXISTS(SELECT 1 FROM actions WHERE request = ?) AS repeated FROM tables "
+            "WHERE table_id = ? AND bot_id = ?",
+            (request, table_id, self.bot_id),
         )
         return (_table_from_row(row), bool(row["repeated"])) if row else (None, False)
 
     async def update_handled(self, update_id: int) -> bool:
         """Whether the update with this id was handled to its end before (`remember_update`)."""
-        return await self._one("SELECT 1 FROM handled_updates WHERE update_id = ?", (update_id,)) is not None
+        found = await self._one(
+            "SELECT 1 FROM handled_updates WHERE bot_id = ? AND update_id = ?", (self.bot_id, update_id)
+        )
+        return found is not None
 
     async def remember_update(self, update_id: int) -> None:
         await self._write(
-            "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)", (update_id, time.time())
+            "INSERT INTO handled_updates (bot_id, update_id, handled_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            (self.bot_id, update_id, time.time()),
         )
 
     async def forget_old_updates(self) -> None:
@@ -527,16 +476,18 @@ class Store:
 
     async def live_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._one(
-            "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing')",
-            (chat_id, thread_id),
+            "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing') "
+            "AND bot_id = ?",
+            (chat_id, thread_id, self.bot_id),
         )
         return _table_from_row(row) if row else None
 
-    async def timed_tables(self) -> list[aiosqlite.Row]:
+    async def timed_tables(self) -> list[Any]:
         """What a restart re-arms, without the states: ids, versions, deadlines and windows."""
         return await self._all(
             "SELECT table_id, version, deadline, deadline_seconds, warned, paused_until, windows, computer_turn "
-            "FROM tables WHERE status = 'playing'"
+            "FROM tables WHERE status = 'playing' AND bot_id = ?",
+            (self.bot_id,),
         )
 
     async def rearm_deadlines(self, restarted_at: float) -> None:
@@ -544,40 +495,45 @@ class Store:
         (tables saved since the restart already have their own deadline)."""
         await self._write(
             "UPDATE tables SET deadline = ? + deadline_seconds, warned = 0 WHERE status = 'playing' "
-            "AND deadline IS NOT NULL AND deadline_seconds IS NOT NULL AND updated_at < ?",
-            (restarted_at, restarted_at),
+            "AND deadline IS NOT NULL AND deadline_seconds IS NOT NULL AND updated_at < ? AND bot_id = ?",
+            (restarted_at, restarted_at, self.bot_id),
         )
 
     async def tables_behind(self) -> list[int]:
         """Tables whose messages may not show their latest committed version yet."""
-        rows = await self._all("SELECT table_id FROM tables WHERE revision > published_revision")
+        rows = await self._all(
+            "SELECT table_id FROM tables WHERE revision > published_revision AND bot_id = ?", (self.bot_id,)
+        )
         return [row["table_id"] for row in rows]
 
     async def previous_session(self, chat_id: int, thread_id: int, game: str, before: int) -> TableRow | None:
         """The latest earlier table of this game in this chat that was played (for carrying over)."""
         row = await self._one(
             "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND game = ? AND table_id < ? "
-            "AND state IS NOT NULL AND status IN ('finished', 'cancelled') ORDER BY table_id DESC LIMIT 1",
-            (chat_id, thread_id, game, before),
+            "AND state IS NOT NULL AND status IN ('finished', 'cancelled') AND bot_id = ? ORDER BY table_id DESC LIMIT 1",
+            (chat_id, thread_id, game, before, self.bot_id),
         )
         return _table_from_row(row) if row else None
 
     async def idle_tables(self, before: float) -> list[TableRow]:
-        rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ?", (before,))
+        rows = await self._all(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND updated_at < ? AND bot_id = ?",
+            (before, self.bot_id),
+        )
         return [_table_from_row(row) for row in rows]
 
     async def live_tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self._all(
-            "SELECT tables.* FROM tables, json_each(tables.seats) AS seat "
-            "WHERE tables.status IN ('lobby', 'playing') AND json_extract(seat.value, '$.user_id') = ?",
-            (user_id,),
+            f"SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND bot_id = ? AND {self.database.seated}",
+            (self.bot_id, user_id),
         )
         return [_table_from_row(row) for row in rows]
 
     async def live_tables_in_chat(self, chat_id: int) -> list[TableRow]:
         """The chat's open tables, every forum topic's."""
         rows = await self._all(
-            "SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing') ORDER BY table_id", (chat_id,)
+            "SELECT * FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing') AND bot_id = ? ORDER BY table_id",
+            (chat_id, self.bot_id),
         )
         return [_table_from_row(row) for row in rows]
 
@@ -592,46 +548,49 @@ class Store:
         posted posts them. A table already open in the new chat keeps its place there (the old
         chat's one stays behind, to be ended as lost); a rating the new chat already has wins."""
 
-        def write(connection: sqlite3.Connection) -> list[int]:
-            with connection:  # commits, or rolls back on an error
-                connection.execute(
-                    "INSERT OR IGNORE INTO chats (chat_id, language, title) "
-                    "SELECT ?, language, title FROM chats WHERE chat_id = ?",
-                    (new, old),
+        async def write(transaction: Transaction) -> list[int]:
+            await transaction.execute(
+                "INSERT INTO chats (chat_id, language, title) SELECT ?, language, title FROM chats WHERE chat_id = ? "
+                "ON CONFLICT DO NOTHING",
+                (new, old),
+            )
+            await transaction.execute("DELETE FROM chats WHERE chat_id = ?", (old,))
+            live = "status IN ('lobby', 'playing')"
+            moved = [
+                row[0]
+                for row in await transaction.fetchall(
+                    f"SELECT table_id FROM tables WHERE chat_id = ? AND {live} AND NOT EXISTS (SELECT 1 FROM tables "
+                    f"AS kept WHERE kept.chat_id = ? AND kept.bot_id = tables.bot_id "
+                    f"AND kept.thread_id = tables.thread_id AND kept.{live})",
+                    (old, new),
                 )
-                connection.execute("DELETE FROM chats WHERE chat_id = ?", (old,))
-                live = [
-                    row[0]
-                    for row in connection.execute(
-                        "SELECT table_id FROM tables WHERE chat_id = ? AND status IN ('lobby', 'playing')", (old,)
-                    )
-                ]
-                connection.execute(
-                    "UPDATE OR IGNORE tables SET chat_id = ?, revision = revision + "
-                    "(CASE WHEN status IN ('lobby', 'playing') THEN 1 ELSE 0 END) WHERE chat_id = ?",
-                    (new, old),
-                )
-                moved = [
-                    table_id
-                    for table_id in live
-                    if connection.execute("SELECT chat_id FROM tables WHERE table_id = ?", (table_id,)).fetchone()[0] == new
-                ]
-                marks = ",".join("?" * len(moved))
-                connection.execute(
-                    "UPDATE screens SET chat_id = ?, message_id = NULL, shown = CASE WHEN slot IN ('table', 'poll') "
-                    f"AND table_id IN ({marks}) THEN '' ELSE shown END "
-                    "WHERE chat_id = ? AND table_id IN (SELECT table_id FROM tables WHERE chat_id = ?)",
-                    (new, *moved, old, new),
-                )
-                connection.execute("UPDATE polls SET chat_id = ?, open = 0 WHERE chat_id = ?", (new, old))
-                connection.execute("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
-                connection.execute("UPDATE OR IGNORE ratings SET chat_id = ? WHERE chat_id = ?", (new, old))
-                connection.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
-                connection.execute(MOVE_SEASONS, (new, old))
-                connection.execute("DELETE FROM seasons WHERE chat_id = ?", (old,))
-                return moved
+            ]
+            await transaction.execute(
+                f"UPDATE tables SET chat_id = ?, revision = revision + (CASE WHEN {live} THEN 1 ELSE 0 END) "
+                f"WHERE chat_id = ? AND NOT ({live} AND EXISTS (SELECT 1 FROM tables AS kept WHERE kept.chat_id = ? "
+                f"AND kept.bot_id = tables.bot_id AND kept.thread_id = tables.thread_id AND kept.{live}))",
+                (new, old, new),
+            )
+            marks = ",".join("?" * len(moved)) or "NULL"
+            await transaction.execute(
+                "UPDATE screens SET chat_id = ?, message_id = NULL, shown = CASE WHEN slot IN ('table', 'poll') "
+                f"AND table_id IN ({marks}) THEN '' ELSE shown END "
+                "WHERE chat_id = ? AND table_id IN (SELECT table_id FROM tables WHERE chat_id = ?)",
+                (new, *moved, old, new),
+            )
+            await transaction.execute("UPDATE polls SET chat_id = ?, open = 0 WHERE chat_id = ?", (new, old))
+            await transaction.execute("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
+            await transaction.execute(
+                "UPDATE ratings SET chat_id = ? WHERE chat_id = ? AND NOT EXISTS (SELECT 1 FROM ratings AS kept "
+                "WHERE kept.chat_id = ? AND kept.game = ratings.game AND kept.user_id = ratings.user_id)",
+                (new, old, new),
+            )
+            await transaction.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
+            await transaction.execute(MOVE_SEASONS, (new, old))
+            await transaction.execute("DELETE FROM seasons WHERE chat_id = ?", (old,))
+            return moved
 
-        moved = await self._in_one_trip(write)
+        moved = await self.database.transaction(write)
         self._chat_languages.pop(old, None)
         self._chat_languages.pop(new, None)
         return moved
@@ -651,34 +610,23 @@ class Store:
         table.revision += 1
         update = (
             f"UPDATE tables SET {', '.join(f'{name} = ?' for name in _SAVED)} WHERE table_id = ?",
-            [*(_column(table, name) for name in _SAVED), table.table_id],
+            [*(TABLE_COLUMNS[name].dump(getattr(table, name)) for name in _SAVED), table.table_id],
         )
-        insert = None
-        if action is not None:
-            player, move = action
-            insert = (
-                "INSERT INTO actions (table_id, version, player, action, applied_at, events, request) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table.table_id, table.version, player, json.dumps(move), table.updated_at,
-                 json.dumps(events or []), request),
-            )
 
-        def write(connection: sqlite3.Connection) -> None:
-            # The UPDATE opens the transaction (sqlite3's implicit BEGIN).
-            connection.execute(*update)
-            if insert is not None:
-                connection.execute(*insert)
-            if not finished:
-                connection.commit()
-
-        try:
-            await self._in_one_trip(write)
+        async def write(transaction: Transaction) -> None:
+            await transaction.execute(*update)
+            if action is not None:
+                player, move = action
+                await transaction.execute(
+                    "INSERT INTO actions (table_id, version, player, action, applied_at, events, request) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table.table_id, table.version, player, json.dumps(move), table.updated_at,
+                     json.dumps(events or []), request),
+                )  # fmt: skip
             if finished:  # a match's end: its records join the same transaction
-                await record_match(self.db, table)
-                await self.db.commit()
-        except BaseException:
-            await self.db.rollback()
-            raise
+                await record_match(transaction, table)
+
+        await self.database.transaction(write)
 
     async def actions_of(self, table_id: int) -> list[tuple[int, str, dict[str, Any]]]:
         rows = await self._all(
@@ -716,17 +664,16 @@ class Store:
             return False
         rows = [(item.chat_id, item.message_id, item.digest, table_id, slot) for slot, item in shown.items()]
 
-        def write(connection: sqlite3.Connection) -> None:
-            with connection:  # commits, or rolls back on an error
-                connection.executemany(
-                    "UPDATE screens SET chat_id = ?, message_id = ?, shown = ? WHERE table_id = ? AND slot = ?", rows
-                )
-                connection.execute(
-                    "UPDATE tables SET published_revision = MAX(published_revision, ?) WHERE table_id = ?",
-                    (published, table_id),
-                )
+        async def write(transaction: Transaction) -> None:
+            await transaction.executemany(
+                "UPDATE screens SET chat_id = ?, message_id = ?, shown = ? WHERE table_id = ? AND slot = ?", rows
+            )
+            await transaction.execute(
+                "UPDATE tables SET published_revision = ? WHERE table_id = ? AND published_revision < ?",
+                (published, table_id, published),
+            )
 
-        await self._in_one_trip(write)
+        await self.database.transaction(write)
         return True
 
     # ----- polls --------------------------------------------------------------------------
@@ -736,7 +683,7 @@ class Store:
             (poll_id, table_id, key, chat_id, message_id),
         )
 
-    async def poll(self, poll_id: str) -> aiosqlite.Row | None:
+    async def poll(self, poll_id: str) -> Any:
         return await self._one("SELECT * FROM polls WHERE poll_id = ?", (poll_id,))
 
     async def close_polls(self, table_id: int) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
+from tests.postgres_server import PostgresServer
+
 settings.register_profile("karata", derandomize=True, database=None, deadline=None)
 settings.load_profile("karata")
 
@@ -53,3 +55,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.nodeid.startswith(LONG):
             item.add_marker(pytest.mark.long)
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """The session's PostgreSQL server (tests/postgres_server.py), started when a test first needs it."""
+    server = PostgresServer()
+    if server.unavailable is None:
+        server.start()
+    yield server
+    server.stop()
+
+
+def postgres_database(request: pytest.FixtureRequest) -> str:
+    """A fresh database on the session's server, or the test skips saying why there is none."""
+    server = request.getfixturevalue("postgres")
+    if server.unavailable:
+        pytest.skip(server.unavailable)
+    return server.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path) -> str:
+    """Where the test's store lives (`KARATA_DB`): an SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "karata.db")
+    return postgres_database(request)

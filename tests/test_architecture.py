@@ -16,7 +16,7 @@ from engine.registry import GAME_MODULES
 ROOT = Path(__file__).resolve().parent.parent
 FLOORS = {"bot": 4, "handlers": 3, "tables": 2, "engine": 1}
 # What the pure engine must never import (I/O, time, Telegram, the layers above it).
-IMPURE = {"asyncio", "telegram", "aiosqlite", "apscheduler", "time", "socket", "bot", "handlers", "tables"}
+IMPURE = {"asyncio", "telegram", "aiosqlite", "asyncpg", "apscheduler", "time", "socket", "bot", "handlers", "tables"}
 
 
 def modules() -> dict[str, Path]:

@@ -13,6 +13,7 @@ from bot.demo import DEMO_TOKEN, Simulation, demo_settings
 from fakeapi import FakeBotAPI
 from bot.runner import running_application
 from bot.services import services_of
+from tests.conftest import postgres_database
 
 
 # Telegram's limits run ten times faster in tests (a group's minute lasts 6 s), on the bot's
@@ -26,8 +27,15 @@ async def api():
         yield fake
 
 
+# `@pytest.mark.parametrize("db_path", STORES, indirect=True)`: a test runs on both stores.
+STORES = ["sqlite", "postgresql"]
+
+
 @pytest.fixture
-def db_path(tmp_path):
+def db_path(request, tmp_path):
+    """The bot's KARATA_DB: an SQLite file, or (parametrized so) a fresh PostgreSQL database."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        return postgres_database(request)
     return str(tmp_path / "karata.db")
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from handlers.i18n import translator
 from handlers.refusals import outcome_text
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import sensible_player, table_state
 
 pytestmark = pytest.mark.asyncio
@@ -170,7 +170,8 @@ async def test_computer_players_never_sit_alone(api, start_bot):
         assert closed.status == "cancelled" and closed.closed_reason == "empty"
 
 
-async def test_a_computer_move_pending_at_a_restart_is_made_after_it(api, start_bot):
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
+async def test_a_computer_move_pending_at_a_restart_is_made_after_it(api, start_bot, db_path):
     sim = simulation(api, count=1, seed=4)
     async with start_bot(KARATA_COMPUTER_SECONDS=30) as application:
         table = await open_with_computers(api, application, sim, "pitch", "bots=2 level=easy")

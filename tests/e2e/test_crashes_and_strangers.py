@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import sensible_player, table_state
 from tests.e2e.test_kadi_table import open_kadi
 
@@ -25,7 +25,8 @@ def crash(application) -> None:
     application.post_stop = None
 
 
-async def test_a_crash_between_commit_and_publish_is_mended_at_the_restart(api, start_bot):
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
+async def test_a_crash_between_commit_and_publish_is_mended_at_the_restart(api, start_bot, db_path):
     sim = simulation(api)
     amina = sim.users[0]
     async with start_bot() as application:
@@ -50,7 +51,8 @@ async def test_a_crash_between_commit_and_publish_is_mended_at_the_restart(api, 
         assert "K♠" in hand_line and "7♥" not in hand_line and not buttons(mine), "the card is gone; she waits"
 
 
-async def test_a_press_delivered_again_after_a_crash_is_answered_as_what_it_did(api, start_bot):
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
+async def test_a_press_delivered_again_after_a_crash_is_answered_as_what_it_did(api, start_bot, db_path):
     sim = simulation(api)
     amina = sim.users[0]
     async with start_bot() as application:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import STORES, simulation
 from engine.core.cards import format_card, is_card_code
 from tests.e2e.helpers import cards_in, hand_line_cards, table_state
 
@@ -44,7 +44,8 @@ def assert_nobody_sees_another_players_cards(sim, loaded):
             assert sorted(hand_line_cards(shown)) == sorted(card for card in mine if card != "X")
 
 
-async def test_three_players_play_a_whole_round_of_kadi(api, start_bot):
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
+async def test_three_players_play_a_whole_round_of_kadi(api, start_bot, db_path):
     sim = simulation(api)
     async with start_bot() as application:
         await sim.open_table("kadi")
@@ -73,6 +74,7 @@ async def test_three_players_play_a_whole_round_of_kadi(api, start_bot):
     assert not [error for error in api.errors if "parse entities" in error[3]]
 
 
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
 @pytest.mark.long
 async def test_every_move_is_stored_and_a_restart_loses_nothing(api, start_bot, db_path):
     sim = simulation(api, seed=11)

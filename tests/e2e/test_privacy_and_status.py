@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from tests.e2e.conftest import simulation
+from tables.transfer import TABLES
+from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import play_a_match_amina_wins
 from tests.e2e.test_records import ask
 
@@ -17,6 +16,7 @@ async def shows(api, chat_id: int, message_id: int, start: str) -> None:
     await api.wait_until(lambda: api.message(chat_id, message_id).plain.startswith(start), what=start)
 
 
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
 async def test_forget_removes_a_name_and_records_and_leaves_an_anonymous_seat(api, start_bot, db_path):
     sim = simulation(api)
     amina, baraka, _chausiku = sim.users
@@ -39,13 +39,13 @@ async def test_forget_removes_a_name_and_records_and_leaves_an_anonymous_seat(ap
         await shows(api, amina.id, asked.message_id, "Done: I forgot your name and records.")
 
         # Nothing in the database names her or keeps her id (before she writes again).
-        with sqlite3.connect(db_path) as db:
-            dump = "\n".join(db.iterdump())
-            assert "Amina" not in dump
-            assert f'"{amina.id}"' not in dump
-            for table, column in (("users", "user_id"), ("results", "user_id"), ("ratings", "user_id"),
-                                  ("screens", "chat_id"), ("tables", "creator_id")):  # fmt: skip
-                assert not db.execute(f"SELECT 1 FROM {table} WHERE {column} = ?", (amina.id,)).fetchall(), table
+        database = application.bot_data["karata"].store.database
+        dump = "\n".join([repr(tuple(row)) for table in TABLES for row in await database.all(f"SELECT * FROM {table}")])
+        assert "Amina" not in dump
+        assert f'"{amina.id}"' not in dump
+        for table, column in (("users", "user_id"), ("results", "user_id"), ("ratings", "user_id"),
+                              ("screens", "chat_id"), ("tables", "creator_id")):  # fmt: skip
+            assert not await database.all(f"SELECT 1 FROM {table} WHERE {column} = ?", (amina.id,)), table
 
         board = (await ask(api, baraka, sim.group_id, "/top")).plain
         assert "Amina" not in board and "Baraka" in board and "Chausiku" in board

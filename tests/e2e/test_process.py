@@ -1,7 +1,7 @@
 """The bot as an operator runs it: `karata run` in its own process against the fake Bot API.
 
-Start-up with a refused token or an unreachable API, and a graceful stop (SIGTERM) in the middle
-of a game, as a process sees them.
+Start-up with a refused token or an unreachable API, a graceful stop (SIGTERM) in the middle of
+a game, and a kill -9 after answered presses (on both stores), as a process sees them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from bot.demo import DEMO_TOKEN
 from handlers.i18n import translator
 from handlers.games import renderer_for
 from fakeapi import FakeBotAPI
-from tables.store import Store
+from tables.database import connect
+from tables.store import MIGRATIONS, Store
 from tests.e2e.conftest import simulation
 
 pytestmark = pytest.mark.asyncio
@@ -92,7 +93,7 @@ async def test_sigterm_right_after_two_quick_moves_leaves_the_latest_table(tmp_p
         process.send_signal(signal.SIGTERM)
         printed = await output_of(process)
         assert process.returncode == 0, printed
-        store = Store(db_path)
+        store = Store(db_path, bot_id=int(DEMO_TOKEN.partition(":")[0]))  # the tables of the bot that ran
         await store.open()
         table = await store.live_table(sim.group_id, 0)
         screens = await store.screens_of(table.table_id)
@@ -130,3 +131,71 @@ async def test_json_logs_are_one_object_a_line_without_the_token(tmp_path):
     assert any(line["message"].startswith("HTTP server listening on 127.0.0.1:") for line in lines), lines
     assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
     assert DEMO_TOKEN not in printed and DEMO_TOKEN.split(":")[1] not in printed
+
+
+async def _stored(database: str, table_id: int) -> tuple[int, list[tuple[int, str | None]]]:
+    """A table's stored version and its action log's (version, request) pairs, read apart from the bot."""
+    reader = connect(database)
+    await reader.open(MIGRATIONS)
+    try:
+        (row,) = await reader.all("SELECT version FROM tables WHERE table_id = ?", (table_id,))
+        actions = await reader.all("SELECT version, request FROM actions WHERE table_id = ? ORDER BY version", (table_id,))
+    finally:
+        await reader.close()
+    return row[0], [(version, request) for version, request in actions]
+
+
+async def _started(api: FakeBotAPI, starts: int) -> None:
+    await api.wait_until(
+        lambda: sum(method == "setMyCommands" for method, _ in api.calls) >= starts, timeout=30, what="the bot's start"
+    )
+
+
+async def _press(api: FakeBotAPI, sim) -> None:
+    """A player presses a button of their hand once one has any (a restarted bot shows them
+    again; between rounds there are none for a moment)."""
+    await api.wait_until(lambda: _has_buttons(sim), timeout=60, what="a hand with buttons")
+    assert await sim.step()
+
+
+def _has_buttons(sim) -> bool:
+    hands = [sim.hand_message(user) for user in sim.users]
+    return any(data.startswith("T:") for hand in hands if hand for row in hand.buttons for _, data in row if data)
+
+
+@pytest.mark.long
+async def test_kill_9_loses_no_acknowledged_move_and_applies_none_twice(database):
+    """After each press is answered the process may die at once (SIGKILL, no goodbye): every
+    answered move is in the store after the restart, the press Telegram delivers again is not
+    applied a second time, and the game goes on."""
+    async with FakeBotAPI(token=DEMO_TOKEN) as api:
+        sim = simulation(api, count=2, seed=5)
+        process = await start_karata(api.base_url, database)
+        try:
+            await _started(api, 1)
+            await sim.open_table("kadi")
+            table_id = 1
+            acknowledged = 1
+            for kill in range(1, 4):
+                goal = acknowledged + 2
+                for _attempt in range(40):  # a press may pick cards without moving yet
+                    if acknowledged >= goal:
+                        break
+                    await _press(api, sim)
+                    acknowledged, _ = await _stored(database, table_id)
+                process.kill()
+                await process.wait()
+                assert (await _stored(database, table_id))[0] == acknowledged, "an answered move was lost"
+                process = await start_karata(api.base_url, database)
+                await _started(api, kill + 1)
+                await api.settle(quiet=0.3, timeout=20)
+                assert (await _stored(database, table_id))[0] == acknowledged, "a press delivered again moved twice"
+            await _press(api, sim)  # the game goes on after the restarts
+            version, actions = await _stored(database, table_id)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            await output_of(process)
+    assert [number for number, _ in actions] == list(range(2, version + 1)), "one action per version"
+    requests = [request for _, request in actions if request is not None]
+    assert len(requests) == len(set(requests)), "no press made two actions"
+    assert version >= 7, "two moves were made before each kill"

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from engine.lopti.rules import DECK
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import table_state
 from tests.e2e.test_rule_votes import TEN_ON_SEVEN, options_of, press, vote
 
@@ -218,7 +218,8 @@ async def test_an_amended_rule_replaces_the_old_one_from_the_next_round(api, sta
         assert "📜 Rule 1:" in sim.table_message().plain
 
 
-async def test_timers_come_back_after_a_restart_with_the_lengths_they_were_armed_with(api, start_bot):
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
+async def test_timers_come_back_after_a_restart_with_the_lengths_they_were_armed_with(api, start_bot, db_path):
     """The vote window (KARATA_VOTE_SECONDS) and the rule-writing timer (`authoring_timeout_s`),
     each different from the turn timer, are re-armed after a restart at their own lengths."""
     sim = simulation(api, count=3, seed=14)

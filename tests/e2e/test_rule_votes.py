@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import table_state
 
 pytestmark = pytest.mark.asyncio
@@ -120,11 +120,15 @@ async def test_a_tied_vote_is_settled_by_a_duel(api, start_bot, proposer_wins):
         assert "wins the duel" in sim.table_message().plain
 
 
-async def test_a_restart_during_a_vote_loses_no_ballot(api, start_bot):
+@pytest.mark.parametrize("db_path", STORES, indirect=True)
+async def test_a_restart_during_a_vote_loses_no_ballot(api, start_bot, db_path):
     sim = simulation(api, count=3, seed=4)
     async with start_bot() as application:
         table = await open_lopti(api, application, sim)
         poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        # The bot records its poll once Telegram has posted it: a ballot is counted from then.
+        store = application.bot_data["karata"].store
+        await api.wait_until(lambda: store.poll(poll.poll_id), what="the poll recorded")
         await vote(api, sim.users[0], poll.poll_id, True)
         await api.settle(quiet=0.1)
     async with start_bot() as application:

@@ -66,8 +66,7 @@ async def test_a_season_rolls_over_with_one_post_of_its_champions(api, start_bot
     async with start_bot() as application:
         karata = application.bot_data["karata"]
         # However often the announcer looks (even as if it had never noted how far it looked):
-        await karata.store.db.execute("UPDATE seasons_checked SET up_to = ?", (running.start,))
-        await karata.store.db.commit()
+        await karata.store.database.execute("UPDATE seasons_checked SET up_to = ?", (running.start,))
         await announce_ended(application.bot, karata)
         await announce_ended(application.bot, karata)
         await api.settle(quiet=0.05)

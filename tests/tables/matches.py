@@ -20,8 +20,8 @@ ROBOT = Seat(-7, "Roboti Juma")  # a computer player: a negative user id
 QUICK_KADI = {"points_limit": 1, "voluntary_draw": True, "hand_size": 5}
 
 
-async def open_service(path: str) -> TableService:
-    store = Store(path)
+async def open_service(path: str, bot_id: int = 0) -> TableService:
+    store = Store(path, bot_id)
     await store.open()
     for seat in (AMINA, BARAKA, CHAUSIKU, DAUDI):
         await store.remember_user(seat.user_id, seat.name, "en")

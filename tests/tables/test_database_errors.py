@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
+import asyncpg
 import pytest
 from prometheus_client import generate_latest
 
@@ -74,7 +75,7 @@ async def test_a_write_that_finds_the_database_locked_is_counted_and_still_raise
     store.metrics = metrics = Metrics()
     holder = sqlite3.connect(path, timeout=0)
     try:
-        await store.db.execute("PRAGMA busy_timeout = 0")  # fail at once instead of after 5 s
+        await store.database.db.execute("PRAGMA busy_timeout = 0")  # fail at once instead of after 5 s
         holder.execute("BEGIN IMMEDIATE")  # another process writing (a tool, a second writer)
         with pytest.raises(sqlite3.OperationalError):
             await store.set_chat_language(-100, "en")
@@ -86,3 +87,29 @@ async def test_a_write_that_finds_the_database_locked_is_counted_and_still_raise
     page = generate_latest(metrics.registry).decode()
     assert 'karata_database_errors_total{kind="busy"} 1.0' in page
     assert 'karata_database_errors_total{kind="other"} 0.0' in page
+
+
+@pytest.mark.parametrize(
+    "error, kind",
+    [(asyncpg.exceptions.SerializationError, "busy"), (asyncpg.exceptions.DeadlockDetectedError, "busy"),
+     (asyncpg.exceptions.UniqueViolationError, "constraint"), (asyncpg.exceptions.DataCorruptedError, "corrupt"),
+     (asyncpg.exceptions.NumericValueOutOfRangeError, "corrupt"), (asyncpg.exceptions.DiskFullError, "storage"),
+     (asyncpg.exceptions.ReadOnlySQLTransactionError, "storage"), (asyncpg.exceptions.UndefinedTableError, "other"),
+     (asyncpg.exceptions.ConnectionDoesNotExistError, "other")],
+)  # fmt: skip
+def test_each_postgresql_failure_is_counted_under_its_kind(error, kind):
+    assert kind_of(error("a failed write")) == kind
+
+
+@pytest.mark.asyncio
+async def test_a_refused_write_is_counted_on_either_database(database):
+    store = Store(database)
+    await store.open()
+    store.metrics = metrics = Metrics()
+    try:
+        await store._write("INSERT INTO chats (chat_id, language) VALUES (?, ?)", (-100, "en"))
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.exceptions.UniqueViolationError)):
+            await store._write("INSERT INTO chats (chat_id, language) VALUES (?, ?)", (-100, "sw"))
+    finally:
+        await store.close()
+    assert 'karata_database_errors_total{kind="constraint"} 1.0' in generate_latest(metrics.registry).decode()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tables.privacy import scrub_log
+from tables.sqlite_db import scrub_log
 
 
 def test_a_reader_holding_the_log_is_said_and_the_log_kept_for_later(tmp_path, caplog):

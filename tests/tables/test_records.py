@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
-import sqlite3
 
 import pytest
 import pytest_asyncio
@@ -16,9 +15,12 @@ from engine.core.serialize import state_from_json
 from engine.registry import get_game
 from engine.replay import parse_replay, run_replay
 from tables import records as records_module
+from tables.database import connect, is_postgresql
 from tables.models import FINISHED
 from tables.records import RATING_FORMULA, ordinal
 from tables.store import MIGRATIONS, Store
+from tables.transfer import copy_rows
+from tests.conftest import postgres_database
 from tests.kadi.test_kadi_helpers import build_deck
 from tests.tables.matches import (
     AMINA,
@@ -57,19 +59,25 @@ async def _play_series(path: str) -> list:
     return tables
 
 
-@pytest.fixture(scope="module")
-def series_played(tmp_path_factory):
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def series_played(request, tmp_path_factory):
     """The series above in one group, and Baraka beating Daudi in another group last (played
-    once: each test gets its own copy of the database)."""
-    path = str(tmp_path_factory.mktemp("series") / "karata.db")
+    once per database kind: each test gets its own copy of the database)."""
+    if request.param == "sqlite":
+        path = str(tmp_path_factory.mktemp("series") / "karata.db")
+    else:
+        path = postgres_database(request)
     return path, asyncio.run(_play_series(path))
 
 
 @pytest_asyncio.fixture
-async def series(series_played, tmp_path):
+async def series(series_played, tmp_path, request):
     played, tables = series_played
-    path = str(tmp_path / "karata.db")
-    shutil.copy(played, path)
+    if is_postgresql(played):
+        path = request.getfixturevalue("postgres").new_database(template=played)
+    else:
+        path = str(tmp_path / "karata.db")
+        shutil.copy(played, path)
     service = await open_service(path)
     yield service, tables
     await service.store.close()
@@ -136,8 +144,8 @@ async def test_the_history_lists_the_last_matches_newest_first(series):
     assert {seat.user_id: seat.score for seat in last.seats} == totals(tables[-2])
 
 
-async def test_records_are_written_with_the_move_that_ends_the_match(tmp_path):
-    service = await open_service(str(tmp_path / "karata.db"))
+async def test_records_are_written_with_the_move_that_ends_the_match(database):
+    service = await open_service(database)
     table = await play_match(service, GROUP, [AMINA, BARAKA], BARAKA)
     rows = await service.store._all("SELECT user_id, place FROM results WHERE table_id = ?", (table.table_id,))
     assert sorted(tuple(row) for row in rows) == [(AMINA.user_id, 2), (BARAKA.user_id, 1)]
@@ -148,8 +156,8 @@ async def test_records_are_written_with_the_move_that_ends_the_match(tmp_path):
     await service.store.close()
 
 
-async def test_cancelled_and_abandoned_tables_leave_no_record_and_a_session_with_a_round_does(tmp_path):
-    service = await open_service(str(tmp_path / "karata.db"))
+async def test_cancelled_and_abandoned_tables_leave_no_record_and_a_session_with_a_round_does(database):
+    service = await open_service(database)
     table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
     assert (await service.cancel(table.table_id, AMINA.user_id, False)).ok
     table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
@@ -183,34 +191,31 @@ async def test_a_rebuild_gives_the_same_records(series):
     assert (await store._one("SELECT formula FROM records_built"))[0] == RATING_FORMULA
 
 
-async def test_the_migration_builds_records_for_matches_played_before_it(series, tmp_path):
+async def test_the_migration_builds_records_for_matches_played_before_it(series, tmp_path, request):
     service, _tables = series
     store = service.store
     expected = await snapshot(store)
     assert expected[0] and expected[1]
-    await store.close()
 
-    # A database as the bot before this change left it: migrations 1-5, then the same matches.
-    old = str(tmp_path / "before.db")
-    with sqlite3.connect(old) as db:
-        for number, script in enumerate(MIGRATIONS[:5], start=1):
-            db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
-        db.execute("ATTACH DATABASE ? AS played", (store.path,))
-        for name in ("chats", "users", "tables", "actions"):
-            columns = ", ".join(row[1] for row in db.execute(f"PRAGMA main.table_info({name})"))
-            db.execute(f"INSERT INTO main.{name} ({columns}) SELECT {columns} FROM played.{name}")
-        db.commit()
-        db.execute("DETACH DATABASE played")
+    # A database of the same kind as the bot before migration 6 left it: migrations 1-5, then
+    # the same matches.
+    old = request.getfixturevalue("postgres").new_database() if is_postgresql(store.path) else str(tmp_path / "old.db")
+    before = connect(old)
+    await before.open(MIGRATIONS[:5])
+    await copy_rows(store.database, before, ["chats", "users", "tables", "actions"])
+    await before.close()
+    await store.close()
 
     migrated = Store(old)
     await migrated.open()
-    assert (await migrated._one("PRAGMA user_version"))[0] == len(MIGRATIONS) == 9
+    version = "SELECT version FROM karata_schema" if is_postgresql(old) else "PRAGMA user_version"
+    assert (await migrated._one(version))[0] == len(MIGRATIONS) == 10, "migrated to the end"
     assert await snapshot(migrated) == expected
     await migrated.close()
 
 
-async def test_a_failure_while_recording_keeps_the_move_and_rebuilds_at_the_next_start(tmp_path, monkeypatch):
-    service = await open_service(str(tmp_path / "karata.db"))
+async def test_a_failure_while_recording_keeps_the_move_and_rebuilds_at_the_next_start(database, monkeypatch):
+    service = await open_service(database)
 
     def broken(table):
         raise RuntimeError("a bug in the records")
@@ -228,8 +233,8 @@ async def test_a_failure_while_recording_keeps_the_move_and_rebuilds_at_the_next
 
 
 @pytest.mark.parametrize("fixed_deal", [False, True], ids=["dealt from the seed", "a fixed deal"])
-async def test_a_replay_file_plays_the_match_back_exactly(tmp_path, fixed_deal):
-    service = await open_service(str(tmp_path / "karata.db"))
+async def test_a_replay_file_plays_the_match_back_exactly(database, fixed_deal):
+    service = await open_service(database)
     seats = [AMINA, BARAKA, CHAUSIKU]
     if fixed_deal:
         players = [seat.player for seat in seats]
@@ -249,8 +254,8 @@ async def test_a_replay_file_plays_the_match_back_exactly(tmp_path, fixed_deal):
     await service.store.close()
 
 
-async def test_partners_are_rated_as_a_team(tmp_path):
-    service = await open_service(str(tmp_path / "karata.db"))
+async def test_partners_are_rated_as_a_team(database):
+    service = await open_service(database)
     rng = random.Random(7)
     seats = [AMINA, BARAKA, CHAUSIKU, DAUDI]
     table = await play_random_match(service, GROUP, seats, "pitch", {"partnerships": True}, rng.choice)

@@ -88,8 +88,8 @@ def test_standings_go_by_points_then_wins_then_fewer_matches_and_equal_lines_sha
 
 # ----- stored ---------------------------------------------------------------------------------
 @pytest.mark.asyncio
-async def test_the_announcer_owes_each_ended_season_once_and_only_where_matches_were_played(tmp_path):
-    service = await open_service(str(tmp_path / "karata.db"))
+async def test_the_announcer_owes_each_ended_season_once_and_only_where_matches_were_played(database):
+    service = await open_service(database)
     store, seasons = service.store, service.store.seasons
     november, december = utc(2026, 11, 10, 9), utc(2026, 12, 10, 9)
     # The bot first started in October: a season that ended before then is never announced.
@@ -104,8 +104,7 @@ async def test_the_announcer_owes_each_ended_season_once_and_only_where_matches_
     ]
     # As if played on these days (the results are what seasons read).
     for table, when in zip(played, (november, november, november, december, november)):
-        await store.db.execute("UPDATE results SET finished_at = ? WHERE table_id = ?", (when, table.table_id))
-    await store.db.commit()
+        await store.database.execute("UPDATE results SET finished_at = ? WHERE table_id = ?", (when, table.table_id))
 
     assert (await seasons.due(utc(2026, 11, 25)))[0] == [], "November's season is still running"
     due, until = await seasons.due(utc(2026, 12, 2))
@@ -130,13 +129,14 @@ async def test_the_announcer_owes_each_ended_season_once_and_only_where_matches_
 
 
 @pytest.mark.asyncio
-async def test_a_group_that_changes_its_seasons_is_owed_no_season_that_ended_before(tmp_path):
-    service = await open_service(str(tmp_path / "karata.db"))
+async def test_a_group_that_changes_its_seasons_is_owed_no_season_that_ended_before(database):
+    service = await open_service(database)
     store, seasons = service.store, service.store.seasons
     await seasons.begin(utc(2026, 11, 1))
     table = await play_match(service, GROUP, [AMINA, BARAKA], AMINA)
-    await store.db.execute("UPDATE results SET finished_at = ? WHERE table_id = ?", (utc(2026, 12, 2), table.table_id))
-    await store.db.commit()
+    await store.database.execute(
+        "UPDATE results SET finished_at = ? WHERE table_id = ?", (utc(2026, 12, 2), table.table_id)
+    )
     assert await seasons.current(GROUP, utc(2026, 12, 10)) == season_at(utc(2026, 12, 10), MONTH), "monthly by default"
 
     await seasons.set_length(GROUP, WEEK, utc(2026, 12, 10))
@@ -146,3 +146,29 @@ async def test_a_group_that_changes_its_seasons_is_owed_no_season_that_ended_bef
     assert await seasons.current(GROUP, utc(2026, 12, 10)) is None
     assert (await seasons.due(utc(2027, 1, 5)))[0] == [], "no seasons, nothing to announce"
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_in_a_fleet_standings_span_the_bots_and_each_announces_its_own_groups(database):
+    """Two bots on one database (docs/DECISIONS.md, "PostgreSQL and a fleet")."""
+    first, second = await open_service(database, bot_id=1), await open_service(database, bot_id=2)
+    for service in (first, second):
+        await service.store.seasons.begin(utc(2026, 11, 1))
+    ours = await play_match(first, GROUP, [AMINA, BARAKA], AMINA)
+    theirs = await play_match(second, OTHER_GROUP, [BARAKA, CHAUSIKU], CHAUSIKU)
+    for table in (ours, theirs):
+        await first.store.database.execute(
+            "UPDATE results SET finished_at = ? WHERE table_id = ?", (utc(2026, 11, 10), table.table_id)
+        )
+    november = season_at(utc(2026, 11, 10), MONTH)
+    lines = await second.store.seasons.standings(GROUP, "kadi", november)
+    assert [line.user_id for line in lines] == [AMINA.user_id, BARAKA.user_id], "the other bot's match counts"
+
+    due, until = await first.store.seasons.due(utc(2026, 12, 2))
+    assert [item.chat_id for item in due] == [GROUP], "each bot owes only the groups of its own tables"
+    await first.store.seasons.announced(GROUP, due[0].ended)
+    await first.store.seasons.checked(until)
+    due, _until = await second.store.seasons.due(utc(2026, 12, 2))
+    assert [item.chat_id for item in due] == [OTHER_GROUP], "one bot's look does not make another skip"
+    for service in (first, second):
+        await service.store.close()

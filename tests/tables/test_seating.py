@@ -9,8 +9,8 @@ from tests.tables.matches import AMINA, BARAKA, CHAUSIKU, DAUDI, GROUP, open_ser
 pytestmark = pytest.mark.asyncio
 
 
-async def test_a_full_euchre_table_refuses_another_person_and_another_computer(tmp_path):
-    service = await open_service(str(tmp_path / "k.db"))
+async def test_a_full_euchre_table_refuses_another_person_and_another_computer(database):
+    service = await open_service(database)
     try:
         table = (await service.open_lobby(GROUP, 0, "euchre3", AMINA, {}, 0)).table
         assert (await service.join(table.table_id, BARAKA, table.join_token)).ok

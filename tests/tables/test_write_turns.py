@@ -64,8 +64,8 @@ async def published(service, table_id: int) -> int:
     return row["published_revision"]
 
 
-async def test_a_press_never_waits_for_its_tables_screen_record_waiting_for_its_turn(tmp_path):
-    service = await open_service(str(tmp_path / "k.db"))
+async def test_a_press_never_waits_for_its_tables_screen_record_waiting_for_its_turn(database):
+    service = await open_service(database)
     table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
     shown = {"table": Shown(GROUP, 1, "digest")}
     try:
@@ -83,8 +83,8 @@ async def test_a_press_never_waits_for_its_tables_screen_record_waiting_for_its_
         await service.store.close()
 
 
-async def test_a_screen_record_lets_a_move_of_its_table_under_way_go_first(tmp_path):
-    service = await open_service(str(tmp_path / "k.db"))
+async def test_a_screen_record_lets_a_move_of_its_table_under_way_go_first(database):
+    service = await open_service(database)
     table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
     try:
         async with service.lock(table.table_id):  # a move of the table is under way
