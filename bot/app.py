@@ -11,6 +11,7 @@ import asyncio
 import gc
 import logging
 import ssl
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -73,6 +74,7 @@ from handlers.moves import Moves
 from handlers.publisher import Publisher
 from handlers.recent import Recent
 from tables.call_log import CallLog
+from tables.database import is_postgresql
 from tables.feed import ChangeFeed
 from tables.metrics import Metrics
 from tables.service import TableService, Timing
@@ -94,13 +96,29 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
     return httpx.create_ssl_context()
 
 
+def bot_id_of(settings: Settings) -> int:
+    """The bot's own number (the token's first part): a fleet's tables and locks are told apart by it."""
+    return int(settings.token.partition(":")[0])
+
+
+def call_log_path(settings: Settings) -> str | None:
+    """Where the last minute's group calls are kept across a restart: beside a SQLite database;
+    with PostgreSQL (no file of ours), in this machine's temporary folder, one file per bot, which
+    a restarted process or container finds again (docs/DECISIONS.md); none for `:memory:`."""
+    if settings.db_path == ":memory:":
+        return None
+    if is_postgresql(settings.db_path):
+        return str(Path(tempfile.gettempdir()) / f"karata-bot{bot_id_of(settings)}.calls")
+    return settings.db_path + ".calls"
+
+
 def build_application(settings: Settings) -> Application:
     # The operator's figures and health (bot/health.py): every part counts into this bot's own.
     metrics = Metrics()
     gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute, metrics=metrics,
                      telegram_second=settings.telegram_second)
     # What the process before this one sent to each group in the last minute still counts.
-    group_calls = CallLog(None if settings.db_path == ":memory:" else settings.db_path + ".calls", gate.minute)
+    group_calls = CallLog(call_log_path(settings), gate.minute)
     gate.remember(group_calls.recent())
     gate.on_group_call = group_calls.record
     services = Services(
@@ -193,7 +211,7 @@ def timing_of(settings: Settings) -> Timing:
 async def _post_init(application: Application) -> None:
     services = services_of(application)
     settings, metrics = services.settings, services.metrics
-    store = Store(settings.db_path, bot_id=int(settings.token.partition(":")[0]))
+    store = Store(settings.db_path, bot_id=bot_id_of(settings))
     store.metrics = metrics
     await store.open()
     feed = ChangeFeed()
