@@ -35,6 +35,7 @@ from telegram.ext import (
 )
 
 from bot.http_client import AiohttpRequest
+from bot.loop_lag import LoopLagProbe
 from bot.services import SERVICES, Liveness, Services, services_of
 from bot.settings import Settings
 from engine.core.protocol import CHAMPION_WINDOW, VOTE_WINDOW
@@ -270,6 +271,8 @@ async def _post_init(application: Application) -> None:
     deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
     services.background = (background, deadlines)
     publisher.start()
+    services.loop_lag = LoopLagProbe(metrics.loop_lag)
+    services.loop_lag.start()
     if resumed:
         log.info("resumed %d running tables with fresh timers in %.2f s", resumed, time.monotonic() - started)
     # What start-up built (the libraries' modules and classes, the catalogs, the engines' tables)
@@ -282,6 +285,8 @@ async def _post_stop(application: Application) -> None:
     """A graceful stop: what players were about to be shown goes out before the connection closes
     (what does not fit in the time is sent at the next start)."""
     found: Karata | None = application.bot_data.get(KARATA)
+    if services_of(application).loop_lag is not None:
+        services_of(application).loop_lag.stop()
     # With the token refused nothing can be delivered: no wait.
     flush = 0.0 if services_of(application).token_refused.is_set() else STOP_DELIVERY_SECONDS
     if found is not None and not await found.publisher.stop(flush):

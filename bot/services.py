@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from telegram.ext import Application
 
+from bot.loop_lag import LoopLagProbe
 from bot.settings import Settings
 from handlers.flood import FloodGate, FloodLimiter
 from handlers.precedence import UpdatesFirst
@@ -60,6 +61,8 @@ class Services:
     background: tuple[asyncio.Task[None], ...] = ()
     # Set when Telegram refuses the token (revoked): `karata run` stops (bot/runner.py).
     token_refused: asyncio.Event = field(default_factory=asyncio.Event)
+    # How late the event loop runs what is due (/metrics), while the bot runs.
+    loop_lag: LoopLagProbe | None = None
 
 
 def services_of(application: Application) -> Services:

@@ -17,6 +17,8 @@ from tables.db_errors import KINDS as DATABASE_ERROR_KINDS
 
 # Press-to-answer times a person notices start around a tenth of a second.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+# A loop that keeps up runs what is due within a millisecond; a tenth of a second is felt.
+LAG_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 THINKING_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 HOUR = 3600.0
 
@@ -86,6 +88,10 @@ class Metrics:
         self.database_errors = Counter(
             "karata_database_errors", "Failed database writes, by kind (tables/db_errors.py)", ["kind"], registry=r
         )
+        self.loop_lag = Histogram(
+            "karata_event_loop_lag_seconds", "How late the event loop ran a timer due now (bot/loop_lag.py)",
+            buckets=LAG_BUCKETS, registry=r,
+        )  # fmt: skip
         for kind in DATABASE_ERROR_KINDS:  # every kind listed at 0: an alert needs the series
             self.database_errors.labels(kind)
         self.started_at.set(time.time())
