@@ -26,6 +26,8 @@ from bot.progress import progress_bar
 from bot.settings import Settings
 
 DEMO_TOKEN = "123456789:karata-offline-demo-token"
+# `karata demo` says a table never started when its lobby or a join takes longer than this.
+DEMO_STEP_SECONDS = 10.0
 PLAYER_NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
 GROUP_ID = -1001234567890
 SKIP = "\x00skip"
@@ -69,6 +71,10 @@ class Simulation:
         # Players press as soon as their own chat shows the move (the group's table may still
         # be waiting for its flood budget), as on a real, rate-limited Telegram.
         self.private_only = False
+        # How long the bot may take to show the lobby and each join (a bound against a hang, not
+        # a speed: a loaded machine may be slow); `karata demo` tells a table that never starts
+        # sooner (DEMO_STEP_SECONDS).
+        self.step_seconds = 60.0
 
     @classmethod
     def create(
@@ -101,12 +107,14 @@ class Simulation:
             message = self.table_message()
             return message if message is not None and message.message_id > before else None
 
-        lobby = await self.api.wait_until(new_lobby, timeout=10, what="the lobby message")
+        lobby = await self.api.wait_until(new_lobby, timeout=self.step_seconds, what="the lobby message")
         join_url = next(data for row in lobby.buttons for _, data in row if (data or "").startswith("https://"))
         for index, user in enumerate(self.users):
             await self.api.open_link(user, join_url)
             await self.api.wait_until(
-                lambda: (self.table_message() or lobby).edit_count >= index or index == 0, timeout=10, what="the join"
+                lambda: (self.table_message() or lobby).edit_count >= index or index == 0,
+                timeout=self.step_seconds,
+                what="the join",
             )
             await self.api.settle(quiet=0.05)
         start = next(data for row in lobby.buttons for _, data in row if (data or "").endswith(":start"))
@@ -291,6 +299,7 @@ async def _demo(game_name: str, players: int, seed: int, language: str, verbose:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeBotAPI() as api:
             simulation = Simulation.create(api, players, seed, language)
+            simulation.step_seconds = DEMO_STEP_SECONDS
             # TRANSLATORS: the demo transcript's label of what the group chat shows
             group = {simulation.group_id: _.pgettext("demo", "group")}
             # TRANSLATORS: the demo transcript's label of what one player's private chat shows
