@@ -191,9 +191,11 @@ class Publisher:
         delivered = await self.settle(timeout)
         if self._pump is not None:
             self._pump.cancel()
-        records = list(self._tables.values())
-        tasks = [task for record in records for task in (record.retry, record.running, record.saving) if task is not None]
-        for task in [*tasks, *self._confirming]:
+        for record in list(self._tables.values()):
+            for task in (record.retry, record.running, record.saving):
+                if task is not None:
+                    task.cancel()
+        for task in list(self._confirming):
             task.cancel()
         return delivered
 
@@ -343,6 +345,7 @@ class Publisher:
 
         async def confirm() -> None:
             await asyncio.gather(*waits)
+            # Looked up again after each wait: a finished table's record may have gone meanwhile.
             record = self._table(table_id)
             if record.failures.intersection(slots):
                 self._retry_later(table_id)
