@@ -22,6 +22,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
 
@@ -93,6 +94,55 @@ def _removal(slot: str) -> str | None:
     return None
 
 
+@dataclass
+class _TableRecord:
+    """What the publisher keeps of one table between its passes. It is made on the table's first
+    use and dropped as a whole once the table is finished and published with nothing under way,
+    so that a long-running bot keeps memory for live tables only."""
+
+    shown: dict[str, Shown] | None = None
+    """What each of the table's messages shows, by slot (None: not read from the database yet):
+    a pass sends only what differs from it."""
+    queued: dict[str, str] = field(default_factory=dict)
+    """The digest each slot will show once its queued delivery is done (REMOVED: it goes), so that
+    a pass queues nothing a delivery already on its way will show."""
+    fresh: set[str] = field(default_factory=set)
+    """Slots to send anew at the bottom of their chat (/table, /hand), the old message deleted."""
+    panels: dict[int, tuple[int, Panel]] = field(default_factory=dict)
+    """Panels that stand in for a player's hand while they use them (Lopti's rule builder): user
+    -> (table version it belongs to, renderer of its text and keyboard)."""
+    running: asyncio.Task[None] | None = None
+    """The table's pass under way: one pass per table at a time."""
+    again: bool = False
+    """A change came while the pass ran: another pass follows it, rendering the newest state."""
+    again_with: Loaded | None = None
+    """The state that following pass renders, if the change brought it (None: it reads the table)."""
+    unsaved: dict[str, Shown] = field(default_factory=dict)
+    """Edited messages whose new digest is not written yet: it is written with their pass, in one
+    write (or on its own soon after, see `saving`)."""
+    saving: asyncio.Task[None] | None = None
+    """The write of the unsaved edits that does not wait for the pass (see `Publisher._save_soon`)."""
+    writing: bool = False
+    """That write is under way, so it can no longer be called off: the pass waits for it."""
+    published: int = -1
+    """The revision last recorded as published: a pass that changed no message of a published
+    revision writes nothing."""
+    failures: set[str] = field(default_factory=set)
+    """Slots whose last delivery failed for a reason worth retrying (a network error): their pass
+    is not published, and the table is tried again."""
+    moment: tuple[tuple[int, bool], float] | None = None
+    """The clock the table is drawn at while it stays at one revision (see `Publisher._moment`)."""
+    retry: asyncio.Task[None] | None = None
+    """The table's pending retry: one per table, whatever failed."""
+    attempts: int = 0
+    """How many passes failed in a row: the retry's backoff doubles with each."""
+
+    def forget(self) -> None:
+        """What is remembered of the table's messages goes; what is under way stays."""
+        self.shown, self.published, self.moment, self.attempts = None, -1, None, 0
+        self.queued, self.fresh, self.panels, self.failures = {}, set(), {}, set()
+
+
 class Publisher:
     def __init__(
         self,
@@ -116,35 +166,12 @@ class Publisher:
         self.clock = clock
         # Waits while updates are being handled (handlers/precedence.py): presses go first.
         self.yield_to = yield_to
-        self._shown: dict[int, dict[str, Shown]] = {}
-        self._passes: dict[int, asyncio.Task[None]] = {}
-        self._next: dict[int, Loaded | None] = {}
-        # Messages to send anew at the bottom of their chat (/table, /hand).
-        self._fresh: set[tuple[int, str]] = set()
+        # One record per table the publisher has in hand (see `_TableRecord`).
+        self._tables: dict[int, _TableRecord] = {}
         self.branches = branches
-        # Panels that stand in for a player's hand while they use them (Lopti's rule builder):
-        # (table, user) -> (table version it belongs to, renderer of its text and keyboard).
-        self._panels: dict[tuple[int, int], tuple[int, Panel]] = {}
-        # The digest each slot will show once its queued delivery is done (REMOVED: it goes).
-        self._queued: dict[tuple[int, str], str] = {}
+        # Passes' confirmations still waiting for their deliveries (see `_confirm`).
         self._confirming: set[asyncio.Task[None]] = set()
-        # Digests of edited messages not yet written: table -> slot -> what it shows.
-        self._unsaved: dict[int, dict[str, Shown]] = {}
-        # Writes of a table's unsaved edits that do not wait for the pass (see `_save_soon`), and
-        # the tables whose such write is under way (it can no longer be called off).
-        self._saving: dict[int, asyncio.Task[None]] = {}
-        self._writing: set[int] = set()
-        # The revision each table was last recorded as published at (a pass that changed no
-        # message of a published revision writes nothing).
-        self._published: dict[int, int] = {}
-        # Slots whose last delivery failed for a reason worth retrying (a network error).
-        self._failures: set[tuple[int, str]] = set()
-        # The clock each table is drawn at while it stays at one revision (see `_moment`).
-        self._moments: dict[int, tuple[tuple[int, bool], float]] = {}
         self._pump: asyncio.Task[None] | None = None
-        # One pending retry per table, and how many failed in a row (its backoff).
-        self._retries: dict[int, asyncio.Task[None]] = {}
-        self._attempts: dict[int, int] = {}
         self.retry_seconds = RETRY_SECONDS
         self.retry_cap_seconds = RETRY_CAP_SECONDS
         self.watch: ChatWatch | None = None
@@ -164,7 +191,11 @@ class Publisher:
         delivered = await self.settle(timeout)
         if self._pump is not None:
             self._pump.cancel()
-        for task in [*self._retries.values(), *self._passes.values(), *self._confirming, *self._saving.values()]:
+        for record in list(self._tables.values()):
+            for task in (record.retry, record.running, record.saving):
+                if task is not None:
+                    task.cancel()
+        for task in list(self._confirming):
             task.cancel()
         return delivered
 
@@ -173,17 +204,12 @@ class Publisher:
         `private_only`, until the players' private chats show it (groups may wait for their
         flood budget)."""
         deadline = time.monotonic() + timeout
-
-        def busy() -> bool:
-            rendering = self.feed.pending() or self._passes or self._next
-            return bool(rendering or self.courier.pending(private_only) or (self._confirming and not private_only))
-
-        while busy():
+        while self.busy(private_only):
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            if self._passes:
-                await asyncio.wait(list(self._passes.values()), timeout=left)
+            if passes := self._passes():
+                await asyncio.wait(passes, timeout=left)
             elif self.courier.pending(private_only):
                 if not await self.courier.drain(left, private_only):
                     return False
@@ -198,27 +224,52 @@ class Publisher:
     def busy(self, private_only: bool = False) -> bool:
         """Changes waiting to be rendered or delivered (to private chats only, if asked: a
         group's may wait a while for its flood budget). For tests that wait for a quiet bot."""
-        rendering = self.feed.pending() or self._passes or self._next
+        rendering = self.feed.pending() or any(record.running or record.again for record in self._tables.values())
         return bool(rendering or self.courier.pending(private_only) or (self._confirming and not private_only))
+
+    def remembered(self) -> set[int]:
+        """The tables the publisher keeps a record of (for tests: memory follows what is live)."""
+        return set(self._tables)
+
+    def _passes(self) -> list[asyncio.Task[None]]:
+        return [record.running for record in self._tables.values() if record.running is not None]
+
+    def _table(self, table_id: int) -> _TableRecord:
+        """The table's record, made on its first use."""
+        record = self._tables.get(table_id)
+        if record is None:
+            record = self._tables[table_id] = _TableRecord()
+        return record
+
+    def _drop_if_idle(self, table_id: int) -> None:
+        """A record that remembers nothing and has nothing under way goes."""
+        if self._tables.get(table_id) == _TableRecord():
+            del self._tables[table_id]
 
     async def _take_changes(self) -> None:
         while True:
             table_id, loaded = await self.feed.take()
-            if table_id in self._passes:
+            record = self._table(table_id)
+            if record.running is not None:
                 # One pass per table at a time; the next renders the newest state.
-                self._next[table_id] = loaded if loaded is not None else self._next.get(table_id)
+                record.again = True
+                record.again_with = loaded if loaded is not None else record.again_with
                 continue
             self._begin(table_id, loaded)
 
     def _begin(self, table_id: int, loaded: Loaded | None) -> None:
         task = asyncio.get_running_loop().create_task(self._publish(table_id, loaded))
-        self._passes[table_id] = task
+        self._table(table_id).running = task
         task.add_done_callback(lambda _task: self._ended(table_id))
 
     def _ended(self, table_id: int) -> None:
-        self._passes.pop(table_id, None)
-        if table_id in self._next:
-            self._begin(table_id, self._next.pop(table_id))
+        record = self._table(table_id)
+        record.running = None
+        if record.again:
+            loaded, record.again, record.again_with = record.again_with, False, None
+            self._begin(table_id, loaded)
+        else:
+            self._drop_if_idle(table_id)
 
     # ----- requests from handlers -----------------------------------------------------------
     def refresh(self, table_id: int) -> None:
@@ -226,12 +277,12 @@ class Publisher:
 
     def repost(self, table_id: int, slot: str) -> None:
         """Send the message anew at the bottom of its chat, and delete the old one."""
-        self._fresh.add((table_id, slot))
+        self._table(table_id).fresh.add(slot)
         self.feed.put(table_id)
 
     def open_panel(self, table_id: int, user_id: int, version: int, panel: Panel) -> None:
         """Show `panel` in place of the player's hand while the table stays at `version`."""
-        self._panels[(table_id, user_id)] = (version, panel)
+        self._table(table_id).panels[user_id] = (version, panel)
         self.feed.put(table_id)
 
     # ----- one pass over a table -----------------------------------------------------------
@@ -247,13 +298,11 @@ class Publisher:
             people = [seat.user_id for seat in table.seats if not seat.is_computer] + table.leavers
             readers = await self.readers(table.chat_id, people)
             opened = self.branches.of_table(table_id)
-            panels = {
-                user: panel
-                for (table_key, user), (version, panel) in self._panels.items()
-                if table_key == table_id and version == table.version
-            }
+            record = self._table(table_id)
+            panels = {user: panel for user, (version, panel) in record.panels.items() if version == table.version}
             screens = table_screens(loaded, readers, self._moment(table), opened, panels)
             shown = await self._shown_of(table_id)
+            record = self._table(table_id)  # the same one, unless a finished table was forgotten meanwhile
             waits = []
             held = False
             if self.presence is not None:
@@ -262,22 +311,22 @@ class Publisher:
                     slot = f"hand:{user_id}"
                     rested = screens.pop(slot, None)
                     current = shown.get(slot)
-                    target = self._queued.get((table_id, slot), current.digest if current is not None else None)
+                    target = record.queued.get(slot, current.digest if current is not None else None)
                     held = held or (rested is not None and rested.digest != target)
             for slot, screen in screens.items():
                 key = (table_id, slot)
                 current = shown.get(slot)
                 # What the message will show once queued deliveries are done.
-                target = self._queued.get(key, current.digest if current is not None else None)
-                if target == screen.digest and key not in self._fresh:
+                target = record.queued.get(slot, current.digest if current is not None else None)
+                if target == screen.digest and slot not in record.fresh:
                     continue
-                self._queued[key] = screen.digest
+                record.queued[slot] = screen.digest
                 deliver = partial(self._deliver, table_id, slot, screen)
                 waits.append(self.courier.send(screen.chat_id, key, screen.priority, deliver))
             for slot, current in shown.items():
                 key = (table_id, slot)
-                if slot not in screens and _removal(slot) is not None and self._queued.get(key) != REMOVED:
-                    self._queued[key] = REMOVED
+                if slot not in screens and _removal(slot) is not None and record.queued.get(slot) != REMOVED:
+                    record.queued[slot] = REMOVED
                     remove = partial(self._remove, table_id, slot)
                     priority = POST if current.chat_id < 0 else BACKGROUND
                     waits.append(self.courier.send(current.chat_id, key, priority, remove))
@@ -296,25 +345,30 @@ class Publisher:
 
         async def confirm() -> None:
             await asyncio.gather(*waits)
-            if any((table_id, slot) in self._failures for slot in slots):
+            # Looked up again after each wait: a finished table's record may have gone meanwhile.
+            record = self._table(table_id)
+            if record.failures.intersection(slots):
                 self._retry_later(table_id)
                 return
-            self._attempts.pop(table_id, None)
-            saving = self._saving.pop(table_id, None)
-            if saving is not None and table_id in self._writing:
+            record.attempts = 0
+            saving, record.saving = record.saving, None
+            if saving is not None and record.writing:
                 await saving  # its write lands first
             elif saving is not None:
                 saving.cancel()  # this pass's write takes its edits
-            unsaved = self._unsaved.pop(table_id, {})
+            record = self._table(table_id)
+            unsaved, record.unsaved = record.unsaved, {}
             if held:
                 if unsaved:  # what the other messages show now; the revision stays behind
                     await self.yield_to()
                     await self.service.record_screens(table_id, unsaved, 0)
-            elif unsaved or self._published.get(table_id, -1) < revision:
+            elif unsaved or record.published < revision:
                 await self.yield_to()  # a press's move waits for no screen's write
                 await self.service.record_screens(table_id, unsaved, revision)
-                self._published[table_id] = max(revision, self._published.get(table_id, -1))
-            if not live and table_id not in self._next and table_id not in self._passes:
+                record = self._table(table_id)
+                record.published = max(revision, record.published)
+            record = self._table(table_id)
+            if not live and not record.again and record.running is None:
                 self._forget(table_id)
 
         task = asyncio.get_running_loop().create_task(confirm())
@@ -327,18 +381,19 @@ class Publisher:
         countdown says the time left when that revision was first drawn."""
         now = self.clock()
         key = (table.revision, table.paused_until is not None and now < table.paused_until)
-        drawn = self._moments.get(table.table_id)
-        if drawn is not None and drawn[0] == key:
-            return drawn[1]
-        self._moments[table.table_id] = (key, now)
+        record = self._table(table.table_id)
+        if record.moment is not None and record.moment[0] == key:
+            return record.moment[1]
+        record.moment = (key, now)
         return now
 
     def _retry_later(self, table_id: int) -> None:
         """Publish the table again after a backoff; one pending retry per table, whatever failed."""
-        if table_id in self._retries:
+        record = self._table(table_id)
+        if record.retry is not None:
             return
-        attempt = self._attempts.get(table_id, 0)
-        self._attempts[table_id] = attempt + 1
+        attempt = record.attempts
+        record.attempts = attempt + 1
         delay = min(self.retry_cap_seconds, self.retry_seconds * 2**attempt) * random.uniform(0.5, 1.0)
 
         async def again() -> None:
@@ -346,34 +401,42 @@ class Publisher:
             self.feed.put(table_id)
 
         task = asyncio.get_running_loop().create_task(again())
-        self._retries[table_id] = task
-        task.add_done_callback(lambda _task: self._retries.pop(table_id, None))
+        record.retry = task
+        task.add_done_callback(lambda ended: self._retried(table_id, ended))
+
+    def _retried(self, table_id: int, ended: asyncio.Task[None]) -> None:
+        record = self._tables.get(table_id)
+        if record is not None and record.retry is ended:
+            record.retry = None
+            self._drop_if_idle(table_id)
 
     def retrying(self) -> int:
         """Tables waiting for a retry (for tests and drills that wait for convergence)."""
-        return len(self._retries)
+        return sum(record.retry is not None for record in self._tables.values())
+
+    def saving(self) -> int:
+        """Tables whose edits are being written apart from their pass (for tests that wait for
+        what the chats show to be on disk)."""
+        return sum(record.saving is not None for record in self._tables.values())
 
     def chat_moved(self, table_ids: list[int]) -> None:
         """These tables moved to another chat (a group upgraded to a supergroup): what this process
         remembers of their messages goes, and each is published anew from the database."""
         for table_id in table_ids:
-            self._forget(table_id)
-            self._unsaved.pop(table_id, None)
-            if table_id in self._next:
-                self._next[table_id] = None  # the pass after the running one reads the table again
+            record = self._tables.get(table_id)
+            if record is not None:
+                record.unsaved = {}
+                record.again_with = None  # the pass after the running one reads the table again
+                self._forget(table_id)
             self.feed.put(table_id)
 
     def _forget(self, table_id: int) -> None:
-        """A finished table's memory goes: a long-running bot keeps caches for live tables only."""
-        self._shown.pop(table_id, None)
-        self._published.pop(table_id, None)
-        self._moments.pop(table_id, None)
-        self._attempts.pop(table_id, None)
-        for key in [key for key in self._panels if key[0] == table_id]:
-            del self._panels[key]
-        self._fresh = {key for key in self._fresh if key[0] != table_id}
-        for key in [key for key in self._queued if key[0] == table_id]:
-            del self._queued[key]
+        """A finished table's memory goes: a long-running bot keeps caches for live tables only.
+        Its record goes as a whole unless something is still under way for it."""
+        record = self._tables.get(table_id)
+        if record is not None:
+            record.forget()
+            self._drop_if_idle(table_id)
 
     async def readers(self, chat_id: int, user_ids: list[int]) -> Readers:
         languages = await self.service.store.languages_of([*user_ids, chat_id] if chat_id > 0 else user_ids)
@@ -385,64 +448,69 @@ class Publisher:
         return Readers(group, users, self.bot_username(), self.webapp_url, self.webapp_name)
 
     async def _shown_of(self, table_id: int) -> dict[str, Shown]:
-        shown = self._shown.get(table_id)
+        shown = self._table(table_id).shown
         if shown is None:
-            shown = self._shown[table_id] = await self.service.screens(table_id)
+            shown = self._table(table_id).shown = await self.service.screens(table_id)
         return shown
 
     async def _record(self, table_id: int, slot: str, shown: Shown | None) -> None:
         """What a message shows now. A new message (or one gone) is recorded at once, so that a
         crash can never make us send it twice; an edit's new digest is recorded with the pass
         it belongs to, in one write (see `_confirm`)."""
-        cache = self._shown.setdefault(table_id, {})
-        before = cache.get(slot)
+        record = self._table(table_id)
+        if record.shown is None:
+            record.shown = {}
+        before = record.shown.get(slot)
         if shown is None:
-            cache.pop(slot, None)
+            record.shown.pop(slot, None)
         else:
-            cache[slot] = shown
+            record.shown[slot] = shown
         if before is not None and shown is not None and before.message_id == shown.message_id:
-            self._unsaved.setdefault(table_id, {})[slot] = shown
+            record.unsaved[slot] = shown
             self._save_soon(table_id)
             return
-        self._unsaved.get(table_id, {}).pop(slot, None)
+        record.unsaved.pop(slot, None)
         await self.service.record_screen(table_id, slot, shown)
 
     def _save_soon(self, table_id: int) -> None:
         """Write the table's edits made so far unless their pass does it first (usually it does:
         its last delivery follows within milliseconds, and one write serves the whole pass)."""
-        if table_id in self._saving:
+        if self._table(table_id).saving is not None:
             return
+        task = asyncio.get_running_loop().create_task(self._save(table_id))
+        self._table(table_id).saving = task
+        task.add_done_callback(lambda ended: self._saved(table_id, ended))
 
-        async def save() -> None:
-            await asyncio.sleep(SAVE_EDITS_SECONDS)
-            await self.yield_to()
-            self._writing.add(table_id)
-            try:
-                unsaved = self._unsaved.pop(table_id, {})
-                if unsaved:
-                    await self.service.record_screens(table_id, unsaved, 0)
-            finally:
-                self._writing.discard(table_id)
+    async def _save(self, table_id: int) -> None:
+        await asyncio.sleep(SAVE_EDITS_SECONDS)
+        await self.yield_to()
+        record = self._table(table_id)
+        record.writing = True
+        try:
+            unsaved, record.unsaved = record.unsaved, {}
+            if unsaved:
+                await self.service.record_screens(table_id, unsaved, 0)
+        finally:
+            if (record := self._tables.get(table_id)) is not None:
+                record.writing = False
 
-        task = asyncio.get_running_loop().create_task(save())
-        self._saving[table_id] = task
-
-        def done(ended: asyncio.Task[None]) -> None:
-            if self._saving.get(table_id) is ended:
-                del self._saving[table_id]
-
-        task.add_done_callback(done)
+    def _saved(self, table_id: int, ended: asyncio.Task[None]) -> None:
+        record = self._tables.get(table_id)
+        if record is not None and record.saving is ended:
+            record.saving = None
+            self._drop_if_idle(table_id)
 
     # ----- deliveries (run by the courier once the flood gate let them through) ---------------
     async def _deliver(self, table_id: int, slot: str, screen: Screen, ticket: Ticket) -> None:
         paid = _Paid(ticket)
-        key = (table_id, slot)
-        if self._queued.get(key) == screen.digest:
-            del self._queued[key]
+        record = self._table(table_id)
+        if record.queued.get(slot) == screen.digest:
+            del record.queued[slot]
         current = (await self._shown_of(table_id)).get(slot)
-        fresh = key in self._fresh
-        self._fresh.discard(key)
-        self._failures.discard(key)
+        record = self._table(table_id)
+        fresh = slot in record.fresh
+        record.fresh.discard(slot)
+        record.failures.discard(slot)
         if current is not None and current.digest == screen.digest and not fresh:
             return  # a later change brought the message back to what it shows
         try:
@@ -465,7 +533,7 @@ class Publisher:
                 await self.watch.moved(screen.chat_id, int(error.new_chat_id))
         except TelegramError as error:
             if not chat_gone(error):
-                self._failures.add((table_id, slot))
+                self._table(table_id).failures.add(slot)
                 raise
             user_id = user_of_slot(slot)
             if screen.chat_id > 0:
@@ -496,8 +564,9 @@ class Publisher:
 
     async def _remove(self, table_id: int, slot: str, ticket: Ticket) -> None:
         paid = _Paid(ticket)
-        if self._queued.get((table_id, slot)) == REMOVED:
-            del self._queued[(table_id, slot)]
+        queued = self._table(table_id).queued
+        if queued.get(slot) == REMOVED:
+            del queued[slot]
         current = (await self._shown_of(table_id)).get(slot)
         if current is None:
             return

@@ -42,7 +42,7 @@ async def test_edits_shown_before_a_kill_are_not_sent_again(api, start_bot):
         press = next(data for row in hand.buttons for label, data in row if label == "7♥️")
         assert not (await api.wait_for_answer(await api.press(amina, amina.id, hand.message_id, press))).get("text")
         await publisher.settle(private_only=True)
-        await api.wait_until(lambda: not publisher._saving, what="the hands' digests written")
+        await api.wait_until(lambda: not publisher.saving(), what="the hands' digests written")
         crash(application)  # killed while the group's table waits
     since = len(api.calls)
     async with start_bot() as application:
