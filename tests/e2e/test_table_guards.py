@@ -216,7 +216,12 @@ async def test_each_forum_topic_has_its_own_table(api, start_bot):
         kadi = await store.live_table(sim.group_id, first)
         pitch = await store.live_table(sim.group_id, second)
         assert kadi.game == "kadi" and pitch.game == "pitch"
-        lobbies = {message.thread_id: message.plain for message in api.bot_messages(sim.group_id)}
+
+        def both_lobbies() -> dict[int, str] | None:
+            shown = {message.thread_id: message.plain for message in api.bot_messages(sim.group_id)}
+            return shown if first in shown and second in shown else None
+
+        lobbies = await api.wait_until(both_lobbies, what="a lobby in each topic")
         assert "Kadi" in lobbies[first] and "Pitch" in lobbies[second]
 
 
