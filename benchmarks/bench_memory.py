@@ -85,6 +85,7 @@ def one_game(game_name: str, tables: int, moves: int, app: bool, seed: int) -> s
     # Idle: everything imported and every path drawn once (catalogs, engines' tables), nothing kept.
     warm = new_table()
     draw(warm, state_from_json(game, warm.state))
+    english.list(["a", "b"])  # babel loads a language's data (3 MB) at its first list, once for good
     seat.forget(warm.table_id)
     gc.collect()
     idle = rss_kb()

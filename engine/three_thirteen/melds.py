@@ -260,7 +260,13 @@ class HandSolver:
         raise AssertionError("no room for a spare wild card")  # pragma: no cover
 
 
-@lru_cache(maxsize=4096)
+# Solvers kept: a table's move solves the same few hands again (each seat's view, the legal
+# discards, the prompt), so a few tables' worth is enough; a solver with its memo takes about
+# 1.5 KB, and 4,096 of them (mostly the computer players' sampled hands) were 6 MB of a bot.
+SOLVERS_KEPT = 256
+
+
+@lru_cache(maxsize=SOLVERS_KEPT)
 def _solver(cards: tuple[Card, ...], rules: MeldRules) -> HandSolver:
     return HandSolver(cards, rules)
 

@@ -101,12 +101,13 @@ class Node:
     codes: tuple[str, ...] = ()
     action: Action | None = None
     # (label, child) for every button this node opens to.
-    links: list[tuple[str, Node]] = field(default_factory=list)
+    # A list while the tree is built, a tuple once it is.
+    links: list[tuple[str, Node]] | tuple[tuple[str, Node], ...] = field(default_factory=list)
     parent: Node | None = None
     # While cards are being chosen: the node before the first of them, the marked cards (label,
     # the node that unmarks it), and the order the candidates are shown in.
     start: Node | None = None
-    marks: list[tuple[str, Node]] = field(default_factory=list)
+    marks: tuple[tuple[str, Node], ...] = ()
     shown_order: tuple[str, ...] = ()
 
     @property
@@ -223,6 +224,8 @@ class _Builder:
         nodes = self._number()
         for node in nodes:
             self._mark(node)
+        for node in nodes:  # built: a tuple is smaller than a list, and most nodes have no links
+            node.links = tuple(node.links)
         return ActionTree(self.root, nodes, self.codes)
 
     def _confirms(self, node: Node, seen: set[int]) -> None:
@@ -273,11 +276,11 @@ class _Builder:
             start = node.start
             assert start is not None
             node.shown_order = tuple(self.order.get(id(start), ()))
-            node.marks = [
+            node.marks = tuple(
                 (card, self.sets.get((id(start), chosen - {card}), start))
                 for card in node.shown_order
                 if card in chosen
-            ]
+            )
             return
         if node.kind != CARD or node.parent is None:
             return
@@ -289,10 +292,12 @@ class _Builder:
         chain.reverse()
         start = chain[0].parent
         node.start = start
+        marks = []
         for index, marked in enumerate(chain):
             rest = [other.label for other in chain[index + 1 :]]
             target = _follow(marked.parent, rest) if marked.parent is not None else None
-            node.marks.append((marked.label, target or marked.parent or self.root))
+            marks.append((marked.label, target or marked.parent or self.root))
+        node.marks = tuple(marks)
 
 
 def _follow(node: Node, labels: Sequence[str]) -> Node | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.three_thirteen.melds import best_arrangement, deadwood_without, least_deadwood, outable_discards
+from engine.three_thirteen.melds import SOLVERS_KEPT, _solver, best_arrangement, deadwood_without, least_deadwood, outable_discards
 from engine.three_thirteen.rules import MeldRules, game_deck
 
 
@@ -123,3 +123,11 @@ def test_worst_case_hands_are_solved_quickly():
     cards = ["AS", "2S", "3S", "4S", "5S", "6S", "8S", "9S", "10S", "7H", "7D", "X", "X", "7S"]
     assert least_deadwood(cards, rules) == 0
     assert outable_discards(cards, rules) == set(cards)
+
+
+def test_solved_hands_kept_stay_bounded_however_many_hands_are_solved():
+    rng = random.Random(7)
+    deck = game_deck(2, 0)
+    for _ in range(SOLVERS_KEPT * 4):
+        least_deadwood(rng.sample(deck, 11), MeldRules(wild=5))
+    assert _solver.cache_info().currsize <= SOLVERS_KEPT
