@@ -123,9 +123,11 @@ def main() -> None:
     args = parser.parse_args()
     if not args.report:
         wanted = list(filter(None, args.lines.split(",")))
-        lines = [
-            line for want in wanted for line in LINES if want in (line[0], f"{line[0]}/{'-'.join(line[1])}")
-        ] if wanted else LINES
+        lines = (
+            [line for want in wanted for line in LINES if want in (line[0], f"{line[0]}/{'-'.join(line[1])}")]
+            if wanted
+            else LINES
+        )
         run(args.out, lines, args.matches, args.seed, args.jobs)
     report(args.out)
 

@@ -37,7 +37,6 @@ import os
 import random
 import signal
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -172,7 +171,9 @@ async def drive_karata_table(
                 # A hand changed (this player's, or the next player's buttons appeared).
                 for player in sim.users:
                     latest = latest_with_buttons(api, player, "T:")
-                    if latest is not None and (player.id not in versions or len(latest.versions) != versions[player.id]):
+                    if latest is not None and (
+                        player.id not in versions or len(latest.versions) != versions[player.id]
+                    ):
                         return True
                 return message.deleted
 
@@ -217,7 +218,9 @@ def table_edit_delays(api: FakeBotAPI, run: Run, since: float) -> list[float]:
     for group in set(run.groups):
         times = []
         for message in api.bot_messages(group, include_deleted=True):
-            if any((data or "").startswith(("https://t.me/", "P:", "A:")) for row in message.buttons for _, data in row):
+            if any(
+                (data or "").startswith(("https://t.me/", "P:", "A:")) for row in message.buttons for _, data in row
+            ):
                 times.extend(message.version_times)
         edits[group] = sorted(time for time in times if time >= since)
     for pressed, group in zip(run.presses, run.groups):
@@ -254,7 +257,9 @@ async def open_tables(api: FakeBotAPI, count: int, seed: int, game: str = "kadi"
     sims = []
     for index in range(count):
         group = -1001000000000 - index
-        sims.append(Simulation.create(api, PLAYERS, seed + index, "en", group_id=group, first_user=100_000 + index * 10))
+        sims.append(
+            Simulation.create(api, PLAYERS, seed + index, "en", group_id=group, first_user=100_000 + index * 10)
+        )
     for sim in sims:  # one at a time: opening waits for the fake to be quiet
         await sim.open_table(game)
     return sims
@@ -292,8 +297,11 @@ async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
         moves = committed_moves(db_path) - before_moves
         after = api.flood_stats()
         answers = api.answer_latency()[before_answers:]
-        inside = [q.answered_at - q.fetched_at for q in api.queries.values()
-                  if q.answered_at is not None and q.fetched_at is not None and q.created_at >= started]
+        inside = [
+            q.answered_at - q.fetched_at
+            for q in api.queries.values()
+            if q.answered_at is not None and q.fetched_at is not None and q.created_at >= started
+        ]
         delays = table_edit_delays(api, run, started)
         groups = {sim.group_id for sim in sims}
         calls = after.delivered - before.delivered
@@ -370,8 +378,18 @@ async def build_database(db_path: str, count: int) -> None:
     now = time.time()
     for index in range(count):
         seats = [Seat(300_000 + index * 10 + n, PLAYER_NAMES[n]) for n in range(PLAYERS)]
-        table = TableRow(0, -2_000_000_000 - index, 0, "kadi", "lobby", seats[0].user_id, options_dict(options), 90,
-                         seats, f"seed{index}")
+        table = TableRow(
+            0,
+            -2_000_000_000 - index,
+            0,
+            "kadi",
+            "lobby",
+            seats[0].user_id,
+            options_dict(options),
+            90,
+            seats,
+            f"seed{index}",
+        )
         table = await store.create_table(table)
         table.status, table.version = PLAYING, 1
         table.state = state_to_json(GAME, GAME.new([seat.player for seat in seats], options, table.seed))
@@ -424,8 +442,10 @@ async def main() -> None:
 
 
 async def load_figures(counts: list[int], seconds: float, seed: int) -> None:
-    print("| tables | moves/s | press->answer p50 / p99 | of which in the bot p50 / p99 | press->table p50 / p99 | calls/move (group) "
-          "| busiest group minute | busiest bot second | 429s | updates/s vs no-op | bot CPU (per update) |")
+    print(
+        "| tables | moves/s | press->answer p50 / p99 | of which in the bot p50 / p99 | press->table p50 / p99 | calls/move (group) "
+        "| busiest group minute | busiest bot second | 429s | updates/s vs no-op | bot CPU (per update) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for count in counts:
         figures = await karata_under_load(count, seconds, seed)
@@ -444,9 +464,12 @@ async def load_figures(counts: list[int], seconds: float, seed: int) -> None:
     karata_cpu = await karata_cpu_per_move(busiest, seconds, seed)
     _, noop_cpu = await noop_under_load(busiest, seconds, limits=False)
     _, noop_aiohttp_cpu = await noop_under_load(busiest, seconds, limits=False, http="aiohttp")
-    print(f"\nCPU per move, limits lifted, {busiest} tables: Karata {ms(karata_cpu)}, no-op {ms(noop_cpu)} "
-          f"({karata_cpu / noop_cpu:.1f}x); no-op with Karata's HTTP client (aiohttp) {ms(noop_aiohttp_cpu)} "
-          f"({karata_cpu / noop_aiohttp_cpu:.1f}x)", flush=True)
+    print(
+        f"\nCPU per move, limits lifted, {busiest} tables: Karata {ms(karata_cpu)}, no-op {ms(noop_cpu)} "
+        f"({karata_cpu / noop_cpu:.1f}x); no-op with Karata's HTTP client (aiohttp) {ms(noop_aiohttp_cpu)} "
+        f"({karata_cpu / noop_aiohttp_cpu:.1f}x)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

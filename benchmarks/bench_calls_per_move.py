@@ -104,7 +104,7 @@ async def play_match(game: str, seed: int, tally: Tally, fast: bool) -> None:
                 await sim.open_table(game, options)
                 table = await karata.store.live_table(sim.group_id, 0)
                 await publisher.settle()
-                since = len(api.calls)
+                since = mark = len(api.calls)
                 kind = None
                 for _step in range(5000):
                     loaded = await karata.service.load(table.table_id)
@@ -136,16 +136,20 @@ def report(game: str, tally: Tally) -> None:
     for counts in tally.calls.values():
         total.update(counts)
     calls = total["group"] + total["private"]
-    print(f"\n## {game}: {moves} moves, {calls / moves:.2f} calls per move "
-          f"({total['group'] / moves:.2f} group, {total['private'] / moves:.2f} private), "
-          f"{(calls + total['answer']) / moves:.2f} with answers")
+    print(
+        f"\n## {game}: {moves} moves, {calls / moves:.2f} calls per move "
+        f"({total['group'] / moves:.2f} group, {total['private'] / moves:.2f} private), "
+        f"{(calls + total['answer']) / moves:.2f} with answers"
+    )
     print("| move | moves | calls/move | group | private | answers |")
     print("|---|---|---|---|---|---|")
     for kind, count in tally.moves.most_common():
         counts = tally.calls[kind]
         both = counts["group"] + counts["private"]
-        print(f"| {kind} | {count} | {both / count:.2f} | {counts['group'] / count:.2f} | "
-              f"{counts['private'] / count:.2f} | {counts['answer'] / count:.2f} |")
+        print(
+            f"| {kind} | {count} | {both / count:.2f} | {counts['group'] / count:.2f} | "
+            f"{counts['private'] / count:.2f} | {counts['answer'] / count:.2f} |"
+        )
     methods: Counter[str] = Counter()
     for counts in tally.methods.values():
         methods.update(counts)
@@ -153,7 +157,10 @@ def report(game: str, tally: Tally) -> None:
     for kind, count in tally.moves.most_common():
         counts = tally.calls[kind]
         if counts["group"] + counts["private"] > 3 * count:  # where a kind over the budget spends
-            print(f"  {kind}: " + ", ".join(f"{method} {n / count:.2f}" for method, n in tally.methods[kind].most_common()))
+            print(
+                f"  {kind}: "
+                + ", ".join(f"{method} {n / count:.2f}" for method, n in tally.methods[kind].most_common())
+            )
 
 
 async def main() -> None:

@@ -149,7 +149,11 @@ async def kill_points(kills: int, seed: int) -> dict[str, float]:
                     if not caught_up:
                         stalls += 1
                         why = "messages behind the committed state" if moved else "no two moves in 20 s"
-                        print(f"kill point {point}: stalled ({why}; table {table_row(db_path)})", file=sys.stderr, flush=True)
+                        print(
+                            f"kill point {point}: stalled ({why}; table {table_row(db_path)})",
+                            file=sys.stderr,
+                            flush=True,
+                        )
                     if (point + 1) % 10 == 0:
                         print(f"{point + 1} kill points, {stalls} stalls", file=sys.stderr, flush=True)
                 moves = committed_moves(db_path) - start_moves

@@ -72,7 +72,9 @@ def one_game(game_name: str, tables: int, moves: int, app: bool, seed: int) -> s
     def new_table() -> TableRow:
         table_id = next(ids)
         seats = [Seat(1000 + 3 * table_id + index, f"P{index}") for index in range(3)]
-        row = TableRow(table_id, -table_id, 0, game_name, PLAYING, seats[0].user_id, {}, 90, seats, str(table_id), version=1)
+        row = TableRow(
+            table_id, -table_id, 0, game_name, PLAYING, seats[0].user_id, {}, 90, seats, str(table_id), version=1
+        )
         row.state = state_to_json(game, game.new(row.players, game.Options(), str(table_id)))
         return row
 
@@ -112,8 +114,10 @@ def one_game(game_name: str, tables: int, moves: int, app: bool, seed: int) -> s
     kept = deep_size(seat._LIVE)
     rows_size = deep_size(rows)
     mode = "chat + 3 app pages" if app else "chat"
-    return (f"| {game_name} | {mode} | {tables} | {moves} | {above / 1024:.1f} MB | {above / tables:.0f} KB | "
-            f"{rows_size / 1024 / tables:.1f} KB | {kept / 1024 / tables:.1f} KB | {seat.kept_tables()} |")
+    return (
+        f"| {game_name} | {mode} | {tables} | {moves} | {above / 1024:.1f} MB | {above / tables:.0f} KB | "
+        f"{rows_size / 1024 / tables:.1f} KB | {kept / 1024 / tables:.1f} KB | {seat.kept_tables()} |"
+    )
 
 
 def main() -> None:
@@ -129,12 +133,25 @@ def main() -> None:
         return
     from engine.registry import available_games
 
-    print("| game | drawn for | open tables | moves | RSS above idle | per open table | of which the rows (the database's) | seats' screens kept per table | tables kept |")
+    print(
+        "| game | drawn for | open tables | moves | RSS above idle | per open table | of which the rows (the database's) | seats' screens kept per table | tables kept |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for game in available_games():
         for app in (False, True):
-            command = [sys.executable, __file__, "--game", game, "--tables", str(args.tables), "--moves", str(args.moves),
-                       "--seed", str(args.seed), *(["--app"] if app else [])]
+            command = [
+                sys.executable,
+                __file__,
+                "--game",
+                game,
+                "--tables",
+                str(args.tables),
+                "--moves",
+                str(args.moves),
+                "--seed",
+                str(args.seed),
+                *(["--app"] if app else []),
+            ]
             print(subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip(), flush=True)
 
 

@@ -229,12 +229,17 @@ class Figures:
 
     def row(self) -> str:
         per = max(1, self.moves)
-        latency = (f"{percentile(self.latencies, 0.5) * 1000:.0f} ms / {percentile(self.latencies, 0.99) * 1000:.0f} ms"
-                   if self.latencies else "-")
-        sizes = (f"{percentile(self.sizes, 0.5) / 1024:.1f} KB / {max(self.sizes) / 1024:.1f} KB" if self.sizes else "-")
-        return (f"| {self.label} | {self.moves / self.seconds:.1f} | {self.calls / per:.2f} | {self.counted / per:.2f} "
-                f"({self.group_counted / per:.2f}) | {latency} | {sizes} | {self.cpu / per * 1000:.1f} ms "
-                f"({self.cpu / self.seconds:.1%} of a core) | {self.flood_429s} |")
+        latency = (
+            f"{percentile(self.latencies, 0.5) * 1000:.0f} ms / {percentile(self.latencies, 0.99) * 1000:.0f} ms"
+            if self.latencies
+            else "-"
+        )
+        sizes = f"{percentile(self.sizes, 0.5) / 1024:.1f} KB / {max(self.sizes) / 1024:.1f} KB" if self.sizes else "-"
+        return (
+            f"| {self.label} | {self.moves / self.seconds:.1f} | {self.calls / per:.2f} | {self.counted / per:.2f} "
+            f"({self.group_counted / per:.2f}) | {latency} | {sizes} | {self.cpu / per * 1000:.1f} ms "
+            f"({self.cpu / self.seconds:.1%} of a core) | {self.flood_429s} |"
+        )
 
 
 def bot_calls(api: FakeBotAPI, since: int) -> Counter[str]:
@@ -272,8 +277,9 @@ async def app_under_load(game: str, tables: int, seconds: float, pace: float, se
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
             store_ids = await table_ids(http, base, sims)
-            players = [[AppPlayer(http, base, table_id, user) for user in sim.users]
-                       for sim, table_id in zip(sims, store_ids)]
+            players = [
+                [AppPlayer(http, base, table_id, user) for user in sim.users] for sim, table_id in zip(sims, store_ids)
+            ]
             for player in (p for table in players for p in table):
                 await player.open()
             await asyncio.sleep(2)  # the chat hands' last catch-up, before the sockets opened
@@ -281,8 +287,9 @@ async def app_under_load(game: str, tables: int, seconds: float, pace: float, se
 
             async def play(started: float) -> None:
                 until = started + seconds
-                await asyncio.gather(*(drive_app_table(table, random.Random(rng.random()), until, pace, run)
-                                       for table in players))
+                await asyncio.gather(
+                    *(drive_app_table(table, random.Random(rng.random()), until, pace, run) for table in players)
+                )
 
             figures = await measured(api, process, db_path, sims, f"{game}: app, {paced(pace)}", play)
             figures.latencies, figures.own = run.latencies, run.own
@@ -317,8 +324,9 @@ async def chat_under_load(game: str, tables: int, seconds: float, pace: float, s
 
         async def play(started: float) -> None:
             until = started + seconds
-            await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace)
-                                   for sim in sims))
+            await asyncio.gather(
+                *(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace) for sim in sims)
+            )
 
         return await measured(api, process, db_path, sims, f"{game}: chat, {paced(pace)}", play)
 
@@ -334,8 +342,10 @@ async def main() -> None:
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     print(f"{args.tables} tables of 3 per game, {args.seconds:.0f} s a run, Telegram's flood limits enforced")
-    print("| run | moves/s | Bot API calls/move | counted calls/move (group) | tap->every screen p50 / p99 "
-          "| snapshot p50 / max | bot CPU per move | 429s |")
+    print(
+        "| run | moves/s | Bot API calls/move | counted calls/move (group) | tap->every screen p50 / p99 "
+        "| snapshot p50 / max | bot CPU per move | 429s |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     runs = []
     for game in args.games.split(","):
@@ -351,11 +361,15 @@ async def main() -> None:
     for figures in runs:
         print(f"{figures.label}: calls per move by method: {figures.breakdown()}")
         if figures.own:
-            print(f"{figures.label}: the move's own POST answered p50 {percentile(figures.own, 0.5) * 1000:.0f} ms, "
-                  f"p99 {percentile(figures.own, 0.99) * 1000:.0f} ms")
+            print(
+                f"{figures.label}: the move's own POST answered p50 {percentile(figures.own, 0.5) * 1000:.0f} ms, "
+                f"p99 {percentile(figures.own, 0.99) * 1000:.0f} ms"
+            )
         if figures.refused or figures.timeouts:
-            print(f"{figures.label}: {figures.refused} presses refused, "
-                  f"{figures.timeouts} moves not on every screen within 10 s")
+            print(
+                f"{figures.label}: {figures.refused} presses refused, "
+                f"{figures.timeouts} moves not on every screen within 10 s"
+            )
 
 
 if __name__ == "__main__":

@@ -35,10 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from handlers.i18n import translator  # noqa: E402
 from engine.core.options import options_dict, parse_options  # noqa: E402
 from engine.core.serialize import state_to_json  # noqa: E402
 from engine.registry import get_game  # noqa: E402
+from handlers.i18n import translator  # noqa: E402
 from handlers.render.records import board_text, history_text, stats_text  # noqa: E402
 from tables.records import record_match  # noqa: E402
 from tables.store import MIGRATIONS, Store  # noqa: E402
@@ -128,7 +128,9 @@ def build(path: str, matches: int, rng: random.Random) -> None:
             seats = json.dumps([{"user_id": user, "name": f"Player {user}"} for user in users])
             at = start + number * YEAR / matches
             closed = "session_ended" if game_name == "lopti" else None
-            rows.append((chat, game_name, users[0], json.dumps(options), seats, f"seed-{number}", state, at, at, closed))
+            rows.append(
+                (chat, game_name, users[0], json.dumps(options), seats, f"seed-{number}", state, at, at, closed)
+            )
         db.executemany(
             "INSERT INTO tables (chat_id, game, status, creator_id, options, turn_seconds, seats, seed, state, "
             "version, created_at, updated_at, closed_reason) VALUES (?, ?, 'finished', ?, ?, 90, ?, ?, ?, 100, ?, ?, ?)",
@@ -161,8 +163,9 @@ async def measure(path: str, repeat: int, rng: random.Random) -> None:
     built = time.perf_counter() - began
     counted = (await store._one("SELECT COUNT(*) FROM results WHERE seat = 0"))[0]
     seats = (await store._one("SELECT COUNT(*) FROM results"))[0]
-    print(f"store opened (records built if they were not): {built:.1f} s; {counted:,} counted matches, "
-          f"{seats:,} results")
+    print(
+        f"store opened (records built if they were not): {built:.1f} s; {counted:,} counted matches, {seats:,} results"
+    )
     records = store.records
     _ = translator("sw")
     games = await records.games_rated(BUSY_GROUP)
@@ -238,8 +241,9 @@ async def measure(path: str, repeat: int, rng: random.Random) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=100_000)
-    parser.add_argument("--db", help="where to build the database, or one built before to time again "
-                        "(default: a temporary folder)")
+    parser.add_argument(
+        "--db", help="where to build the database, or one built before to time again (default: a temporary folder)"
+    )
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     rng = random.Random(2026)

@@ -53,7 +53,9 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for game in available_games():
         found, prompt = sizes(game, args.matches, args.moves)
-        print(f"| {game} | {len(found)} | {statistics.median(found) / 1024:.1f} KB | {max(found) / 1024:.1f} KB | {prompt[:60]} |")
+        print(
+            f"| {game} | {len(found)} | {statistics.median(found) / 1024:.1f} KB | {max(found) / 1024:.1f} KB | {prompt[:60]} |"
+        )
 
 
 if __name__ == "__main__":

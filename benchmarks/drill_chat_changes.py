@@ -64,8 +64,10 @@ async def open_tables(api, application, count, base, first_user):
 async def dead_chats(seconds: float) -> None:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeBotAPI() as api:
-            sims = {name: Simulation.create(api, 3, 1, group_id=chat, first_user=3001 + 10 * number)
-                    for number, (name, chat) in enumerate(GROUPS.items())}
+            sims = {
+                name: Simulation.create(api, 3, 1, group_id=chat, first_user=3001 + 10 * number)
+                for number, (name, chat) in enumerate(GROUPS.items())
+            }
             settings = demo_settings(api, f"{folder}/karata.db", KARATA_TURN_SECONDS=2, KARATA_WARN_SECONDS=0)
             async with running_application(settings) as application:
                 karata = application.bot_data["karata"]
@@ -85,12 +87,16 @@ async def dead_chats(seconds: float) -> None:
                     first = first_failure(api, chat, mark)
                     calls = api.calls_to(chat, mark)
                     after = len(api.calls_to(chat, first + 1)) if first is not None else 0
-                    print(f"  {name:9} calls to the dead id: {len(calls)} in all, "
-                          f"{after} after the first failure ({after / elapsed * 60:.1f} a minute)")
+                    print(
+                        f"  {name:9} calls to the dead id: {len(calls)} in all, "
+                        f"{after} after the first failure ({after / elapsed * 60:.1f} a minute)"
+                    )
                 upgraded = await karata.store.get_table(tables["upgraded"].table_id)
                 moved = len(api.bot_messages(SUPERGROUP))
-                print(f"  upgraded: table now in chat {upgraded.chat_id} ({upgraded.status}, version "
-                      f"{upgraded.version}), {moved} bot messages in the supergroup")
+                print(
+                    f"  upgraded: table now in chat {upgraded.chat_id} ({upgraded.status}, version "
+                    f"{upgraded.version}), {moved} bot messages in the supergroup"
+                )
                 for name in ("removed", "deleted"):
                     row = await karata.store.get_table(tables[name].table_id)
                     print(f"  {name}: table {row.status} ({row.closed_reason})")

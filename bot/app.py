@@ -18,7 +18,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
-
 from telegram import Bot, Update
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import (
@@ -70,8 +69,8 @@ from handlers.chat_keeper import ChatKeeper
 from handlers.context import KARATA, BotData, Karata, KarataContext
 from handlers.courier import Courier
 from handlers.flood import FloodGate, FloodLimiter
-from handlers.precedence import UpdatesFirst
 from handlers.moves import Moves
+from handlers.precedence import UpdatesFirst
 from handlers.publisher import Publisher
 from handlers.recent import Recent
 from tables.call_log import CallLog
@@ -116,15 +115,17 @@ def call_log_path(settings: Settings) -> str | None:
 def build_application(settings: Settings) -> Application:
     # The operator's figures and health (bot/health.py): every part counts into this bot's own.
     metrics = Metrics()
-    gate = FloodGate(settings.bot_messages_per_second, settings.group_messages_per_minute, metrics=metrics,
-                     telegram_second=settings.telegram_second)
+    gate = FloodGate(
+        settings.bot_messages_per_second,
+        settings.group_messages_per_minute,
+        metrics=metrics,
+        telegram_second=settings.telegram_second,
+    )
     # What the process before this one sent to each group in the last minute still counts.
     group_calls = CallLog(call_log_path(settings), gate.minute)
     gate.remember(group_calls.recent())
     gate.on_group_call = group_calls.record
-    services = Services(
-        settings, metrics, gate, FloodLimiter(gate), UpdatesFirst(metrics=metrics), liveness=Liveness()
-    )
+    services = Services(settings, metrics, gate, FloodLimiter(gate), UpdatesFirst(metrics=metrics), liveness=Liveness())
     tls = tls_for(settings.telegram_api_base_url)
     # A token revoked while the bot runs: `karata run` stops (bot/runner.py) rather than idle.
     refused = services.token_refused.set
@@ -177,7 +178,9 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(
         MessageHandler(filters.ChatType.GROUPS & filters.REPLY & filters.TEXT & ~filters.COMMAND, play.said_at_table)
     )
-    application.add_handler(MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, play.private_text))
+    application.add_handler(
+        MessageHandler(filters.ChatType.PRIVATE & filters.TEXT & ~filters.COMMAND, play.private_text)
+    )
     application.add_handler(CallbackQueryHandler(play.press_action, pattern=TreeNode.matches))
     application.add_handler(CallbackQueryHandler(play.press_table_button, pattern=TableButton.matches))
     application.add_handler(CallbackQueryHandler(rule_builder.press_draft, pattern=RuleDraft.matches))
@@ -222,8 +225,9 @@ async def _post_init(application: Application) -> None:
     courier = Courier(services.gate, yield_to)
     bot = application.bot
     moves = Moves(service, feed, partial(rule_builder.open_amendment, bot))
-    publisher = Publisher(bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches,
-                          yield_to=yield_to)
+    publisher = Publisher(
+        bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches, yield_to=yield_to
+    )
     # The keeper and the publisher tell each other of chats; every refused call reaches the keeper.
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
     services.limiter.refused = keeper.refused

@@ -56,15 +56,20 @@ def _at_least_one(text: str) -> int:
 
 # argparse's own wordings, said as the rest of the command line says things.
 _ARGPARSE_WORDS = (
-    (re.compile(r"^argument command: invalid choice: '([^']*)' \(choose from (.*)\)$"),
-     lambda found: f"unknown command {found[1]!r}; commands: {found[2].replace(chr(39), '')}"),
-    (re.compile(r"^argument ([^:]+): invalid choice: '([^']*)' \(choose from (.*)\)$"),
-     lambda found: f"{found[1]}: {found[2]!r} is not one of {found[3].replace(chr(39), '')}"),
-    (re.compile(r"^argument ([^:]+): invalid \w+ value: '([^']*)'$"),
-     lambda found: f"{found[1]}: {found[2]!r} is not a whole number"),
+    (
+        re.compile(r"^argument command: invalid choice: '([^']*)' \(choose from (.*)\)$"),
+        lambda found: f"unknown command {found[1]!r}; commands: {found[2].replace(chr(39), '')}",
+    ),
+    (
+        re.compile(r"^argument ([^:]+): invalid choice: '([^']*)' \(choose from (.*)\)$"),
+        lambda found: f"{found[1]}: {found[2]!r} is not one of {found[3].replace(chr(39), '')}",
+    ),
+    (
+        re.compile(r"^argument ([^:]+): invalid \w+ value: '([^']*)'$"),
+        lambda found: f"{found[1]}: {found[2]!r} is not a whole number",
+    ),
     (re.compile(r"^argument ([^:]+): expected one argument$"), lambda found: f"{found[1]} needs a value"),
-    (re.compile(r"^the following arguments are required: (.*)$"),
-     lambda found: f"missing {found[1].upper()}"),
+    (re.compile(r"^the following arguments are required: (.*)$"), lambda found: f"missing {found[1].upper()}"),
     (re.compile(r"^unrecognized arguments: (.*)$"), lambda found: f"unknown option or argument {found[1]}"),
     (re.compile(r"^argument ([^:]+): (.*)$"), lambda found: f"{found[1]}: {found[2]}"),
 )
@@ -129,17 +134,28 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=_whole_number, default=1, help="seed of the deal and of the players' choices")
     demo.add_argument("--language", choices=("sw", "en"), default=DEMO_LANGUAGE, help="language of the demo chats")
     demo.add_argument("--verbose", action="store_true", help="print every version of every message")
-    demo.add_argument("--webapp", type=_at_least_one, nargs="?", const=1, default=0, metavar="SEATS",
-                      help="serve the Mini App on 127.0.0.1 and print a link to play SEATS seats (default 1) "
-                           "in a browser against computer players, until Ctrl-C")
+    demo.add_argument(
+        "--webapp",
+        type=_at_least_one,
+        nargs="?",
+        const=1,
+        default=0,
+        metavar="SEATS",
+        help="serve the Mini App on 127.0.0.1 and print a link to play SEATS seats (default 1) "
+        "in a browser against computer players, until Ctrl-C",
+    )
     arena = commands.add_parser(
         "arena", formatter_class=defaults, help="play whole matches between kinds of computer players, offline"
     )
     arena.add_argument("game", help=games)
     arena.add_argument("--seats", default="strong,random", help="a kind per seat: strong, easy or random")
-    arena.add_argument("--matches", type=_at_least_one, default=argparse.SUPPRESS,
-                       help=f"how many matches (seats rotate each match) (default: {ARENA_MATCHES}; "
-                            f"Lopti: {LOPTI_ARENA_MATCHES}, whose matches take seconds each)")
+    arena.add_argument(
+        "--matches",
+        type=_at_least_one,
+        default=argparse.SUPPRESS,
+        help=f"how many matches (seats rotate each match) (default: {ARENA_MATCHES}; "
+        f"Lopti: {LOPTI_ARENA_MATCHES}, whose matches take seconds each)",
+    )
     arena.add_argument("--seed", type=_whole_number, default=1, help="seed of the first match's deal")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     from engine.replay import DESCRIPTION
@@ -208,8 +224,10 @@ def arena_seats_problem(game_name: str, seats: Sequence[str]) -> str | None:
         return None
     count = f"exactly {low}" if low == high else f"{low} to {high}"
     example = ",".join((["strong", "easy", "random"] * 3)[:low])
-    return (f"{game_name} needs {count} seats, and --seats names {len(seats)} ({','.join(seats)}): "
-            f"name a kind per seat, e.g. --seats {example}")
+    return (
+        f"{game_name} needs {count} seats, and --seats names {len(seats)} ({','.join(seats)}): "
+        f"name a kind per seat, e.g. --seats {example}"
+    )
 
 
 def _backup_or_restore(command: str, file: str) -> int:
@@ -254,12 +272,11 @@ def _run() -> int:
         return 2
     log_format = settings.log_format
     setup_logging(settings.log_level, settings.token, log_format)
+    from asyncpg import PostgresError
     from telegram.error import InvalidToken
 
     from bot.backup import DatabaseInUse
     from bot.runner import TokenRefused, run
-    from asyncpg import PostgresError
-
     from bot.web import CannotListen
     from tables.database import shown_target
     from tables.db_check import DatabaseProblem, check_database

@@ -18,12 +18,11 @@ import tempfile
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-
+from bot.progress import progress_bar
+from bot.settings import Settings
 from engine.core.protocol import Game
 from fakeapi import FakeBotAPI, FakeUser, MessageRecord
 from fakeapi.records import markup_buttons
-from bot.progress import progress_bar
-from bot.settings import Settings
 
 DEMO_TOKEN = "123456789:karata-offline-demo-token"
 # `karata demo` says a table never started when its lobby or a join takes longer than this.
@@ -78,17 +77,28 @@ class Simulation:
 
     @classmethod
     def create(
-        cls, api: FakeBotAPI, count: int, seed: int, language: str = "en", group_id: int = GROUP_ID, first_user: int = 1001
+        cls,
+        api: FakeBotAPI,
+        count: int,
+        seed: int,
+        language: str = "en",
+        group_id: int = GROUP_ID,
+        first_user: int = 1001,
     ) -> Simulation:
-        users = [api.add_user(first_user + index, PLAYER_NAMES[index], language_code=language) for index in range(count)]
+        users = [
+            api.add_user(first_user + index, PLAYER_NAMES[index], language_code=language) for index in range(count)
+        ]
         members = {user.id: ("creator" if index == 0 else "member") for index, user in enumerate(users)}
         api.add_group(group_id, "Karata demo", members=members)
         return cls(api, users, group_id, random.Random(seed))
 
     def table_message(self) -> MessageRecord | None:
         for message in reversed(self.api.bot_messages(self.group_id)):
-            if any(data and data.startswith(("L:", "A:")) or (data or "").startswith("https://t.me/")
-                   for row in message.buttons for _, data in row):
+            if any(
+                data and data.startswith(("L:", "A:")) or (data or "").startswith("https://t.me/")
+                for row in message.buttons
+                for _, data in row
+            ):
                 return message
         return None
 
@@ -138,7 +148,12 @@ class Simulation:
             message = self.hand_message(user)
             if message is None:
                 continue
-            buttons = [data for row in message.buttons for label, data in row if data and data.startswith("T:") and label != "↩"]
+            buttons = [
+                data
+                for row in message.buttons
+                for label, data in row
+                if data and data.startswith("T:") and label != "↩"
+            ]
             if buttons:
                 choices.append((user, message, buttons))
         if not choices:
@@ -269,7 +284,7 @@ class Transcript:
                 continue
             for message in self.api.bot_messages(chat_id, include_deleted=self.verbose):
                 key = (chat_id, message.message_id)
-                new = message.versions[self.seen.get(key, 0):]
+                new = message.versions[self.seen.get(key, 0) :]
                 self.seen[key] = len(message.versions)
                 for version in new if self.verbose else new[-1:]:
                     print(f"── {label} ──")
@@ -281,8 +296,8 @@ class Transcript:
 
 
 async def _demo(game_name: str, players: int, seed: int, language: str, verbose: bool) -> int:
-    from engine.registry import available_games, get_game
     from bot.runner import running_application
+    from engine.registry import available_games, get_game
     from handlers.i18n import translator
     from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING
 

@@ -124,13 +124,24 @@ async def serve_webapp_demo(
                 _ = translator(language)
                 # TRANSLATORS: `karata demo --webapp`: the table is dealt and waits in the browser.
                 title, computers = game_title(game, _), len(table.computers)
-                say(_.pgettext("demo", "{game}: the table is dealt. Seats for you in the browser: {humans}; "
-                               "computer players: {computers}.", game=title, humans=humans, computers=computers))
+                say(
+                    _.pgettext(
+                        "demo",
+                        "{game}: the table is dealt. Seats for you in the browser: {humans}; "
+                        "computer players: {computers}.",
+                        game=title,
+                        humans=humans,
+                        computers=computers,
+                    )
+                )
                 for index, user in enumerate(sim.users):
-                    which = (_.pgettext("demo", "Open this in a browser to play as {name}:", name=user.first_name)
-                             if index == 0 else
-                             _.pgettext("demo", "Another seat (a second browser tab), to play as {name}:",
-                                        name=user.first_name))
+                    which = (
+                        _.pgettext("demo", "Open this in a browser to play as {name}:", name=user.first_name)
+                        if index == 0
+                        else _.pgettext(
+                            "demo", "Another seat (a second browser tab), to play as {name}:", name=user.first_name
+                        )
+                    )
                     say(f"{which}\n  {app_url(base, table.table_id, user, language)}")
                 say(_.pgettext("demo", "The links are signed for 24 hours. Press Ctrl-C to stop."))
                 await _until_stopped(stop)

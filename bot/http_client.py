@@ -21,7 +21,6 @@ from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
-
 _FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 

@@ -20,5 +20,11 @@ def progress_bar(
     counter = "{desc}: {n_fmt} {unit} [{elapsed}]" if total is None else None
     # leave=False: the bar is erased when done, so what the command prints next stands alone.
     return tqdm(
-        total=total, desc=description, unit=unit, bar_format=counter, file=file or sys.stderr, disable=disable, leave=False
+        total=total,
+        desc=description,
+        unit=unit,
+        bar_format=counter,
+        file=file or sys.stderr,
+        disable=disable,
+        leave=False,
     )

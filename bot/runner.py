@@ -32,7 +32,9 @@ log = logging.getLogger(__name__)
 
 # getUpdates' long poll: an open connection that Telegram answers as soon as an update comes.
 POLL_TIMEOUT_SECONDS = 10
-TOKEN_REVOKED = "karata run: Telegram refused BOT_TOKEN while the bot ran (revoked?); get the current one from @BotFather"
+TOKEN_REVOKED = (
+    "karata run: Telegram refused BOT_TOKEN while the bot ran (revoked?); get the current one from @BotFather"
+)
 
 
 class TokenRefused(SystemExit):

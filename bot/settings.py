@@ -38,9 +38,7 @@ class Settings(BaseSettings):
     # The bot's one HTTP server (bot/web.py): the webhook, /healthz, /metrics and the Mini App.
     # Loopback unless told otherwise: a proxy on this host reaches it, nobody else (the image
     # sets 0.0.0.0 for the proxy's container). The old names KARATA_WEBHOOK_LISTEN/PORT still work.
-    http_listen: str = Field(
-        "127.0.0.1", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN")
-    )
+    http_listen: str = Field("127.0.0.1", validation_alias=AliasChoices("KARATA_HTTP_LISTEN", "KARATA_WEBHOOK_LISTEN"))
     # Its port (0: the system chooses a free one, as tests do).
     http_port: int = Field(
         8080, ge=0, le=65535, validation_alias=AliasChoices("KARATA_HTTP_PORT", "KARATA_WEBHOOK_PORT")
@@ -290,9 +288,13 @@ def plain_problem(error: Mapping[str, Any]) -> str:
         "greater_than": f"must be more than {context.get('gt')}",
         "less_than": f"must be less than {context.get('lt')}",
         "enum": f"must be {str(context.get('expected', '')).replace(chr(39), '')}",
-        "string_pattern_mismatch": (f"must be {' or '.join(choices[1].split('|'))}" if choices
-                                    else f"must be {name[1]} to {name[2]} letters, digits or _" if name
-                                    else "is not in the expected form (see karata --help)"),
+        "string_pattern_mismatch": (
+            f"must be {' or '.join(choices[1].split('|'))}"
+            if choices
+            else f"must be {name[1]} to {name[2]} letters, digits or _"
+            if name
+            else "is not in the expected form (see karata --help)"
+        ),
     }
     if kind in said:
         return said[kind]

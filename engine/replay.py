@@ -18,7 +18,6 @@ from engine.core.options import OptionsError, parse_options
 from engine.core.protocol import CLOCK, Action, Game, MalformedAction, Refused
 from engine.registry import UnknownGame, get_game
 
-
 USAGE = "usage: python -m engine.replay FILE"
 DESCRIPTION = """\
 Play a replay file (JSON: game, players, options, seed, decks, actions) action by action and
@@ -84,9 +83,7 @@ def parse_replay(data: Any) -> ReplayFile:
     _require(problem is None, problem or "")
 
     seed = data.get("seed", 0)
-    _require(
-        isinstance(seed, (int, str)) and not isinstance(seed, bool), "'seed' must be an integer or a string"
-    )
+    _require(isinstance(seed, (int, str)) and not isinstance(seed, bool), "'seed' must be an integer or a string")
 
     decks = data.get("decks", [])
     _require(isinstance(decks, list), "'decks' must be a list of decks")

@@ -10,6 +10,15 @@ from fakeapi.server import FakeBotAPI
 from fakeapi.text import utf16_len
 
 __all__ = [
-    "BanViolation", "CallbackQuery", "Document", "FakeBotAPI", "FakeChat", "FakeUser", "FloodStats",
-    "MessageRecord", "TelegramAPIError", "parse_html", "utf16_len",
+    "BanViolation",
+    "CallbackQuery",
+    "Document",
+    "FakeBotAPI",
+    "FakeChat",
+    "FakeUser",
+    "FloodStats",
+    "MessageRecord",
+    "TelegramAPIError",
+    "parse_html",
+    "utf16_len",
 ]

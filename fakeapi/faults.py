@@ -10,7 +10,6 @@ only read or answer (getUpdates, answerCallbackQuery, getChatMember...) are left
 window unless ``methods`` names them.
 """
 
-
 from __future__ import annotations
 
 import asyncio
@@ -75,8 +74,14 @@ class Faults:
             return
         raise TelegramAPIError(fault.code, STATUS_TEXT.get(fault.code, "Server Error"))
 
-    def inject_faults(self, probability: float, kinds: Iterable[str] = (SERVER_ERROR, HANG, CUT), seed: int = 0,
-                      hang_seconds: float = 6.0, methods: Iterable[str] | None = None) -> None:
+    def inject_faults(
+        self,
+        probability: float,
+        kinds: Iterable[str] = (SERVER_ERROR, HANG, CUT),
+        seed: int = 0,
+        hang_seconds: float = 6.0,
+        methods: Iterable[str] | None = None,
+    ) -> None:
         """From now on each counted call (or one of ``methods``) fails with ``probability``: a 5xx
         answer, a call that hangs ``hang_seconds`` and is then cut (longer than the client's read
         timeout: it times out), or a connection cut at once.  ``inject_faults(0)`` ends the window."""

@@ -24,8 +24,15 @@ from typing import Callable
 from fakeapi.errors import too_many_requests
 
 COUNTED_METHODS = {
-    "sendmessage", "editmessagetext", "editmessagereplymarkup", "editmessagecaption", "deletemessage",
-    "deletemessages", "sendpoll", "stoppoll", "senddocument",
+    "sendmessage",
+    "editmessagetext",
+    "editmessagereplymarkup",
+    "editmessagecaption",
+    "deletemessage",
+    "deletemessages",
+    "sendpoll",
+    "stoppoll",
+    "senddocument",
 }
 GROUP_LIMIT, GROUP_WINDOW = 20, 60.0
 BOT_LIMIT, BOT_WINDOW = 30, 1.0
@@ -155,4 +162,3 @@ class FloodControl:
             busiest_second=self._busiest_second,
             ban_violations=list(self._ban_violations),
         )
-

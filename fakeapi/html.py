@@ -15,14 +15,40 @@ from fakeapi.errors import TelegramAPIError, bad
 from fakeapi.text import utf16_len
 
 _HTML_TAGS = {
-    "a", "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler",
-    "tg-emoji", "code", "pre", "blockquote",
+    "a",
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "span",
+    "tg-spoiler",
+    "tg-emoji",
+    "code",
+    "pre",
+    "blockquote",
 }
 _HTML_ENTITY_TYPES = {
-    "b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline",
-    "ins": "underline", "s": "strikethrough", "strike": "strikethrough", "del": "strikethrough",
-    "span": "spoiler", "tg-spoiler": "spoiler", "code": "code", "pre": "pre",
-    "blockquote": "blockquote", "a": "text_link", "tg-emoji": "custom_emoji",
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "span": "spoiler",
+    "tg-spoiler": "spoiler",
+    "code": "code",
+    "pre": "pre",
+    "blockquote": "blockquote",
+    "a": "text_link",
+    "tg-emoji": "custom_emoji",
 }
 _ENTITY_RE = re.compile(r"&(lt|gt|amp|quot|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 
@@ -64,16 +90,13 @@ def parse_html(text: str, strict_ampersand: bool = True) -> tuple[str, list[dict
                         cp = int(ent[2:], 16) if ent[1:2] in "xX" else int(ent[1:])
                         emit(chr(cp))
                     except (ValueError, OverflowError):
-                        raise _parse_err(f"Invalid character reference at byte offset {byte_off(i)}")
+                        raise _parse_err(f"Invalid character reference at byte offset {byte_off(i)}") from None
                 else:
                     emit({"lt": "<", "gt": ">", "amp": "&", "quot": '"'}[ent])
                 i = m.end()
                 continue
             if strict_ampersand:
-                raise _parse_err(
-                    f"Unescaped '&' at byte offset {byte_off(i)} (FakeBotAPI strict mode; "
-                    "use &amp;)"
-                )
+                raise _parse_err(f"Unescaped '&' at byte offset {byte_off(i)} (FakeBotAPI strict mode; use &amp;)")
             emit("&")
             i += 1
             continue
@@ -90,14 +113,13 @@ def parse_html(text: str, strict_ampersand: bool = True) -> tuple[str, list[dict
             j = text.find(">", i)
             if j == -1:
                 raise _parse_err(f"Unclosed end tag at byte offset {byte_off(begin)}")
-            name = text[i + 1:j].strip().lower()
+            name = text[i + 1 : j].strip().lower()
             if not stack:
                 raise _parse_err(f"Unexpected end tag at byte offset {byte_off(begin)}")
             top = stack.pop()
             if name != top["tag"]:
                 raise _parse_err(
-                    f'Unmatched end tag at byte offset {byte_off(begin)}, expected '
-                    f'"</{top["tag"]}>", found "</{name}>"'
+                    f'Unmatched end tag at byte offset {byte_off(begin)}, expected "</{top["tag"]}>", found "</{name}>"'
                 )
             length = pos16 - top["offset"]
             if name == "code" and stack and stack[-1]["tag"] == "pre":
@@ -142,7 +164,7 @@ def parse_html(text: str, strict_ampersand: bool = True) -> tuple[str, list[dict
                     end = text.find(q, k + 1)
                     if end == -1:
                         raise _parse_err(f"Unclosed start tag at byte offset {byte_off(begin)}")
-                    value = text[k + 1:end]
+                    value = text[k + 1 : end]
                     k = end + 1
                 else:
                     v0 = k
@@ -158,8 +180,7 @@ def parse_html(text: str, strict_ampersand: bool = True) -> tuple[str, list[dict
             href = attrs.get("href", "")
             if href.startswith("tg://user?id="):
                 etype = "text_mention"
-                extra["user"] = {"id": int(href.split("=", 1)[1] or 0), "is_bot": False,
-                                 "first_name": ""}
+                extra["user"] = {"id": int(href.split("=", 1)[1] or 0), "is_bot": False, "first_name": ""}
             else:
                 extra["url"] = href
         if name == "tg-emoji":
@@ -171,21 +192,20 @@ def parse_html(text: str, strict_ampersand: bool = True) -> tuple[str, list[dict
         if name == "code" and stack and stack[-1]["tag"] == "pre" and "class" in attrs:
             lang = attrs["class"]
             if lang.startswith("language-"):
-                stack[-1]["extra"]["language"] = lang[len("language-"):]
+                stack[-1]["extra"]["language"] = lang[len("language-") :]
         if name == "pre" and "language" in attrs:
             extra["language"] = attrs["language"]
         stack.append({"tag": name, "type": etype, "offset": pos16, "extra": extra})
         i = k
     if stack:
-        raise _parse_err(
-            f'Can\'t find end tag corresponding to start tag "{stack[-1]["tag"]}"'
-        )
+        raise _parse_err(f'Can\'t find end tag corresponding to start tag "{stack[-1]["tag"]}"')
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
     return "".join(out), entities
 
 
-def format_text(text: str, parse_mode: str | None, entities: list | None = None,
-                strict_ampersand: bool = True) -> tuple[str, list[dict]]:
+def format_text(
+    text: str, parse_mode: str | None, entities: list | None = None, strict_ampersand: bool = True
+) -> tuple[str, list[dict]]:
     """(plain text, entities) of a message as sent with ``parse_mode`` or explicit ``entities``."""
     mode = (parse_mode or "").lower()
     if mode == "html":

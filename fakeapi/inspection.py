@@ -22,8 +22,9 @@ class Inspection:
         return list(self._messages.get(int(chat_id), []))
 
     def bot_messages(self, chat_id: int, include_deleted: bool = False) -> list[MessageRecord]:
-        return [m for m in self.messages(chat_id)
-                if m.from_bot and m.service is None and (include_deleted or not m.deleted)]
+        return [
+            m for m in self.messages(chat_id) if m.from_bot and m.service is None and (include_deleted or not m.deleted)
+        ]
 
     def last_message(self, chat_id: int, from_bot: bool = True) -> MessageRecord | None:
         """The latest non-deleted message (by default: sent by the bot) in the chat."""
@@ -47,8 +48,9 @@ class Inspection:
     async def wait_for_answer(self, query_id: str, timeout: float = HANG_SECONDS) -> dict:
         """The bot's answer to a press; then, if the test set ``after_answer`` (e.g. "wait until
         the bot has shown what the press changed"), that too."""
-        await self.wait_until(lambda: self.callback_answer(query_id) is not None, timeout,
-                              f"answer to callback query {query_id}")
+        await self.wait_until(
+            lambda: self.callback_answer(query_id) is not None, timeout, f"answer to callback query {query_id}"
+        )
         if self.after_answer is not None:
             await self.after_answer()
         return self.callback_answer(query_id)  # type: ignore[return-value]
@@ -91,8 +93,9 @@ class Inspection:
         return []
 
     # ----------------------------------------------------------------- synchronisation
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = HANG_SECONDS,
-                         what: str | None = None) -> Any:
+    async def wait_until(
+        self, predicate: Callable[[], Any], timeout: float = HANG_SECONDS, what: str | None = None
+    ) -> Any:
         """Poll ``predicate`` (sync or async) until truthy; return its value."""
         deadline = time.monotonic() + timeout
         while True:
@@ -102,8 +105,9 @@ class Inspection:
             if val:
                 return val
             if time.monotonic() >= deadline:
-                raise TimeoutError(f"timed out after {timeout}s waiting for "
-                                   f"{what or getattr(predicate, '__name__', 'predicate')}")
+                raise TimeoutError(
+                    f"timed out after {timeout}s waiting for {what or getattr(predicate, '__name__', 'predicate')}"
+                )
             # Look again as soon as the bot's next call is answered (or after 10 ms at most).
             pulse = self._pulse
             if pulse is None:
@@ -128,5 +132,6 @@ class Inspection:
             if now >= deadline:
                 raise TimeoutError(
                     f"fake API did not settle within {timeout}s: undelivered updates "
-                    f"{undelivered}, in-flight requests {self._inflight}")
+                    f"{undelivered}, in-flight requests {self._inflight}"
+                )
             await asyncio.sleep(0.01)

@@ -23,20 +23,57 @@ from fakeapi.errors import bad
 
 # Fields that PTB (and other clients) JSON-encode inside form bodies.
 JSON_FIELDS = {
-    "reply_markup", "entities", "caption_entities", "allowed_updates", "commands", "scope",
-    "link_preview_options", "reply_parameters", "options", "question_entities",
-    "explanation_entities", "message_ids", "menu_button",
+    "reply_markup",
+    "entities",
+    "caption_entities",
+    "allowed_updates",
+    "commands",
+    "scope",
+    "link_preview_options",
+    "reply_parameters",
+    "options",
+    "question_entities",
+    "explanation_entities",
+    "message_ids",
+    "menu_button",
 }
 # Free-text fields: never coerced or JSON-decoded.
 TEXT_FIELDS = {
-    "text", "caption", "question", "explanation", "title", "description", "data", "url",
-    "callback_data", "query", "name", "short_description", "parse_mode", "question_parse_mode",
-    "explanation_parse_mode", "callback_query_id", "inline_message_id", "language_code",
-    "secret_token", "action", "document",
+    "text",
+    "caption",
+    "question",
+    "explanation",
+    "title",
+    "description",
+    "data",
+    "url",
+    "callback_data",
+    "query",
+    "name",
+    "short_description",
+    "parse_mode",
+    "question_parse_mode",
+    "explanation_parse_mode",
+    "callback_query_id",
+    "inline_message_id",
+    "language_code",
+    "secret_token",
+    "action",
+    "document",
 }
 INT_FIELDS = {
-    "chat_id", "message_id", "user_id", "message_thread_id", "offset", "limit", "timeout",
-    "cache_time", "reply_to_message_id", "open_period", "close_date", "max_connections",
+    "chat_id",
+    "message_id",
+    "user_id",
+    "message_thread_id",
+    "offset",
+    "limit",
+    "timeout",
+    "cache_time",
+    "reply_to_message_id",
+    "open_period",
+    "close_date",
+    "max_connections",
 }
 
 
@@ -78,7 +115,7 @@ def decode(params: dict) -> dict:
                     v = json.loads(s)
                 except ValueError:
                     if k in JSON_FIELDS:
-                        raise bad(f"can't parse {k} JSON object")
+                        raise bad(f"can't parse {k} JSON object") from None
             elif k in INT_FIELDS and re.fullmatch(r"-?\d+", s):
                 v = int(s)
             elif s in ("true", "false"):

@@ -81,8 +81,11 @@ class Document:
         return len(self.content)
 
     def to_api(self) -> dict:
-        d: dict[str, Any] = {"file_id": self.file_id, "file_unique_id": self.file_unique_id,
-                             "file_size": self.file_size}
+        d: dict[str, Any] = {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_size": self.file_size,
+        }
         if self.file_name:
             d["file_name"] = self.file_name
         if self.mime_type:
@@ -150,12 +153,16 @@ class MessageRecord:
 
     def snapshot(self, at: float) -> None:
         """Remember the current content as a new version made at ``at``."""
-        self.versions.append({
-            "text": self.text, "plain": self.plain, "parse_mode": self.parse_mode,
-            "entities": list(self.entities),
-            "reply_markup": json.loads(json.dumps(self.reply_markup)) if self.reply_markup is not None else None,
-            "at": at,
-        })
+        self.versions.append(
+            {
+                "text": self.text,
+                "plain": self.plain,
+                "parse_mode": self.parse_mode,
+                "entities": list(self.entities),
+                "reply_markup": json.loads(json.dumps(self.reply_markup)) if self.reply_markup is not None else None,
+                "at": at,
+            }
+        )
 
 
 @dataclass
@@ -182,5 +189,7 @@ def markup_buttons(markup: dict | None) -> list[list[tuple[str, str | None]]]:
     """Rows of (text, callback_data or url (a Mini App's too) or None) of an inline keyboard."""
     if not markup:
         return []
-    return [[(b.get("text", ""), b.get("callback_data", b.get("url", (b.get("web_app") or {}).get("url")))) for b in row]
-            for row in markup.get("inline_keyboard") or []]
+    return [
+        [(b.get("text", ""), b.get("callback_data", b.get("url", (b.get("web_app") or {}).get("url")))) for b in row]
+        for row in markup.get("inline_keyboard") or []
+    ]

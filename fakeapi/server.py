@@ -36,8 +36,19 @@ from fakeapi.users import SimulatedUsers
 from fakeapi.world import World
 
 
-class FakeBotAPI(World, SimulatedUsers, Inspection, MessageMethods, PollMethods, QueryMethods,
-                 UpdateMethods, ProfileMethods, ChatMethods, ChatChanges, Faults):
+class FakeBotAPI(
+    World,
+    SimulatedUsers,
+    Inspection,
+    MessageMethods,
+    PollMethods,
+    QueryMethods,
+    UpdateMethods,
+    ProfileMethods,
+    ChatMethods,
+    ChatChanges,
+    Faults,
+):
     """Fake Telegram Bot API server. See the module docstring.
 
     ``clock`` times what benchmarks and flood accounting measure (callback answers, message

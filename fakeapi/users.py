@@ -26,8 +26,7 @@ class SimulatedUsers:
         u.started = True
         u.blocked = False
         text = "/start" if not payload else f"/start {payload}"
-        rec = self._user_message(u, u.id, text, None, None,
-                                 [{"type": "bot_command", "offset": 0, "length": 6}])
+        rec = self._user_message(u, u.id, text, None, None, [{"type": "bot_command", "offset": 0, "length": 6}])
         msg = self.message_dict(rec)
         self._queue("message", msg)
         return msg
@@ -39,9 +38,14 @@ class SimulatedUsers:
             raise ValueError(f"not a start link for @{self.bot_username}: {url}")
         return await self.user_starts_bot(user, m.group(2) or None)
 
-    async def send_text(self, user: FakeUser | int, chat_id: int, text: str,
-                        reply_to_message_id: int | None = None,
-                        thread_id: int | None = None) -> dict:
+    async def send_text(
+        self,
+        user: FakeUser | int,
+        chat_id: int,
+        text: str,
+        reply_to_message_id: int | None = None,
+        thread_id: int | None = None,
+    ) -> dict:
         """The user sends ``text`` to ``chat_id`` (a group they are in, or their private chat
         with the bot). Returns the Message dict; it is queued as an update if the bot would
         receive it (privacy mode applies in groups)."""
@@ -65,8 +69,7 @@ class SimulatedUsers:
             self._message_updates[(chat_id, rec.message_id)] = self._queue("message", msg)
         return msg
 
-    async def press(self, user: FakeUser | int, chat_id: int, message_id: int,
-                    callback_data: str) -> str:
+    async def press(self, user: FakeUser | int, chat_id: int, message_id: int, callback_data: str) -> str:
         """Press the inline button carrying ``callback_data``; returns the callback query id.
         Raises ValueError if the message has no such button."""
         u = self._user(user)
@@ -74,11 +77,11 @@ class SimulatedUsers:
         if callback_data not in [d for row in rec.buttons for (_, d) in row]:
             raise ValueError(
                 f"message {message_id} in chat {chat_id} has no button with data "
-                f"{callback_data!r}; buttons: {rec.buttons}")
+                f"{callback_data!r}; buttons: {rec.buttons}"
+            )
         return self._new_query(u, rec, callback_data, forged=False)
 
-    async def press_text(self, user: FakeUser | int, chat_id: int, message_id: int,
-                         button_text: str) -> str:
+    async def press_text(self, user: FakeUser | int, chat_id: int, message_id: int, button_text: str) -> str:
         """Press the inline button whose label is ``button_text``."""
         u = self._user(user)
         rec = self._pressable(u, chat_id, message_id)
@@ -88,8 +91,7 @@ class SimulatedUsers:
                     return await self.press(u, chat_id, message_id, data)
         raise ValueError(f"no button labelled {button_text!r}; buttons: {rec.buttons}")
 
-    async def press_forged(self, user: FakeUser | int, chat_id: int, message_id: int,
-                           callback_data: str) -> str:
+    async def press_forged(self, user: FakeUser | int, chat_id: int, message_id: int, callback_data: str) -> str:
         """Send a callback query with arbitrary data for an existing message (a hacked client)."""
         u = self._user(user)
         rec = self._msg_index.get((int(chat_id), int(message_id)))
@@ -116,14 +118,22 @@ class SimulatedUsers:
             p["votes"][u.id] = ids
         else:
             p["votes"].pop(u.id, None)
-        self._queue("poll_answer", {"poll_id": poll_id, "user": u.to_api(), "option_ids": ids,
-                                    "option_persistent_ids": [str(i) for i in ids]})
+        self._queue(
+            "poll_answer",
+            {"poll_id": poll_id, "user": u.to_api(), "option_ids": ids, "option_persistent_ids": [str(i) for i in ids]},
+        )
         self._queue("poll", self._poll_dict(poll_id))
 
     # ----------------------------------------------------------------- helpers
-    def _user_message(self, u: FakeUser, chat_id: int, text: str,
-                      reply_to_message_id: int | None, thread_id: int | None,
-                      extra_entities: list | None = None) -> MessageRecord:
+    def _user_message(
+        self,
+        u: FakeUser,
+        chat_id: int,
+        text: str,
+        reply_to_message_id: int | None,
+        thread_id: int | None,
+        extra_entities: list | None = None,
+    ) -> MessageRecord:
         if reply_to_message_id is not None and self._get_msg(chat_id, reply_to_message_id) is None:
             raise ValueError(f"message {reply_to_message_id} not found in chat {chat_id}")
         chat = self.chats.get(chat_id)
@@ -131,10 +141,19 @@ class SimulatedUsers:
             raise ValueError(f"topic {thread_id} not found in chat {chat_id}")
         ents = command_entities(text) if extra_entities is None else extra_entities
         rec = MessageRecord(
-            chat_id=chat_id, message_id=self._new_message_id(chat_id), from_bot=False,
-            sender_id=u.id, date=int(time.time()), text=text, parse_mode=None, plain=text,
-            entities=ents, reply_markup=None, thread_id=thread_id,
-            reply_to_message_id=reply_to_message_id)
+            chat_id=chat_id,
+            message_id=self._new_message_id(chat_id),
+            from_bot=False,
+            sender_id=u.id,
+            date=int(time.time()),
+            text=text,
+            parse_mode=None,
+            plain=text,
+            entities=ents,
+            reply_markup=None,
+            thread_id=thread_id,
+            reply_to_message_id=reply_to_message_id,
+        )
         return self._store(rec)
 
     def _bot_receives(self, rec: MessageRecord) -> bool:
@@ -149,7 +168,7 @@ class SimulatedUsers:
             return True
         for e in rec.entities:
             if e["type"] == "bot_command":
-                cmd = rec.text[e["offset"]:e["offset"] + e["length"]]
+                cmd = rec.text[e["offset"] : e["offset"] + e["length"]]
                 if "@" not in cmd or cmd.split("@", 1)[1].lower() == self.bot_username.lower():
                     return True
         if rec.reply_to_message_id is not None:
@@ -170,12 +189,22 @@ class SimulatedUsers:
     def _new_query(self, u: FakeUser, rec: MessageRecord, data: str, forged: bool) -> str:
         qid = str(self._next_query)
         self._next_query += 1
-        self.queries[qid] = CallbackQuery(id=qid, user_id=u.id, chat_id=rec.chat_id,
-                                          message_id=rec.message_id, data=data, forged=forged,
-                                          created_at=self.clock())
-        payload = {"id": qid, "from": u.to_api(), "message": self.message_dict(rec),
-                   "chat_instance": str(abs(hash((rec.chat_id, self.bot_id))) % 10 ** 18),
-                   "data": data}
+        self.queries[qid] = CallbackQuery(
+            id=qid,
+            user_id=u.id,
+            chat_id=rec.chat_id,
+            message_id=rec.message_id,
+            data=data,
+            forged=forged,
+            created_at=self.clock(),
+        )
+        payload = {
+            "id": qid,
+            "from": u.to_api(),
+            "message": self.message_dict(rec),
+            "chat_instance": str(abs(hash((rec.chat_id, self.bot_id))) % 10**18),
+            "data": data,
+        }
         self._query_updates[qid] = self._queue("callback_query", payload)
         return qid
 

@@ -11,8 +11,17 @@ import time
 from typing import Any, Iterable
 
 from fakeapi.errors import (
-    E_BLOCKED, E_CANT_INITIATE, E_CHAT_NOT_FOUND, E_GROUP_DELETED, E_KICKED, E_MIGRATED, E_NO_RIGHTS,
-    E_NOT_MEMBER, TelegramAPIError, bad, forbidden,
+    E_BLOCKED,
+    E_CANT_INITIATE,
+    E_CHAT_NOT_FOUND,
+    E_GROUP_DELETED,
+    E_KICKED,
+    E_MIGRATED,
+    E_NO_RIGHTS,
+    E_NOT_MEMBER,
+    TelegramAPIError,
+    bad,
+    forbidden,
 )
 from fakeapi.records import FakeChat, FakeUser, MessageRecord
 
@@ -22,16 +31,30 @@ GONE_STATUSES = ("left", "kicked")
 
 class World:
     # ----------------------------------------------------------------- test-side setup
-    def add_user(self, user_id: int, first_name: str, language_code: str | None = "en",
-                 username: str | None = None, last_name: str | None = None) -> FakeUser:
-        u = FakeUser(id=int(user_id), first_name=first_name, language_code=language_code,
-                     username=username, last_name=last_name)
+    def add_user(
+        self,
+        user_id: int,
+        first_name: str,
+        language_code: str | None = "en",
+        username: str | None = None,
+        last_name: str | None = None,
+    ) -> FakeUser:
+        u = FakeUser(
+            id=int(user_id), first_name=first_name, language_code=language_code, username=username, last_name=last_name
+        )
         self.users[u.id] = u
         return u
 
-    def add_group(self, chat_id: int, title: str, members: dict | None = None,
-                  forum: bool = False, username: str | None = None,
-                  bot_status: str = "member", topics: Iterable[str] = ()) -> FakeChat:
+    def add_group(
+        self,
+        chat_id: int,
+        title: str,
+        members: dict | None = None,
+        forum: bool = False,
+        username: str | None = None,
+        bot_status: str = "member",
+        topics: Iterable[str] = (),
+    ) -> FakeChat:
         """A supergroup. ``members`` maps user (id or FakeUser) to "creator", "administrator",
         "member", "left" or "kicked". The bot's own status is ``bot_status`` (or give the bot
         id in ``members``)."""
@@ -60,11 +83,22 @@ class World:
         mid = self._new_message_id(chat_id)
         if mid == 1:  # thread 1 is the General topic, as on Telegram
             mid = self._new_message_id(chat_id)
-        self._store(MessageRecord(
-            chat_id=chat_id, message_id=mid, from_bot=True, sender_id=self.bot_id,
-            date=int(time.time()), text=None, parse_mode=None, plain=None, entities=[],
-            reply_markup=None, thread_id=mid,
-            service={"forum_topic_created": {"name": name, "icon_color": 7322096}}))
+        self._store(
+            MessageRecord(
+                chat_id=chat_id,
+                message_id=mid,
+                from_bot=True,
+                sender_id=self.bot_id,
+                date=int(time.time()),
+                text=None,
+                parse_mode=None,
+                plain=None,
+                entities=[],
+                reply_markup=None,
+                thread_id=mid,
+                service={"forum_topic_created": {"name": name, "icon_color": 7322096}},
+            )
+        )
         chat.topics[mid] = name
         return mid
 
@@ -76,24 +110,31 @@ class World:
         if was_member:
             self._queue("my_chat_member", self._my_chat_member(u, "member", "kicked"))
 
-    def _my_chat_member(self, u: FakeUser, old: str, new: str, chat: dict | None = None,
-                        rights: dict | None = None) -> dict:
+    def _my_chat_member(
+        self, u: FakeUser, old: str, new: str, chat: dict | None = None, rights: dict | None = None
+    ) -> dict:
         """The bot's own membership changed in ``chat`` (default: the user's private chat);
         ``rights`` completes a "restricted" or "administrator" member."""
+
         def cm(status: str, extra: dict | None) -> dict:
             d: dict[str, Any] = {"status": status, "user": self.bot_user}
             if status in ("kicked", "restricted"):
                 d["until_date"] = 0
             d.update(extra or {})
             return d
-        return {"chat": chat or u.private_chat(), "from": u.to_api(), "date": int(time.time()),
-                "old_chat_member": cm(old, None), "new_chat_member": cm(new, rights)}
+
+        return {
+            "chat": chat or u.private_chat(),
+            "from": u.to_api(),
+            "date": int(time.time()),
+            "old_chat_member": cm(old, None),
+            "new_chat_member": cm(new, rights),
+        }
 
     # ----------------------------------------------------------------- lookups
     @property
     def bot_user(self) -> dict:
-        return {"id": self.bot_id, "is_bot": True, "first_name": self.bot_first_name,
-                "username": self.bot_username}
+        return {"id": self.bot_id, "is_bot": True, "first_name": self.bot_first_name, "username": self.bot_username}
 
     @staticmethod
     def _uid(user: FakeUser | int) -> int:
@@ -123,7 +164,7 @@ class World:
             try:
                 raw = int(raw)
             except ValueError:
-                raise bad(E_CHAT_NOT_FOUND)
+                raise bad(E_CHAT_NOT_FOUND) from None
         cid = int(raw)
         chat = self.chats.get(cid)
         if chat is not None and chat.migrated_to is not None:
@@ -189,8 +230,7 @@ class World:
 
     def message_dict(self, rec: MessageRecord, nested: bool = True) -> dict:
         """The Bot API ``Message`` object for a record (current version)."""
-        d: dict[str, Any] = {"message_id": rec.message_id, "date": rec.date,
-                             "chat": self._chat_dict(rec.chat_id)}
+        d: dict[str, Any] = {"message_id": rec.message_id, "date": rec.date, "chat": self._chat_dict(rec.chat_id)}
         d["from"] = self.bot_user if rec.from_bot else self.users[rec.sender_id].to_api()
         if rec.thread_id is not None:
             d["message_thread_id"] = rec.thread_id

@@ -9,10 +9,11 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.helpers import create_deep_linked_url
 
-from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
 from handlers import howto, languages, lobby, play, profile, telegram_io
 from handlers.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
 from handlers.context import KARATA, KarataContext, chat_translator, effective, is_admin, pressed, seat_for
+from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
+
 log = logging.getLogger(__name__)
 
 LANGUAGE_NAMES = {"sw": "Kiswahili", "en": "English"}
@@ -26,8 +27,10 @@ def welcome_text(_: Translator) -> str:
         [
             "<b>🃏 " + escape(profile.bot_name(_)) + "</b>",
             _("Welcome! I host card games in Telegram groups: {games}.", games=profile.games_named(_)),
-            _("To play, add me to a group and send /newgame there; friends press Join. Your cards arrive "
-              "here, in our private chat."),
+            _(
+                "To play, add me to a group and send /newgame there; friends press Join. Your cards arrive "
+                "here, in our private chat."
+            ),
             _("New to a game? Press it below to learn how to play. /help lists the commands."),
         ]
     )
@@ -50,14 +53,18 @@ def help_text(_: Translator, private: bool) -> str:
     lines.append("")
     if private:
         lines.append(
-            _("In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top, /season "
-              "and /history work there.")
+            _(
+                "In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top, /season "
+                "and /history work there."
+            )
         )
     lines.append(
         _("How to play: press a game below, or send /help and its name (/help kadi).")
         if private
-        else _("How to play: press a game below and I will tell you in our private chat, or send /help and its "
-               "name (/help kadi).")
+        else _(
+            "How to play: press a game below and I will tell you in our private chat, or send /help and its "
+            "name (/help kadi)."
+        )
     )
     return "\n".join(lines)
 
@@ -128,7 +135,9 @@ async def language_command(update: Update, context: KarataContext) -> None:
     """/language: buttons for each catalog; in a group only an admin may change the group's."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    buttons = [InlineKeyboardButton(LANGUAGE_NAMES[code], callback_data=PickLanguage(code).encode()) for code in LANGUAGES]
+    buttons = [
+        InlineKeyboardButton(LANGUAGE_NAMES[code], callback_data=PickLanguage(code).encode()) for code in LANGUAGES
+    ]
     prompt = _("Choose your language:") if chat.type == Chat.PRIVATE else _("Choose the group's language (admins):")
     await telegram_io.reply(message, prompt, InlineKeyboardMarkup([buttons]))
 
@@ -170,7 +179,12 @@ async def on_error(update: object, context: KarataContext) -> None:
     log.error("error while handling an update", exc_info=context.error)
     if KARATA in context.bot_data:
         context.karata.metrics.error()
-    if isinstance(update, Update) and update.callback_query is not None and update.effective_chat and update.effective_user:
+    if (
+        isinstance(update, Update)
+        and update.callback_query is not None
+        and update.effective_chat
+        and update.effective_user
+    ):
         try:
             text = None
             if not await _may_have_stood(update, context):

@@ -85,7 +85,7 @@ class TreeNode(_Data):
     @classmethod
     def parse(cls, data: object) -> TreeNode:
         table, keyboard, node = _parts(data, cls.KIND, 3)
-        return cls(_int(table, 1), _int(keyboard), _int(node, -10**6, 10**6))
+        return cls(_int(table, 1), _int(keyboard), _int(node, -(10**6), 10**6))
 
 
 @dataclass(frozen=True)

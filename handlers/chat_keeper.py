@@ -49,8 +49,9 @@ class ChatKeeper:
         if not self.courier.give_up(chat_id, reason):
             return
         ended = await self.service.end_lost_chat(chat_id)
-        log.warning("chat %s is closed to the bot (%s): no more calls to it, %d open tables ended", chat_id, reason,
-                    len(ended))
+        log.warning(
+            "chat %s is closed to the bot (%s): no more calls to it, %d open tables ended", chat_id, reason, len(ended)
+        )
 
     def back(self, chat_id: int) -> None:
         """The bot is in the chat again, with the right to write."""

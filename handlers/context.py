@@ -16,8 +16,8 @@ from handlers.chat_keeper import ChatKeeper
 from handlers.courier import Courier
 from handlers.i18n import Translator, reader_translator, translator
 from handlers.moves import Moves
-from handlers.recent import Recent
 from handlers.publisher import Publisher
+from handlers.recent import Recent
 from tables.metrics import Metrics
 from tables.models import Seat, TableRow
 from tables.service import TableService

@@ -20,76 +20,112 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 from telegram.helpers import create_deep_linked_url
 
-from handlers.i18n import N_, Translator, translator
 from engine.core.options import parse_options
 from engine.registry import available_games, get_game
 from handlers import guide_pages, telegram_io
 from handlers.callback_data import HowTo, HowToLink
 from handlers.context import KarataContext, chat_translator, effective, group_translator
+from handlers.i18n import N_, Translator, translator
 from handlers.render.common import game_title
 
 # One msgid per paragraph: whole sentences, each paragraph a message line of its own.
 SUMMARIES: dict[str, tuple[str, ...]] = {
     "lopti": (
         # TRANSLATORS: how to play Lopti: 4 paragraphs shown together, about 1,200 characters at most in all.
-        N_("Everyone gets 3 face-down cards, 3 face-up cards on top of them and 3 cards in hand. "
-           "Be the first to get rid of all your cards."),
-        N_("On your turn play one or more cards of one rank: higher than the top of the pile (2 low, ace high; "
-           "suits never matter), or the same rank with more cards than the play before. Or take the whole pile. "
-           "After playing, draw one card if you hold fewer than three."),
-        N_("<b>Special cards:</b> 2 goes on anything. 3 goes on anything, and the next player takes the pile or "
-           "passes the duty on with a 3. 7 makes the next play 7 or lower. 10, or four of a kind, burns the pile "
-           "and you play again."),
-        N_("With your hand empty, play your face-up cards, then your face-down ones blind. The first player out "
-           "wins the round and writes a house rule for the session; once a round anyone may put a change to a "
-           "Rule Vote."),
+        N_(
+            "Everyone gets 3 face-down cards, 3 face-up cards on top of them and 3 cards in hand. "
+            "Be the first to get rid of all your cards."
+        ),
+        N_(
+            "On your turn play one or more cards of one rank: higher than the top of the pile (2 low, ace high; "
+            "suits never matter), or the same rank with more cards than the play before. Or take the whole pile. "
+            "After playing, draw one card if you hold fewer than three."
+        ),
+        N_(
+            "<b>Special cards:</b> 2 goes on anything. 3 goes on anything, and the next player takes the pile or "
+            "passes the duty on with a 3. 7 makes the next play 7 or lower. 10, or four of a kind, burns the pile "
+            "and you play again."
+        ),
+        N_(
+            "With your hand empty, play your face-up cards, then your face-down ones blind. The first player out "
+            "wins the round and writes a house rule for the session; once a round anyone may put a change to a "
+            "Rule Vote."
+        ),
     ),
     "kadi": (
         # TRANSLATORS: how to play Kadi: 4 paragraphs shown together, about 1,200 characters at most in all.
         N_("Everyone gets 7 cards and one card starts the discard pile. Be the first to get rid of all your cards."),
-        N_("On your turn play a card of the same suit or number as the top card; several cards of one number may "
-           "go together. Nothing fits? Draw one card."),
-        N_("<b>Power cards:</b> after a 2 the next player draws 2, after a joker 5, unless they add a card of the "
-           "same kind. 7 skips the next player, 8 reverses the direction. J goes on anything and gives a command: "
-           "a suit to follow, or a power card to play."),
-        N_("With one card left, press “Kadi Moja!” before the next player acts, or you draw 2. Your last card must "
-           "be an ordinary one. When someone goes out the others count the cards they hold; when someone reaches "
-           "100 points the lowest total wins."),
+        N_(
+            "On your turn play a card of the same suit or number as the top card; several cards of one number may "
+            "go together. Nothing fits? Draw one card."
+        ),
+        N_(
+            "<b>Power cards:</b> after a 2 the next player draws 2, after a joker 5, unless they add a card of the "
+            "same kind. 7 skips the next player, 8 reverses the direction. J goes on anything and gives a command: "
+            "a suit to follow, or a power card to play."
+        ),
+        N_(
+            "With one card left, press “Kadi Moja!” before the next player acts, or you draw 2. Your last card must "
+            "be an ordinary one. When someone goes out the others count the cards they hold; when someone reaches "
+            "100 points the lowest total wins."
+        ),
     ),
     "pitch": (
         # TRANSLATORS: how to play Pitch: 4 paragraphs shown together, about 1,200 characters at most in all.
-        N_("Everyone gets 6 cards. In the auction each player passes or bids 1 to 4, the points they expect to win. "
-           "The highest bidder leads, and the suit of that first card is trump."),
-        N_("Follow the suit led or play a trump; if you cannot follow, play anything. The highest trump takes the "
-           "trick, else the highest card of the suit led. A hand has six tricks."),
-        N_("<b>Four points a hand:</b> High (the highest trump in play), Low (the lowest trump in play), Jack "
-           "(the J of trumps) and Game (the most card points in your tricks: 10 = 10, A = 4, K = 3, Q = 2, J = 1). "
-           "A bidder who falls short loses the bid."),
+        N_(
+            "Everyone gets 6 cards. In the auction each player passes or bids 1 to 4, the points they expect to win. "
+            "The highest bidder leads, and the suit of that first card is trump."
+        ),
+        N_(
+            "Follow the suit led or play a trump; if you cannot follow, play anything. The highest trump takes the "
+            "trick, else the highest card of the suit led. A hand has six tricks."
+        ),
+        N_(
+            "<b>Four points a hand:</b> High (the highest trump in play), Low (the lowest trump in play), Jack "
+            "(the J of trumps) and Game (the most card points in your tricks: 10 = 10, A = 4, K = 3, Q = 2, J = 1). "
+            "A bidder who falls short loses the bid."
+        ),
         N_("You win when your total reaches 7 at the end of a hand in which you won the auction."),
     ),
     "euchre3": (
         # TRANSLATORS: how to play Euchre for three: 4 paragraphs shown together, about 1,200 characters at most in all.
-        N_("Three players, each on their own, and a dummy hand. Everyone gets 5 of 24 cards (9 to A) and one card "
-           "is turned up. Trumps from the highest: the J of trumps, the other J of the same colour, then A, K, Q, "
-           "10, 9."),
-        N_("In turn, take the turned-up card's suit as trump or pass; if everyone passes, name another suit or "
-           "pass. Whoever chooses trump plays against the other two: alone, or with the dummy (keeping the best 5 "
-           "of their cards and the dummy's)."),
-        N_("Follow the suit led if you can; otherwise play anything. The highest trump takes the trick, else the "
-           "highest card of the suit led."),
-        N_("3 or 4 tricks give the trump chooser 1 point, all 5 give 3. With 2 or fewer, each of the other two "
-           "scores 2. The first to 10 points wins."),
+        N_(
+            "Three players, each on their own, and a dummy hand. Everyone gets 5 of 24 cards (9 to A) and one card "
+            "is turned up. Trumps from the highest: the J of trumps, the other J of the same colour, then A, K, Q, "
+            "10, 9."
+        ),
+        N_(
+            "In turn, take the turned-up card's suit as trump or pass; if everyone passes, name another suit or "
+            "pass. Whoever chooses trump plays against the other two: alone, or with the dummy (keeping the best 5 "
+            "of their cards and the dummy's)."
+        ),
+        N_(
+            "Follow the suit led if you can; otherwise play anything. The highest trump takes the trick, else the "
+            "highest card of the suit led."
+        ),
+        N_(
+            "3 or 4 tricks give the trump chooser 1 point, all 5 give 3. With 2 or fewer, each of the other two "
+            "scores 2. The first to 10 points wins."
+        ),
     ),
     "three_thirteen": (
         # TRANSLATORS: how to play Three Thirteen: 4 paragraphs shown together, about 1,200 characters at most in all.
-        N_("11 rounds: round 1 deals 3 cards, round 11 deals 13. The rank equal to the number of cards dealt is "
-           "wild: 3s in round 1, up to Kings in round 11."),
-        N_("Arrange your hand in melds: sets (3 or more cards of one rank) and runs (3 or more cards of one suit in "
-           "sequence, ace low). A wild card stands for any card, but every meld needs one card that is not wild."),
-        N_("On your turn draw a card from the stock or the discard pile, then discard one. When all your other "
-           "cards form melds, go out: I lay out your melds. Everyone else then has one more turn."),
-        N_("Cards left out of melds cost points: A 1, 2 to 10 their number, J, Q and K 10. After round 11 the "
-           "lowest total wins."),
+        N_(
+            "11 rounds: round 1 deals 3 cards, round 11 deals 13. The rank equal to the number of cards dealt is "
+            "wild: 3s in round 1, up to Kings in round 11."
+        ),
+        N_(
+            "Arrange your hand in melds: sets (3 or more cards of one rank) and runs (3 or more cards of one suit in "
+            "sequence, ace low). A wild card stands for any card, but every meld needs one card that is not wild."
+        ),
+        N_(
+            "On your turn draw a card from the stock or the discard pile, then discard one. When all your other "
+            "cards form melds, go out: I lay out your melds. Everyone else then has one more turn."
+        ),
+        N_(
+            "Cards left out of melds cost points: A 1, 2 to 10 their number, J, Q and K 10. After round 11 the "
+            "lowest total wins."
+        ),
     ),
 }
 

@@ -25,8 +25,8 @@ from handlers.context import (
 from handlers.games import renderer_for
 from handlers.refusals import outcome_text, refusal_text
 from handlers.render.common import game_title, rows
-from handlers.render.seat import player_view
 from handlers.render.options import refused_word, shown
+from handlers.render.seat import player_view
 from tables.models import COMPUTER_LEVELS
 
 MAX_ARGUMENT = 64
@@ -107,7 +107,9 @@ async def new_game(update: Update, context: KarataContext) -> None:
         if "=" in word:
             text = refused_word(game, word, options, _)
         else:
-            text = _("I did not understand {word}. Write options as name=value, for example timer=60.", word=escape(word))
+            text = _(
+                "I did not understand {word}. Write options as name=value, for example timer=60.", word=escape(word)
+            )
         await telegram_io.reply(message, text, html=True)
         return
     private = chat.type == Chat.PRIVATE
@@ -168,7 +170,10 @@ async def join_by_link(update: Update, context: KarataContext, link: JoinLink) -
     _ = await chat_translator(context, chat, user)
     outcome = await karata.service.join(link.table_id, seat_for(user), link.token)
     if outcome.ok or outcome.code == "already_joined":
-        text = _("You joined the {game} table. Your cards will arrive here when the game starts.", game=game_title(table.game, _))
+        text = _(
+            "You joined the {game} table. Your cards will arrive here when the game starts.",
+            game=game_title(table.game, _),
+        )
         await telegram_io.reply(message, text)
         return
     await telegram_io.reply(message, outcome_text(outcome, _))

@@ -113,7 +113,13 @@ class Moves:
         feed.listen(self.branches)
 
     async def press(
-        self, table_id: int, user_id: int, data: TreeNode, _: Translator, version: int | None = None, request: str | None = None
+        self,
+        table_id: int,
+        user_id: int,
+        data: TreeNode,
+        _: Translator,
+        version: int | None = None,
+        request: str | None = None,
     ) -> Outcome:
         """A press of the player's choices: a branch opens (the hand shows it), a rule opens in
         the builder (in the private chat, whichever door), or the move is played."""

@@ -20,8 +20,15 @@ from handlers.render.screens import Screen
 log = logging.getLogger(__name__)
 
 # Telegram's words for a chat the bot can no longer write to (its 403s all mean that).
-_CHAT_GONE = ("chat not found", "not enough rights", "have no rights", "chat_write_forbidden", "bot was kicked",
-              "bot is not a member", "group chat was deleted")
+_CHAT_GONE = (
+    "chat not found",
+    "not enough rights",
+    "have no rights",
+    "chat_write_forbidden",
+    "bot was kicked",
+    "bot is not a member",
+    "group chat was deleted",
+)
 
 
 def chat_gone(error: TelegramError) -> bool:

@@ -105,7 +105,11 @@ async def press_table_button(update: Update, context: KarataContext) -> None:
     renderer = renderer_for(table.game)
     if data.key == PROPOSALS_KEY:
         refusal = await open_proposals(context, table, user.id)
-        text = outcome_text(refusal, _, renderer.refusal_texts) if refusal else _("Choose your proposal in our private chat.")
+        text = (
+            outcome_text(refusal, _, renderer.refusal_texts)
+            if refusal
+            else _("Choose your proposal in our private chat.")
+        )
         await telegram_io.answer(query, text)
         return
     warning = renderer.table_button_warning(data.key, _)
@@ -280,8 +284,10 @@ async def poll_answer(update: Update, context: KarataContext) -> None:
 # ----- leaving a running match ------------------------------------------------------------------
 def leave_question(table: TableRow, _) -> tuple[str, InlineKeyboardMarkup]:  # type: ignore[no-untyped-def]
     """The confirmation a player answers before a computer player takes their seat."""
-    text = _("Leave the {game} table? A computer player takes your seat and plays on; you cannot come back to this match.",
-             game=escape(game_title(table.game, _)))
+    text = _(
+        "Leave the {game} table? A computer player takes your seat and plays on; you cannot come back to this match.",
+        game=escape(game_title(table.game, _)),
+    )
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton("🚪 " + _("Yes, leave"), callback_data=LeaveTable(table.table_id, "yes").encode()),
         InlineKeyboardButton(_("No, stay"), callback_data=LeaveTable(table.table_id, "no").encode()),

@@ -27,7 +27,9 @@ async def forget_command(update: Update, context: KarataContext) -> None:
         await telegram_io.reply(message, _("Send /forget in our private chat."))
         return
     if await context.karata.store.live_tables_of_user(user.id):
-        await telegram_io.reply(message, _("You are at a table now. Finish or leave your game, then send /forget again."))
+        await telegram_io.reply(
+            message, _("You are at a table now. Finish or leave your game, then send /forget again.")
+        )
         return
     text = _(
         "Forget you? Your name, your records, your ratings and your language choice are deleted. "
@@ -56,6 +58,8 @@ async def press_forget(update: Update, context: KarataContext) -> None:
     karata.names_seen.pop(user.id, None)
     await telegram_io.answer(query)
     await message.edit_text(
-        _("Done: I forgot your name and records. Past matches show an anonymous seat. If you play again, "
-          "I start a new record.")
+        _(
+            "Done: I forgot your name and records. Past matches show an anonymous seat. If you play again, "
+            "I start a new record."
+        )
     )

@@ -30,8 +30,8 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
-from handlers.i18n import LANGUAGES, N_, Translator, translator
 from engine.registry import available_games
+from handlers.i18n import LANGUAGES, N_, Translator, translator
 from handlers.render.common import game_title
 
 log = logging.getLogger(__name__)
@@ -100,8 +100,10 @@ def description(_: Translator) -> str:
     return "\n\n".join(
         [
             _("I host card games in Telegram groups: {games}.", games=games_named(_)),
-            _("Add me to your group and send /newgame there. Friends press Join, and each player's "
-              "cards arrive in their private chat with me."),
+            _(
+                "Add me to your group and send /newgame there. Friends press Join, and each player's "
+                "cards arrive in their private chat with me."
+            ),
             _("Press Start to learn how each game is played. Kiswahili or English: /language."),
         ]
     )

@@ -29,10 +29,10 @@ from typing import Protocol
 from telegram import Bot
 from telegram.error import ChatMigrated, TelegramError
 
-from handlers.i18n import reader_translator, translator
 from handlers.courier import Courier
-from handlers.outbox import Outbox, chat_gone
 from handlers.flood import BACKGROUND, POST, Rate, Ticket
+from handlers.i18n import reader_translator, translator
+from handlers.outbox import Outbox, chat_gone
 from handlers.precedence import at_once
 from handlers.render.screens import NOTICE, POLL, POST_ONCE, Panel, Readers, Screen, table_screens, user_of_slot
 from tables.feed import ChangeFeed
@@ -336,7 +336,12 @@ class Publisher:
             self._retry_later(table_id)
 
     def _confirm(
-        self, table_id: int, revision: int, live: bool, slots: list[str], waits: list[asyncio.Future[None]],
+        self,
+        table_id: int,
+        revision: int,
+        live: bool,
+        slots: list[str],
+        waits: list[asyncio.Future[None]],
         held: bool = False,
     ) -> None:
         """Once this revision's deliveries are done, mark it published (or try again later).
@@ -576,4 +581,3 @@ class Publisher:
             else:
                 await self.outbox.delete(current.chat_id, current.message_id, paid.rate(BACKGROUND))
         await self._record(table_id, slot, None)
-

@@ -33,8 +33,10 @@ SERVICE_REFUSALS: dict[str, str] = {
     "player_count_exact": N_("This table needs {count} players."),
     "table_exists": N_("This chat already has a table. Finish or /cancel it first."),
     "unknown_game": N_("I do not know the game {game}."),
-    "bad_option": N_("I cannot use the option {option}: its name or value is wrong. Write options as name=value, "
-                     "for example timer=60."),
+    "bad_option": N_(
+        "I cannot use the option {option}: its name or value is wrong. Write options as name=value, "
+        "for example timer=60."
+    ),
     "stale": N_("That button is from an earlier move. Here are your current cards."),
     "malformed": N_("I did not understand that button."),
     "too_late": N_("Too late: the game has moved on."),
@@ -67,7 +69,13 @@ ENGINE_REFUSALS: dict[str, str] = {
 }
 
 
-def refusal_text(code: str | None, message: str | None, values: Mapping[str, Any], _: Translator, game_texts: Mapping[str, str] | None = None) -> str:
+def refusal_text(
+    code: str | None,
+    message: str | None,
+    values: Mapping[str, Any],
+    _: Translator,
+    game_texts: Mapping[str, str] | None = None,
+) -> str:
     texts = {**ENGINE_REFUSALS, **(game_texts or {}), **SERVICE_REFUSALS}
     if code in texts:
         try:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
-from collections.abc import Mapping
 from typing import Any
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
-from handlers.i18n import N_, Translator
 from engine.lopti import (
     BURN_CAUSES,
     CONDITIONS,
@@ -29,7 +28,6 @@ from engine.lopti import (
     WHEN,
 )
 from handlers import telegram_io
-from handlers.telegram_io import press_request
 from handlers.callback_data import RuleDraft
 from handlers.context import KarataContext, pressed
 from handlers.games import renderer_for
@@ -42,9 +40,11 @@ from handlers.games.house_rules import (
     rule_sentence,
     shown_rule,
 )
+from handlers.i18n import N_, Translator
 from handlers.refusals import outcome_text
 from handlers.render.common import rows
 from handlers.render.seat import player_view
+from handlers.telegram_io import press_request
 from tables.models import Loaded, Outcome
 
 DIGITS = string.digits + string.ascii_lowercase
@@ -217,7 +217,11 @@ def steps_of(rule: Mapping[str, Any] | None, _: Translator) -> str:
     code = ""
     for value in wanted:
         step = next_step(draft, _)
-        index = next((index for index, (_label, choice) in enumerate(step.choices) if choice == value), None) if step else None
+        index = (
+            next((index for index, (_label, choice) in enumerate(step.choices) if choice == value), None)
+            if step
+            else None
+        )
         if index is None:
             break
         choose(draft, step.choices[index][1])
@@ -241,7 +245,7 @@ class DraftCode:
         head = AMEND_HEAD.match(code)
         if head:
             amend = int(head.group(1))
-            code = code[head.end():]
+            code = code[head.end() :]
         confirm = code[-1] if code[-1:] in ("!", ">") else ""
         return cls(amend, code.removesuffix(confirm), confirm)
 
@@ -250,8 +254,9 @@ class DraftCode:
         return head + (self.path if path is None else path) + confirm
 
 
-def builder_message(table_id: int, version: int, code: str, _: Translator,
-                    amended: Mapping[str, Any] | None = None) -> tuple[str, InlineKeyboardMarkup] | None:
+def builder_message(
+    table_id: int, version: int, code: str, _: Translator, amended: Mapping[str, Any] | None = None
+) -> tuple[str, InlineKeyboardMarkup] | None:
     """The builder at `code`: the rule in words as far as it is built, then the next question
     (or the confirmation). `amended` is the rule record an amendment changes."""
     parsed = DraftCode.parse(code)
@@ -261,7 +266,9 @@ def builder_message(table_id: int, version: int, code: str, _: Translator,
     step = next_step(draft, _)
 
     def button(label: str, path: str, confirm: str = "") -> InlineKeyboardButton:
-        return InlineKeyboardButton(label, callback_data=RuleDraft(table_id, version, parsed.text(path, confirm)).encode())
+        return InlineKeyboardButton(
+            label, callback_data=RuleDraft(table_id, version, parsed.text(path, confirm)).encode()
+        )
 
     if parsed.amend is None:
         lines = ["🧩 <b>" + _("Your house rule") + "</b>", escape(rule_words(draft, _)) or "…", ""]

@@ -11,7 +11,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from handlers import telegram_io
-from handlers.context import KarataContext, Karata, chat_translator, effective, is_admin, seat_for
+from handlers.context import Karata, KarataContext, chat_translator, effective, is_admin, seat_for
 from handlers.flood import BACKGROUND, Rate
 from handlers.i18n import Translator, translator
 from handlers.render.seasons import (

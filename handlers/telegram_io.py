@@ -51,8 +51,9 @@ async def answer(query: Any, text: str | None = None, alert: bool = False, url: 
     delay = ANSWER_FIRST_RETRY_SECONDS
     while True:
         try:
-            await query.answer(text[:200] if text else None, show_alert=alert, url=url,
-                               read_timeout=ANSWER_TIMEOUT_SECONDS)
+            await query.answer(
+                text[:200] if text else None, show_alert=alert, url=url, read_timeout=ANSWER_TIMEOUT_SECONDS
+            )
             return
         except BadRequest as error:
             # Too old, or already answered (a hung call that did arrive): nothing more to do.
@@ -89,7 +90,9 @@ async def edit(query: Any, text: str, markup: InlineKeyboardMarkup | None = None
     """Edit the message a press came from, in answer to it (HTML whose player-given parts the
     caller escaped)."""
     try:
-        await query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True)
+        await query.edit_message_text(
+            text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+        )
     except BadRequest as error:
         log.debug("could not edit the pressed message: %s", error)
 
@@ -98,8 +101,9 @@ async def send(bot: Any, chat_id: int, text: str, markup: InlineKeyboardMarkup |
     """Send an HTML message to a private chat in answer to its user; None when the chat does not
     take it (the bot was blocked)."""
     try:
-        return await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                      disable_web_page_preview=True)
+        return await bot.send_message(
+            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_web_page_preview=True
+        )
     except (Forbidden, BadRequest) as error:
         log.info("could not send to %s: %s", chat_id, error)
         return None

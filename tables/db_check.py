@@ -34,7 +34,9 @@ def check_database(path: str) -> None:
     folder = file.parent if str(file.parent) else Path(".")
     if not file.exists():
         if not folder.is_dir():
-            raise DatabaseProblem(f"karata: the directory of {path} does not exist: create it, or set KARATA_DB to another path")
+            raise DatabaseProblem(
+                f"karata: the directory of {path} does not exist: create it, or set KARATA_DB to another path"
+            )
         if not os.access(folder, os.W_OK):
             raise _read_only(path, "its directory is read-only")
         return

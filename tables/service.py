@@ -82,9 +82,7 @@ class Timing:
     nudge_seconds: float = 8
     round_pause_seconds: float = 0.0
     # Windows the clock closes besides the turn, by their kind (`Game.clock_windows`).
-    window_seconds: Mapping[str, float] = field(
-        default_factory=lambda: {VOTE_WINDOW: 120.0, CHAMPION_WINDOW: 120.0}
-    )
+    window_seconds: Mapping[str, float] = field(default_factory=lambda: {VOTE_WINDOW: 120.0, CHAMPION_WINDOW: 120.0})
     # A computer player's pause before it moves, so that a group can follow the game.
     computer_seconds: float = 1.5
 
@@ -746,7 +744,9 @@ class TableService:
             if table.status != PLAYING or self.paused(table):
                 return
             computers = table.computers
-            waiting = [player for player in loaded.game.to_act(loaded.state) if player.isdigit() and player not in computers]
+            waiting = [
+                player for player in loaded.game.to_act(loaded.state) if player.isdigit() and player not in computers
+            ]
             fresh = [player for player in waiting if player not in table.nudged]
             if not fresh:
                 return

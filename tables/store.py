@@ -360,7 +360,9 @@ class Store:
         return self._remember_user_row(row) if row is not None else None
 
     def _remember_user_row(self, row: Any) -> UserRow:
-        user = UserRow(row["user_id"], row["first_name"], row["language"], bool(row["language_chosen"]), bool(row["dm_ok"]))
+        user = UserRow(
+            row["user_id"], row["first_name"], row["language"], bool(row["language_chosen"]), bool(row["dm_ok"])
+        )
         self._remember(self._users, user.user_id, user)
         return user
 
@@ -381,7 +383,9 @@ class Store:
 
     async def adopt_language(self, user_id: int, language: str) -> None:
         """A user who has not chosen a language takes the one of the group they join from."""
-        await self._write("UPDATE users SET language = ? WHERE user_id = ? AND language_chosen = 0", (language, user_id))
+        await self._write(
+            "UPDATE users SET language = ? WHERE user_id = ? AND language_chosen = 0", (language, user_id)
+        )
         self._users.pop(user_id, None)
 
     async def languages_of(self, user_ids: Iterable[int]) -> dict[int, str | None]:
@@ -688,5 +692,3 @@ class Store:
 
     async def close_polls(self, table_id: int) -> None:
         await self._write("UPDATE polls SET open = 0 WHERE table_id = ? AND open = 1", (table_id,))
-
-

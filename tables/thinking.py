@@ -48,7 +48,9 @@ class Thinker:
         finally:
             self.metrics.computer_seconds.labels(level).observe(time.monotonic() - began)
 
-    async def _choose(self, game_name: str, view: dict, legal: list[Action], seat: str, level: str, seed: int) -> Action:
+    async def _choose(
+        self, game_name: str, view: dict, legal: list[Action], seat: str, level: str, seed: int
+    ) -> Action:
         if level != "strong":
             return decide(game_name, view, legal, seat, level, seed)
         if not self._workers:

@@ -68,7 +68,9 @@ async def copy_database(source: str, target: str) -> dict[str, int]:
         await copy_rows(origin, destination, TABLES)
         copied, held = await counts(origin), await counts(destination)
         if copied != held:
-            wrong = ", ".join(f"{table} {copied[table]} -> {held[table]}" for table in TABLES if copied[table] != held[table])
+            wrong = ", ".join(
+                f"{table} {copied[table]} -> {held[table]}" for table in TABLES if copied[table] != held[table]
+            )
             raise CopyProblem(f"the counts differ after the copy: {wrong}")
         return copied
     finally:

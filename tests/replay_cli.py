@@ -16,4 +16,6 @@ def run_replay_cli(path: Path | str) -> subprocess.CompletedProcess:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
         code = main([str(path)])
-    return subprocess.CompletedProcess(["python", "-m", "engine.replay", str(path)], code, out.getvalue(), err.getvalue())
+    return subprocess.CompletedProcess(
+        ["python", "-m", "engine.replay", str(path)], code, out.getvalue(), err.getvalue()
+    )

@@ -81,7 +81,10 @@ def test_no_import_runs_back_up_a_floor():
 def test_there_is_no_import_circle():
     graph = project_graph()
     # A package's __init__ importing its own modules is how a package shows its face, not a circle.
-    edges = {source: {target for target in targets if target.rpartition(".")[0] != source} for source, targets in graph.items()}
+    edges = {
+        source: {target for target in targets if target.rpartition(".")[0] != source}
+        for source, targets in graph.items()
+    }
     state: dict[str, int] = {}
     circles = []
 
@@ -89,7 +92,7 @@ def test_there_is_no_import_circle():
         state[node] = 1
         for target in sorted(edges.get(node, ())):
             if state.get(target) == 1:
-                circles.append(" -> ".join([*path[path.index(target):], target]))
+                circles.append(" -> ".join([*path[path.index(target) :], target]))
             elif target not in state:
                 visit(target, [*path, target])
         state[node] = 2
@@ -142,5 +145,9 @@ def test_what_a_seat_sees_is_built_without_telegram():
             if module not in reached:
                 reached.add(module)
                 todo.extend(graph.get(module, ()))
-        telegram = sorted(module for module in reached if any(imported.split(".")[0] == "telegram" for imported in imports_of(known[module], module)))
+        telegram = sorted(
+            module
+            for module in reached
+            if any(imported.split(".")[0] == "telegram" for imported in imports_of(known[module], module))
+        )
         assert not telegram, (start, telegram)

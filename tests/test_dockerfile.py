@@ -57,7 +57,10 @@ def test_a_grace_period_no_longer_than_the_flush_or_no_volume_is_caught():
     assert check.compose_problems(COMPOSE) == []
     short = check.compose_problems(COMPOSE.replace("stop_grace_period: 30s", "stop_grace_period: 10s"))
     assert any("not longer than the bot's flush" in problem for problem in short)
-    assert any("no stop_grace_period" in problem for problem in check.compose_problems(COMPOSE.replace("stop_grace_period: 30s", "")))
+    assert any(
+        "no stop_grace_period" in problem
+        for problem in check.compose_problems(COMPOSE.replace("stop_grace_period: 30s", ""))
+    )
     assert any("/data" in problem for problem in check.compose_problems(COMPOSE.replace("karata-data:/data", "")))
 
 

@@ -73,7 +73,9 @@ def dockerfile_problems(text: str) -> list[str]:
     image = bases[-1].arguments.split()[0]
     name, _, tag = image.partition(":")
     if "@" not in image and not re.fullmatch(r"\d+\.\d+\.\d+(-[\w.-]+)?", tag):
-        problems.append(f"line {bases[-1].line}: base image {image} is not pinned to an exact version (like 3.11.11-slim-bookworm)")
+        problems.append(
+            f"line {bases[-1].line}: base image {image} is not pinned to an exact version (like 3.11.11-slim-bookworm)"
+        )
 
     installs = [step for step in steps if step.keyword == "RUN" and "pip install" in step.arguments]
     source_copies = [

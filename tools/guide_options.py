@@ -28,11 +28,18 @@ from handlers.render.options import either, field_values, shown  # noqa: E402
 BEGIN = "<!-- options: written by tools/guide_options.py from the game's option table; do not edit -->"
 END = "<!-- options end -->"
 WORDS = {
-    "en": {"header": "| option | values | default |", "players": "Players: {range}", "with": "with `{option}` {values}",
-           "more": "Every table also takes `timer`, `bots`, `level` and `standin` (see `/newgame`)."},
-    "sw": {"header": "| chaguo | thamani | kwa kawaida |", "players": "Wachezaji: {range}",
-           "with": "ikiwa `{option}` ni {values}",
-           "more": "Kila meza inakubali pia `timer`, `bots`, `level` na `standin` (tazama `/newgame`)."},
+    "en": {
+        "header": "| option | values | default |",
+        "players": "Players: {range}",
+        "with": "with `{option}` {values}",
+        "more": "Every table also takes `timer`, `bots`, `level` and `standin` (see `/newgame`).",
+    },
+    "sw": {
+        "header": "| chaguo | thamani | kwa kawaida |",
+        "players": "Wachezaji: {range}",
+        "with": "ikiwa `{option}` ni {values}",
+        "more": "Kila meza inakubali pia `timer`, `bots`, `level` na `standin` (tazama `/newgame`).",
+    },
 }
 
 

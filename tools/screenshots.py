@@ -38,8 +38,9 @@ async def shoot(browser: Browser, game: str, language: str, seed: int) -> list[P
     with tempfile.TemporaryDirectory() as folder:
         async with FakeBotAPI() as api:
             simulation = Simulation.create(api, players, seed, language)
-            settings = demo_settings(api, str(Path(folder) / "shots.db"), language,
-                                     KARATA_WEBAPP_URL=PUBLIC_URL, KARATA_TURN_SECONDS=90)
+            settings = demo_settings(
+                api, str(Path(folder) / "shots.db"), language, KARATA_WEBAPP_URL=PUBLIC_URL, KARATA_TURN_SECONDS=90
+            )
             async with running_application(settings) as application:
                 simulation.application = application
                 await api.settle(quiet=0.05)
@@ -53,8 +54,9 @@ async def shoot(browser: Browser, game: str, language: str, seed: int) -> list[P
                 loaded = await karata.service.load(table.table_id)
                 acting = loaded.game.to_act(loaded.state)
                 user = next((u for u in simulation.users if str(u.id) in acting), simulation.users[0])
-                init = sign_init_data(DEMO_TOKEN, {"id": user.id, "first_name": user.first_name,
-                                                   "language_code": language})
+                init = sign_init_data(
+                    DEMO_TOKEN, {"id": user.id, "first_name": user.first_name, "language_code": language}
+                )
                 base = f"http://127.0.0.1:{services_of(application).web.port}/app/"
                 shots = []
                 for theme in ("light", "dark"):

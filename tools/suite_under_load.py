@@ -29,7 +29,9 @@ def spin() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hogs", type=int, default=4 * (os.cpu_count() or 1), help="CPU hog processes (default: 4 per core)")
+    parser.add_argument(
+        "--hogs", type=int, default=4 * (os.cpu_count() or 1), help="CPU hog processes (default: 4 per core)"
+    )
     parser.add_argument("pytest_args", nargs="*", help="what to give pytest after -- (default: the whole suite)")
     options = parser.parse_args(argv)
     hogs = [multiprocessing.Process(target=spin, daemon=True) for _ in range(options.hogs)]
@@ -45,8 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         for hog in hogs:
             hog.join()
     wall = time.monotonic() - started
-    print(f"{'PASSED' if code == 0 else 'FAILED'} with {options.hogs} CPU hogs beside it: "
-          f"{wall:.0f} s wall, load average {load:.1f} at the end")
+    print(
+        f"{'PASSED' if code == 0 else 'FAILED'} with {options.hogs} CPU hogs beside it: "
+        f"{wall:.0f} s wall, load average {load:.1f} at the end"
+    )
     return code
 
 

@@ -163,8 +163,13 @@ class Determinizer:
             self.up_to_dealer = seat_of(view["dealer"])
         seen.add(up)
         self.pool = [card for card in DECKS[view["options"]["deck"]] if card not in seen]
-        if not self.up_in_kitty and self.up_to_dealer is None and up not in (
-            set(view["hand"]) | set(view["discards"]) | set(view["played"]) | {p["card"] for p in view["trick"]}
+        if (
+            not self.up_in_kitty
+            and self.up_to_dealer is None
+            and up
+            not in (
+                set(view["hand"]) | set(view["discards"]) | set(view["played"]) | {p["card"] for p in view["trick"]}
+            )
         ):
             self.pool.append(up)  # the dealer-me case cannot reach here; kept for safety
         self.up = up
@@ -377,7 +382,9 @@ def win_share(mine: int, first: int, second: int, target: int) -> float:
         share = 0.0
         for chance, maker_points, defender_points in HAND_ENDS:
             for maker in range(3):
-                after = [score + (maker_points if seat == maker else defender_points) for seat, score in enumerate(scores)]
+                after = [
+                    score + (maker_points if seat == maker else defender_points) for seat, score in enumerate(scores)
+                ]
                 share += chance / 3 * win_share(after[0], after[1], after[2], target)
     _WIN_SHARES[key] = share
     return share
@@ -413,8 +420,9 @@ def candidates(view: dict, legal: list[Action]) -> list[Action]:
     kinds = {action["type"] for action in legal}
     if "keep" in kinds:
         trump = view["trump"]
-        ranked = sorted(legal, key=lambda a: (-strength(a["cards"], trump), -_voids(a["cards"], trump),
-                                              -_high(a["cards"], trump)))
+        ranked = sorted(
+            legal, key=lambda a: (-strength(a["cards"], trump), -_voids(a["cards"], trump), -_high(a["cards"], trump))
+        )
         return _with(ranked[:4], easy(view, legal, random.Random(0)))
     if "pick_up" in kinds:
         hand = view["hand"]

@@ -154,7 +154,13 @@ class Determinizer:
 
 
 def _record(rule: dict) -> dict:
-    return {"id": rule["id"], "author": rule["author"], "text": rule["text"], "round": rule["round"], "rule": rule["rule"]}
+    return {
+        "id": rule["id"],
+        "author": rule["author"],
+        "text": rule["text"],
+        "round": rule["round"],
+        "rule": rule["rule"],
+    }
 
 
 def _key(action: Action):
@@ -249,8 +255,13 @@ IS_SPECIAL = {card: VALUE[card] in SPECIAL for card in VALUE}
 def _burden(state, seat: int) -> float:
     hand = state.hands[seat]
     specials = sum(IS_SPECIAL[card] for card in hand)
-    return (len(hand) - specials + SPECIAL_LEFT * specials + FACE_UP_LEFT * len(state.face_up[seat])
-            + FACE_DOWN_LEFT * sum(card is not None for card in state.face_down[seat]))
+    return (
+        len(hand)
+        - specials
+        + SPECIAL_LEFT * specials
+        + FACE_UP_LEFT * len(state.face_up[seat])
+        + FACE_DOWN_LEFT * sum(card is not None for card in state.face_down[seat])
+    )
 
 
 def rollout(game, state, player: str, view: dict, rng: random.Random) -> float:

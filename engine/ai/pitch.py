@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import random
 
-from engine.core.protocol import Action
 from engine.ai.search import margin, play_out
+from engine.core.protocol import Action
 from engine.pitch.cards import DECK, HAND_ORDER, RANK, SUIT
 
 _GAME_POINTS = {"10": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
@@ -145,7 +145,11 @@ class Determinizer:
             "tricks_won": [view["tricks_won"][p] for p in players],
             "last_trick": None
             if last is None
-            else [seat_of(last["plays"][0]["player"]), [play["card"] for play in last["plays"]], seat_of(last["winner"])],
+            else [
+                seat_of(last["plays"][0]["player"]),
+                [play["card"] for play in last["plays"]],
+                seat_of(last["winner"]),
+            ],
             "scores": [view["scores"][players[team_seat[team]]] for team in teams],
             "winners": [],
             "last_hand": view["last_hand"],
@@ -167,7 +171,9 @@ class Determinizer:
         state = self.base.copy()
         state.hands = hands
         state.stock = tuple(pool[at:])
-        state.dealt = tuple(tuple(hand) + ((self.played_now[s],) if s in self.played_now else ()) for s, hand in enumerate(hands))
+        state.dealt = tuple(
+            tuple(hand) + ((self.played_now[s],) if s in self.played_now else ()) for s, hand in enumerate(hands)
+        )
         state.seed = rng.getrandbits(32)
         state.legal = None
         return state

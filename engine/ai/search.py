@@ -25,8 +25,15 @@ from engine.core.protocol import Action, Game
 EXPLORE = 0.7
 
 
-def search(game: Game, module: Any, view: dict, legal: list[Action], player: str, rng: random.Random,
-           playouts: int | None = None) -> Action:
+def search(
+    game: Game,
+    module: Any,
+    view: dict,
+    legal: list[Action],
+    player: str,
+    rng: random.Random,
+    playouts: int | None = None,
+) -> Action:
     """The move with the best mean outcome over `playouts` determinized rollouts."""
     playouts = playouts or module.PLAYOUTS
     candidates = module.candidates(view, legal) if hasattr(module, "candidates") else legal

@@ -1,10 +1,11 @@
 """The shared game protocol, cards, options and serialization used by every game engine."""
 
 from engine.core.cards import (
-    Card,
     JOKER,
     RANKS,
     SUITS,
+    Card,
+    card_label,
     deck_24,
     deck_32,
     deck_52,
@@ -12,7 +13,6 @@ from engine.core.cards import (
     deck_104,
     format_card,
     parse_card,
-    card_label,
 )
 from engine.core.protocol import (
     CLOCK,

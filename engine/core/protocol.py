@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine.core.cards import Card
+
 # The clock pseudo-player and MalformedAction belong to the action vocabulary (engine.core.shapes);
 # they are part of the protocol, so callers import them from here.
 from engine.core.shapes import CLOCK, MalformedAction, check_action  # noqa: F401
@@ -45,7 +46,11 @@ class Event:
         return seen
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "public": dict(self.public), "private": {p: dict(v) for p, v in self.private.items()}}
+        return {
+            "kind": self.kind,
+            "public": dict(self.public),
+            "private": {p: dict(v) for p, v in self.private.items()},
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Event:

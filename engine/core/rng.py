@@ -15,11 +15,10 @@ differently, the slow reference functions are used instead, so a seed never deal
 from __future__ import annotations
 
 import random
+from _random import Random as _CoreRandom
 from collections.abc import Sequence
 from hashlib import sha512
 from typing import TypeVar
-
-from _random import Random as _CoreRandom
 
 T = TypeVar("T")
 

@@ -10,9 +10,9 @@ Deals are `engine.core.rng.shuffled(deck, seed, "deal", n)`; the first dealer is
 
 from __future__ import annotations
 
+from engine.core.fast import event
 from engine.core.protocol import Event
 from engine.core.rng import shuffled
-from engine.core.fast import event
 from engine.euchre3.ranking import DECKS
 from engine.euchre3.state import BID1, FACE_UP, Euchre3State
 

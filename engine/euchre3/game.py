@@ -8,6 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.core.cards import SUITS, is_card_code, parse_card
+from engine.core.fast import applied, event
 from engine.core.protocol import (
     CLOCK,
     Action,
@@ -20,7 +21,6 @@ from engine.core.rng import pick
 from engine.core.shapes import check_action as check_shape
 from engine.euchre3 import rules
 from engine.euchre3.dealing import deal
-from engine.core.fast import applied, event
 from engine.euchre3.options import Euchre3Options
 from engine.euchre3.ranking import (
     ALL_CARDS,
@@ -152,7 +152,9 @@ class Euchre3(Game):
         # Phases in order of how often a match meets them.
         if phase == PLAY:
             trick = state.trick
-            return list(map(_PLAY.__getitem__, legal_plays(state.hands[seat], trick[0][1] if trick else None, state.trump)))
+            return list(
+                map(_PLAY.__getitem__, legal_plays(state.hands[seat], trick[0][1] if trick else None, state.trump))
+            )
         if phase == BID1:
             return _BID1_ACTIONS
         if phase == DEFEND:

@@ -125,5 +125,3 @@ def legal_plays(hand: tuple[Card, ...], led: Card | None, trump: str) -> tuple[C
     if led is None:
         return hand
     return tuple(filter(FOLLOWING[trump][led].__contains__, hand)) or hand
-
-

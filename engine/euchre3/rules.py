@@ -11,9 +11,9 @@ from __future__ import annotations
 from itertools import filterfalse
 
 from engine.core.cards import SUITS
+from engine.core.fast import event
 from engine.core.protocol import Event, Refused
 from engine.euchre3.dealing import deal
-from engine.core.fast import event
 from engine.euchre3.ranking import (
     DECK_SETS,
     EFFECTIVE_SUIT,

@@ -46,7 +46,9 @@ def table_view(state: Euchre3State, player: str | None) -> dict[str, Any]:
         "leader": _seat_name(state, state.leader),
         "tricks_won": {players[s]: state.tricks_won[s] for s in range(3)},
         "played": list(state.played),  # public: the cards of this hand's finished tricks
-        "last_trick": None if state.last_trick is None else {
+        "last_trick": None
+        if state.last_trick is None
+        else {
             "cards": [{"player": players[s], "card": card} for s, card in state.last_trick],
             "winner": players[state.last_trick_winner],
         },

@@ -17,11 +17,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.cards import SUITS
+from engine.core.fast import applied, event
 from engine.core.options import parse_options
 from engine.core.protocol import CLOCK, Action, Event, Game, MalformedAction, Refused, Result
 from engine.core.rng import pick
 from engine.core.shapes import check_action
-from engine.core.fast import applied, event
 from engine.kadi.cards import DECK, PENALTY_KIND, PENALTY_PER_CARD, POWER_RANKS, RANK
 from engine.kadi.options import KadiOptions, TableRules
 from engine.kadi.piles import deal_round, draw_cards

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-
+from engine.core.fast import event
 from engine.core.protocol import Event
 from engine.core.rng import shuffled
 from engine.kadi.cards import DECK, is_power
-from engine.core.fast import event
 from engine.kadi.state import KadiState
 
 

@@ -155,6 +155,16 @@ GAME = Lopti()
 
 # The house-rule vocabulary (section 8) is part of the public face: a rule builder offers it.
 __all__ = [
-    "GAME", "Lopti", "LoptiOptions", "LoptiState",
-    "BURN_CAUSES", "CONDITIONS", "EFFECTS", "EVENTS", "RANKS", "ROLES", "ROLES_WITH_OTHERS", "WHEN",
+    "GAME",
+    "Lopti",
+    "LoptiOptions",
+    "LoptiState",
+    "BURN_CAUSES",
+    "CONDITIONS",
+    "EFFECTS",
+    "EVENTS",
+    "RANKS",
+    "ROLES",
+    "ROLES_WITH_OTHERS",
+    "WHEN",
 ]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.core.protocol import Event
 from engine.core.fast import event
+from engine.core.protocol import Event
 from engine.core.rng import shuffled
 from engine.lopti.meta import apply_pending
 from engine.lopti.rules import DECK

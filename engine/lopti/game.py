@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.core.fast import UNHEARD, applied, event
 from engine.core.options import parse_options
 from engine.core.protocol import (
     CHAMPION_WINDOW,
@@ -38,7 +39,6 @@ from engine.lopti.actions import (
     THREES,
 )
 from engine.lopti.dealing import deal_round
-from engine.core.fast import UNHEARD, applied, event
 from engine.lopti.options import LoptiOptions
 from engine.lopti.rules import DECK, VALUE, lowest_card, play_problem, sort_cards
 from engine.lopti.state import AUTHORING, PLAY, SETUP, LoptiState

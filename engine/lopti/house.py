@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.fast import event
 from engine.core.protocol import Event
 from engine.core.rng import shuffled
-from engine.core.fast import event
 from engine.lopti.rules import SORT_KEY
 from engine.lopti.state import LoptiState
 from engine.lopti.table import burn_pile, is_out, next_active
@@ -135,6 +135,7 @@ def normalize(rule: dict[str, Any]) -> dict[str, Any]:
 
 # ----- resolution -----------------------------------------------------------------------------
 
+
 def _gone(state: LoptiState, seat: int) -> bool:
     return seat in state.out or is_out(state, seat)
 
@@ -184,24 +185,29 @@ def matches(condition: dict[str, Any], context: dict[str, Any]) -> bool:
     return True
 
 
-def fire(state: LoptiState, when: str, event_name: str, actor: int, context: dict[str, Any],
-         events: list[Event]) -> bool:
+def fire(
+    state: LoptiState, when: str, event_name: str, actor: int, context: dict[str, Any], events: list[Event]
+) -> bool:
     """Resolve the rules on (`when`, `event_name`) for `actor`; return whether one burned the pile."""
     burned = False
     for record in state.hooks.get(event_name, ()):
         rule = record["rule"]
         if rule["when"] != when or not matches(rule["if"], context):
             continue
-        events.append(event("rule_fired", {"rule": record["id"], "event": event_name, "when": when,
-                                           "player": state.players[actor]}))
+        events.append(
+            event(
+                "rule_fired", {"rule": record["id"], "event": event_name, "when": when, "player": state.players[actor]}
+            )
+        )
         for effect in rule["do"]:
             if _effect(state, record["id"], effect, actor, context, events):
                 burned = True
     return burned
 
 
-def _effect(state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int, context: dict[str, Any],
-            events: list[Event]) -> bool:
+def _effect(
+    state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int, context: dict[str, Any], events: list[Event]
+) -> bool:
     name = effect["effect"]
     players = state.players
     if name == "draw":
@@ -209,11 +215,12 @@ def _effect(state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int,
             if _gone(state, seat) or not state.stock:
                 continue
             drawn = state.stock[: effect["n"]]
-            state.stock = state.stock[effect["n"]:]
+            state.stock = state.stock[effect["n"] :]
             state.hands[seat] = state.hands[seat] + drawn
             player = players[seat]
-            events.append(event("drew", {"player": player, "count": len(drawn), "rule": rule_id},
-                                {player: {"cards": drawn}}))
+            events.append(
+                event("drew", {"player": player, "count": len(drawn), "rule": rule_id}, {player: {"cards": drawn}})
+            )
     elif name == "give":
         givers = targets(state, effect["who"], actor)
         takers = targets(state, effect["to"], actor)
@@ -226,9 +233,13 @@ def _effect(state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int,
                 given = sorted(hand, key=SORT_KEY.__getitem__)[:count]
                 state.hands[giver] = [card for card in hand if card not in given]
                 state.hands[taker] = state.hands[taker] + given
-                events.append(event("gave", {"player": players[giver], "to": players[taker], "count": count,
-                                             "rule": rule_id},
-                                    {players[giver]: {"cards": given}, players[taker]: {"cards": given}}))
+                events.append(
+                    event(
+                        "gave",
+                        {"player": players[giver], "to": players[taker], "count": count, "rule": rule_id},
+                        {players[giver]: {"cards": given}, players[taker]: {"cards": given}},
+                    )
+                )
     elif name == "skip":
         for seat in targets(state, effect["who"], actor):
             if not _gone(state, seat):
@@ -236,14 +247,22 @@ def _effect(state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int,
                 events.append(event("skip_set", {"player": players[seat], "rule": rule_id}))
     elif name == "reverse":
         state.direction = -state.direction
-        events.append(event("reversed", {"direction": "clockwise" if state.direction == 1 else "anticlockwise",
-                                         "rule": rule_id}))
+        events.append(
+            event("reversed", {"direction": "clockwise" if state.direction == 1 else "anticlockwise", "rule": rule_id})
+        )
     elif name == "reveal":
         for seat in targets(state, effect["who"], actor):
             if not _gone(state, seat):
-                events.append(event("revealed", {"player": players[seat],
-                                                 "cards": sorted(state.hands[seat], key=SORT_KEY.__getitem__),
-                                                 "rule": rule_id}))
+                events.append(
+                    event(
+                        "revealed",
+                        {
+                            "player": players[seat],
+                            "cards": sorted(state.hands[seat], key=SORT_KEY.__getitem__),
+                            "rule": rule_id,
+                        },
+                    )
+                )
     elif name == "return_burned":
         cards = [card for card in context.get("burned", ()) if card in state.burned]
         if cards:
@@ -251,12 +270,11 @@ def _effect(state: LoptiState, rule_id: int, effect: dict[str, Any], actor: int,
             for card in cards:
                 remaining.remove(card)
             state.burned = remaining
-            state.stock = shuffled(state.stock + cards, state.seed, "return_burned", state.round,
-                                   len(remaining), len(state.stock))
-            events.append(event("burned_returned", {"cards": cards, "stock_count": len(state.stock),
-                                                    "rule": rule_id}))
+            state.stock = shuffled(
+                state.stock + cards, state.seed, "return_burned", state.round, len(remaining), len(state.stock)
+            )
+            events.append(event("burned_returned", {"cards": cards, "stock_count": len(state.stock), "rule": rule_id}))
     elif name == "burn":
         burn_pile(state, actor, "rule", [], events)
         return True
     return False
-

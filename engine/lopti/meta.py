@@ -17,15 +17,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.fast import event
 from engine.core.protocol import Event
 from engine.lopti import session
-from engine.core.fast import event
 from engine.lopti.state import PLAY, SETUP, LoptiState
 
 Problem = tuple[str, str] | None
 
-BASE_OPTIONS = ("play_for_places", "face_down_may_take", "sevens_stack_singly", "draw_up_to_three",
-                "unlimited_swaps", "ten_on_seven")
+BASE_OPTIONS = (
+    "play_for_places",
+    "face_down_may_take",
+    "sevens_stack_singly",
+    "draw_up_to_three",
+    "unlimited_swaps",
+    "ten_on_seven",
+)
 SESSION_OPTIONS = ("house_rules", "authoring_timeout_s")
 DUEL_OPTIONS = ("rps_first_to_16",)
 BEATS = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
@@ -123,17 +129,35 @@ def proposal_problem(state: LoptiState, change: dict[str, Any]) -> Problem:
 def propose(state: LoptiState, seat: int, change: dict[str, Any], starts: str, events: list[Event]) -> None:
     """Open the round's Rule Vote (it uses the round's vote whatever its result, L20.7)."""
     proposer = state.players[seat]
-    state.vote = {"id": state.next_vote_id, "proposer": proposer, "change": _copy(change), "starts": starts,
-                  "round": state.round, "ballots": {}, "order": []}
+    state.vote = {
+        "id": state.next_vote_id,
+        "proposer": proposer,
+        "change": _copy(change),
+        "starts": starts,
+        "round": state.round,
+        "ballots": {},
+        "order": [],
+    }
     state.next_vote_id += 1
     if "restore" not in change:  # restoring earlier rules does not use round 1's vote (L22.3)
         state.vote_used = True
-    events.append(event("proposed", {"player": proposer, "vote": state.vote["id"], "change": _copy(change),
-                                     "starts": starts, "members": len(electorate(state)),
-                                     "needed": len(electorate(state)) // 2 + 1}))
+    events.append(
+        event(
+            "proposed",
+            {
+                "player": proposer,
+                "vote": state.vote["id"],
+                "change": _copy(change),
+                "starts": starts,
+                "members": len(electorate(state)),
+                "needed": len(electorate(state)) // 2 + 1,
+            },
+        )
+    )
 
 
 # ----- voting ---------------------------------------------------------------------------------
+
 
 def cast(state: LoptiState, seat: int, yes: bool, events: list[Event]) -> None:
     player = state.players[seat]
@@ -186,8 +210,12 @@ def close_vote(state: LoptiState, events: list[Event]) -> None:
     if result == "tie" and "restore" in vote["change"]:
         result = "failed"  # a restore needs a majority; there is no duel about it
     state.vote = None
-    events.append(event("vote_closed", {"vote": vote["id"], "result": result, **counts, "members": members,
-                                        "ballots": dict(vote["ballots"])}))
+    events.append(
+        event(
+            "vote_closed",
+            {"vote": vote["id"], "result": result, **counts, "members": members, "ballots": dict(vote["ballots"])},
+        )
+    )
     if result == "passed":
         enact(state, vote["change"], vote["starts"], events)
     elif result == "tie":
@@ -195,6 +223,7 @@ def close_vote(state: LoptiState, events: list[Event]) -> None:
 
 
 # ----- the change -----------------------------------------------------------------------------
+
 
 def enact(state: LoptiState, change: dict[str, Any], starts: str, events: list[Event]) -> None:
     if starts == "next_round":
@@ -211,8 +240,16 @@ def apply_change(state: LoptiState, change: dict[str, Any], events: list[Event])
     elif "restore" in change:
         for item in change["restore"]:
             text, structured = session.stored_form(item["rule"])
-            state.rules = state.rules + [{"id": state.next_rule_id, "author": item["author"], "text": text,
-                                          "rule": structured, "round": state.round, "active": True}]
+            state.rules = state.rules + [
+                {
+                    "id": state.next_rule_id,
+                    "author": item["author"],
+                    "text": text,
+                    "rule": structured,
+                    "round": state.round,
+                    "active": True,
+                }
+            ]
             state.next_rule_id += 1
         state.rebuild_hooks()
     else:
@@ -225,7 +262,9 @@ def apply_change(state: LoptiState, change: dict[str, Any], events: list[Event])
                         record = {**record, "active": False, "removed_round": state.round}
                 else:
                     text, structured = session.stored_form(change["rule"])
-                    record = {key: value for key, value in record.items() if key not in ("deleted_round", "removed_round")}
+                    record = {
+                        key: value for key, value in record.items() if key not in ("deleted_round", "removed_round")
+                    }
                     record.update({"text": text, "rule": structured, "active": True, "amended_round": state.round})
             rules.append(record)
         state.rules = rules
@@ -257,6 +296,7 @@ def rule_deleted(state: LoptiState, rule_id: int, events: list[Event]) -> None:
 
 # ----- the duel -------------------------------------------------------------------------------
 
+
 def start_duel(state: LoptiState, vote: dict[str, Any], events: list[Event]) -> None:
     """LOP-A26 parties: the proposer against the rule's author (an absent author: a champion of
     the "no" voters); for a base-rule change, against the first player who voted no (L21.4)."""
@@ -270,9 +310,18 @@ def start_duel(state: LoptiState, vote: dict[str, Any], events: list[Event]) -> 
             # The proposer cannot duel themselves, nor a computer anyone: the supporters defend it.
             author = None
     supporters = [name for name in no_voters if name != author]
-    duel = {"vote": vote["id"], "change": _copy(change), "starts": vote["starts"], "proposer": proposer,
-            "defender": author, "stage": "author", "supporters": supporters,
-            "score": {"proposer": 0, "defender": 0}, "draws": 0, "pending": {}}
+    duel = {
+        "vote": vote["id"],
+        "change": _copy(change),
+        "starts": vote["starts"],
+        "proposer": proposer,
+        "defender": author,
+        "stage": "author",
+        "supporters": supporters,
+        "score": {"proposer": 0, "defender": 0},
+        "draws": 0,
+        "pending": {},
+    }
     if author is None:
         if not supporters:
             events.append(event("duel_unopposed", {"vote": vote["id"], "proposer": proposer}))
@@ -311,8 +360,12 @@ def close_champion(state: LoptiState, events: list[Event]) -> None:
     rule), or no champion came forward (the change passes, L21.3)."""
     duel = state.duel
     if duel["stage"] == "author":
-        events.append(event("author_absent", {"player": duel["defender"], "vote": duel["vote"],
-                                              "supporters": list(duel["supporters"])}))
+        events.append(
+            event(
+                "author_absent",
+                {"player": duel["defender"], "vote": duel["vote"], "supporters": list(duel["supporters"])},
+            )
+        )
         if duel["supporters"]:
             state.duel = {**duel, "defender": None, "stage": "champion"}
             return
@@ -357,8 +410,16 @@ def throw(state: LoptiState, player: str, sign: str, events: list[Event]) -> Non
         winner = defender
         score["defender"] += 1
     duel = {**duel, "pending": {}, "score": score, "draws": draws}
-    events.append(event("throws_revealed", {"signs": {proposer: mine, defender: theirs}, "winner": winner,
-                                            "score": {proposer: score["proposer"], defender: score["defender"]}}))
+    events.append(
+        event(
+            "throws_revealed",
+            {
+                "signs": {proposer: mine, defender: theirs},
+                "winner": winner,
+                "score": {proposer: score["proposer"], defender: score["defender"]},
+            },
+        )
+    )
     a, b = score["proposer"], score["defender"]
     if state.options["rps_first_to_16"]:
         over = a >= 16 or b >= 16
@@ -369,8 +430,17 @@ def throw(state: LoptiState, player: str, sign: str, events: list[Event]) -> Non
         return
     state.duel = None
     won = proposer if a > b else defender
-    events.append(event("duel_won", {"player": won, "side": "proposer" if won == proposer else "defender",
-                                     "score": {proposer: a, defender: b}, "vote": duel["vote"]}))
+    events.append(
+        event(
+            "duel_won",
+            {
+                "player": won,
+                "side": "proposer" if won == proposer else "defender",
+                "score": {proposer: a, defender: b},
+                "vote": duel["vote"],
+            },
+        )
+    )
     if won == proposer:
         enact(state, duel["change"], duel["starts"], events)
     else:
@@ -378,6 +448,7 @@ def throw(state: LoptiState, player: str, sign: str, events: list[Event]) -> Non
 
 
 # ----- what may be seen -----------------------------------------------------------------------
+
 
 def _public_duel(state: LoptiState, duel: dict[str, Any]) -> dict[str, Any]:
     proposer, defender = duel["proposer"], duel["defender"]
@@ -401,10 +472,19 @@ def vote_view(state: LoptiState) -> dict[str, Any] | None:
     if vote is None:
         return None
     members = len(electorate(state))
-    return {"id": vote["id"], "proposer": vote["proposer"], "change": _copy(vote["change"]),
-            "starts": vote["starts"], "round": vote["round"], "voted": list(vote["order"]),
-            "ballots": dict(vote["ballots"]), **_counts(state), "members": members, "needed": members // 2 + 1,
-            "waiting_for": [name for name in electorate(state) if name not in vote["ballots"]]}
+    return {
+        "id": vote["id"],
+        "proposer": vote["proposer"],
+        "change": _copy(vote["change"]),
+        "starts": vote["starts"],
+        "round": vote["round"],
+        "voted": list(vote["order"]),
+        "ballots": dict(vote["ballots"]),
+        **_counts(state),
+        "members": members,
+        "needed": members // 2 + 1,
+        "waiting_for": [name for name in electorate(state) if name not in vote["ballots"]],
+    }
 
 
 def duel_view(state: LoptiState, player: str | None) -> dict[str, Any] | None:

@@ -90,7 +90,10 @@ def play_problem(
         if rank == TEN:
             return ("ten_on_seven", "A 10 cannot follow a 7: play a 7 or lower, or take the pile.")
         return ("must_play_low", "After a 7 the next play must be 7 or lower; or take the pile.")
-    return ("illegal_card", "Play a higher rank, match with more cards, a special card (2, 3, 7, 10), or take the pile.")
+    return (
+        "illegal_card",
+        "Play a higher rank, match with more cards, a special card (2, 3, 7, 10), or take the pile.",
+    )
 
 
 def _match_problem(last_play: int, run: int) -> Problem:

@@ -61,8 +61,11 @@ def removed_problem(state: LoptiState, rule: dict[str, Any]) -> Problem:
     text, structured = stored_form(rule)
     for record in state.rules:
         if not record["active"] and record["rule"] == structured and (structured is not None or record["text"] == text):
-            return ("rule_removed", f"That is rule {record['id']}, which was removed this session; only a "
-                                    "Rule Vote (amend) can bring it back.")
+            return (
+                "rule_removed",
+                f"That is rule {record['id']}, which was removed this session; only a "
+                "Rule Vote (amend) can bring it back.",
+            )
     return None
 
 
@@ -108,5 +111,11 @@ def public_rule(record: dict[str, Any]) -> dict[str, Any]:
     """A rule as views and events show it: `rule` is the structured form (None for a text-only
     table rule, which the bot shows but never applies); `enforced` says whether the bot applies it."""
     structured = record["rule"]
-    return {"id": record["id"], "author": record["author"], "text": record["text"], "round": record["round"],
-            "rule": _fresh(structured) if structured is not None else None, "enforced": structured is not None}
+    return {
+        "id": record["id"],
+        "author": record["author"],
+        "text": record["text"],
+        "round": record["round"],
+        "rule": _fresh(structured) if structured is not None else None,
+        "enforced": structured is not None,
+    }

@@ -127,7 +127,9 @@ class LoptiState(GameState):
         return copy
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: _fresh_field(name, getattr(self, name)) for name in FIELDS if name != "computers" or self.computers}
+        return {
+            name: _fresh_field(name, getattr(self, name)) for name in FIELDS if name != "computers" or self.computers
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LoptiState:

@@ -62,14 +62,24 @@ def _clear_chain(state: LoptiState) -> None:
         state.chain = []
 
 
-def _burn(state: LoptiState, seat: int, cause: str, extra_cards: list[str], events: list[Event],
-          played: list[str] | None = None) -> None:
+def _burn(
+    state: LoptiState,
+    seat: int,
+    cause: str,
+    extra_cards: list[str],
+    events: list[Event],
+    played: list[str] | None = None,
+) -> None:
     """LOP-A21: the pile (and the 10s / 3s involved) leaves the round; pending effects end.
     House rules on `burn` resolve before / after it (`played`: the play that caused it)."""
     if state.hooks and "burn" in state.hooks:
         cards = played or extra_cards
-        context = {"cause": cause, "pile": len(state.pile), "count": len(cards),
-                   "rank": cards[0][:-1] if cards else None}
+        context = {
+            "cause": cause,
+            "pile": len(state.pile),
+            "count": len(cards),
+            "rank": cards[0][:-1] if cards else None,
+        }
         fire(state, "before", "burn", seat, context, events)
         context["burned"] = burn_pile(state, seat, cause, extra_cards, events)
         fire(state, "after", "burn", seat, context, events)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.lopti.rules import SEVEN, VALUE, sort_cards
 from engine.lopti.meta import duel_view, proposals_problem, vote_view
+from engine.lopti.rules import SEVEN, VALUE, sort_cards
 from engine.lopti.session import active_rules, public_rule
 from engine.lopti.state import AUTHORING, PLAY, LoptiState
 

@@ -14,7 +14,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.cards import Card
-from engine.core.fast import applied as fast_applied, event as fast_event
+from engine.core.fast import applied as fast_applied
+from engine.core.fast import event as fast_event
 from engine.core.protocol import CLOCK, Action, Applied, Event, Game, Refused, Result
 from engine.core.rng import pick
 from engine.pitch import rules

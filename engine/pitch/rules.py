@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.core.protocol import Refused
 from engine.core.cards import SUITS
+from engine.core.protocol import Refused
 from engine.pitch.cards import DECK, OF_SUIT, RANK, SUIT, SUIT_ORDER
 from engine.pitch.state import PitchState
 

@@ -194,5 +194,4 @@ class PitchState(GameState):
         )
 
 
-
 _new = object.__new__

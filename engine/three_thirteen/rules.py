@@ -14,7 +14,9 @@ from typing import Any, Mapping
 from engine.core.cards import JOKER, Card, deck_52
 
 # T4: K high ... A low. Rank numbers 1 (ace) to 13 (king).
-RANK_NUMBER = {rank: number for number, rank in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), 1)}
+RANK_NUMBER = {
+    rank: number for number, rank in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), 1)
+}
 RANK_CODE = {number: code for code, number in RANK_NUMBER.items()}
 SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
 

@@ -8,10 +8,20 @@ from fakeapi.errors import E_MEMBER_NOT_FOUND, E_USER_NOT_FOUND, bad
 
 # The rights Telegram lists for an administrator (the fake's admins have the usual ones).
 ADMIN_RIGHTS = {
-    "can_be_edited": False, "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
-    "can_manage_video_chats": True, "can_restrict_members": True, "can_promote_members": False,
-    "can_change_info": True, "can_invite_users": True, "can_post_stories": False, "can_edit_stories": False,
-    "can_delete_stories": False, "can_pin_messages": True, "can_manage_topics": True,
+    "can_be_edited": False,
+    "is_anonymous": False,
+    "can_manage_chat": True,
+    "can_delete_messages": True,
+    "can_manage_video_chats": True,
+    "can_restrict_members": True,
+    "can_promote_members": False,
+    "can_change_info": True,
+    "can_invite_users": True,
+    "can_post_stories": False,
+    "can_edit_stories": False,
+    "can_delete_stories": False,
+    "can_pin_messages": True,
+    "can_manage_topics": True,
 }
 
 

@@ -7,9 +7,23 @@ import time
 from typing import Any
 
 from fakeapi.errors import (
-    E_BUTTON_DATA, E_BUTTON_URL, E_CANT_DELETE, E_CANT_EDIT, E_CAPTION_TOO_LONG, E_DELETE_NOT_FOUND,
-    E_EDIT_NOT_FOUND, E_EMPTY, E_EMPTY_FILE, E_FILE_ID, E_NO_CAPTION, E_NO_TEXT, E_NOT_MODIFIED,
-    E_REPLY_NOT_FOUND, E_THREAD_NOT_FOUND, E_TOO_LONG, bad,
+    E_BUTTON_DATA,
+    E_BUTTON_URL,
+    E_CANT_DELETE,
+    E_CANT_EDIT,
+    E_CAPTION_TOO_LONG,
+    E_DELETE_NOT_FOUND,
+    E_EDIT_NOT_FOUND,
+    E_EMPTY,
+    E_EMPTY_FILE,
+    E_FILE_ID,
+    E_NO_CAPTION,
+    E_NO_TEXT,
+    E_NOT_MODIFIED,
+    E_REPLY_NOT_FOUND,
+    E_THREAD_NOT_FOUND,
+    E_TOO_LONG,
+    bad,
 )
 from fakeapi.html import format_text
 from fakeapi.params import Upload
@@ -28,8 +42,9 @@ class MessageMethods:
         text, plain, ents = self._format(p.get("text"), p.get("parse_mode"), p.get("entities"))
         markup = self._validate_markup(p.get("reply_markup"))
         self._check_can_write(chat_id)
-        rec = self._bot_record(chat_id, p, text=text, parse_mode=p.get("parse_mode"),
-                               plain=plain, entities=ents, reply_markup=markup)
+        rec = self._bot_record(
+            chat_id, p, text=text, parse_mode=p.get("parse_mode"), plain=plain, entities=ents, reply_markup=markup
+        )
         return self.message_dict(rec)
 
     async def _m_senddocument(self, p: dict) -> dict:
@@ -38,8 +53,16 @@ class MessageMethods:
         caption, plain, ents = self._caption(p)
         markup = self._validate_markup(p.get("reply_markup"))
         self._check_can_write(chat_id)
-        rec = self._bot_record(chat_id, p, text=caption, parse_mode=p.get("parse_mode") if caption else None,
-                               plain=plain, entities=ents, reply_markup=markup, document=document)
+        rec = self._bot_record(
+            chat_id,
+            p,
+            text=caption,
+            parse_mode=p.get("parse_mode") if caption else None,
+            plain=plain,
+            entities=ents,
+            reply_markup=markup,
+            document=document,
+        )
         return self.message_dict(rec)
 
     async def _m_editmessagetext(self, p: dict) -> dict:
@@ -116,8 +139,9 @@ class MessageMethods:
             for row in rows:
                 for b in row:
                     if not isinstance(b, dict) or "text" not in b:
-                        raise bad("can't parse inline keyboard button: Text buttons are unallowed in the "
-                                  "inline keyboard")
+                        raise bad(
+                            "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+                        )
                     if "callback_data" in b:
                         data = b["callback_data"]
                         if not isinstance(data, str) or not 0 < len(data.encode("utf-8")) <= MAX_CALLBACK_DATA:
@@ -149,8 +173,7 @@ class MessageMethods:
         caption = p.get("caption")
         if caption is None or caption == "":
             return None, None, []
-        plain, ents = format_text(str(caption), p.get("parse_mode"), p.get("caption_entities"),
-                                  self.strict_ampersand)
+        plain, ents = format_text(str(caption), p.get("parse_mode"), p.get("caption_entities"), self.strict_ampersand)
         if utf16_len(plain) > MAX_CAPTION:
             raise bad(E_CAPTION_TOO_LONG)
         if not plain.strip():
@@ -162,8 +185,13 @@ class MessageMethods:
             if not value.content:
                 raise bad(E_EMPTY_FILE)
             n = len(self.files) + 1
-            doc = Document(file_id=f"BQACAgIAAxkBAAI{n:08d}", file_unique_id=f"AgAD{n:08d}",
-                           file_name=value.filename, mime_type=value.content_type, content=value.content)
+            doc = Document(
+                file_id=f"BQACAgIAAxkBAAI{n:08d}",
+                file_unique_id=f"AgAD{n:08d}",
+                file_name=value.filename,
+                mime_type=value.content_type,
+                content=value.content,
+            )
             self.files[doc.file_id] = doc
             return doc
         if value is None or value == "":
@@ -214,9 +242,16 @@ class MessageMethods:
         if thread is None and reply_to is not None:
             target = self._get_msg(chat_id, reply_to)
             thread = target.thread_id if target else None
-        rec = MessageRecord(chat_id=chat_id, message_id=self._new_message_id(chat_id),
-                            from_bot=True, sender_id=self.bot_id, date=int(time.time()),
-                            thread_id=thread, reply_to_message_id=reply_to, **kw)
+        rec = MessageRecord(
+            chat_id=chat_id,
+            message_id=self._new_message_id(chat_id),
+            from_bot=True,
+            sender_id=self.bot_id,
+            date=int(time.time()),
+            thread_id=thread,
+            reply_to_message_id=reply_to,
+            **kw,
+        )
         return self._store(rec)
 
     def _editable(self, p: dict) -> MessageRecord:

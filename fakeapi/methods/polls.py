@@ -27,15 +27,19 @@ class PollMethods:
         self._next_poll += 1
         anonymous = p.get("is_anonymous")
         self.polls[poll_id] = {
-            "question": question, "options": options, "votes": {},
+            "question": question,
+            "options": options,
+            "votes": {},
             "is_closed": bool(p.get("is_closed", False)),
             "is_anonymous": True if anonymous is None else bool(anonymous),
             "type": p.get("type") or "regular",
             "allows_multiple_answers": bool(p.get("allows_multiple_answers", False)),
-            "chat_id": chat_id, "message_id": None,
+            "chat_id": chat_id,
+            "message_id": None,
         }
-        rec = self._bot_record(chat_id, p, text=None, parse_mode=None, plain=None, entities=[],
-                               reply_markup=markup, poll_id=poll_id)
+        rec = self._bot_record(
+            chat_id, p, text=None, parse_mode=None, plain=None, entities=[], reply_markup=markup, poll_id=poll_id
+        )
         self.polls[poll_id]["message_id"] = rec.message_id
         return self.message_dict(rec)
 
@@ -61,10 +65,17 @@ class PollMethods:
         for ids in p["votes"].values():
             for i in ids:
                 counts[i] += 1
-        return {"id": poll_id, "question": p["question"],
-                "options": [{"text": t, "voter_count": counts[i], "persistent_id": str(i)}
-                            for i, t in enumerate(p["options"])],
-                "total_voter_count": len(p["votes"]), "is_closed": p["is_closed"],
-                "is_anonymous": p["is_anonymous"], "type": p["type"],
-                "allows_multiple_answers": p["allows_multiple_answers"],
-                "allows_revoting": True, "members_only": False}
+        return {
+            "id": poll_id,
+            "question": p["question"],
+            "options": [
+                {"text": t, "voter_count": counts[i], "persistent_id": str(i)} for i, t in enumerate(p["options"])
+            ],
+            "total_voter_count": len(p["votes"]),
+            "is_closed": p["is_closed"],
+            "is_anonymous": p["is_anonymous"],
+            "type": p["type"],
+            "allows_multiple_answers": p["allows_multiple_answers"],
+            "allows_revoting": True,
+            "members_only": False,
+        }

@@ -18,17 +18,26 @@ MAX_NAME, MAX_DESCRIPTION, MAX_SHORT_DESCRIPTION = 64, 512, 120
 MAX_COMMANDS, MAX_COMMAND_DESCRIPTION = 100, 256
 # BotCommandScope type -> the fields that identify one scope of that type.
 SCOPE_FIELDS = {
-    "default": (), "all_private_chats": (), "all_group_chats": (), "all_chat_administrators": (),
-    "chat": ("chat_id",), "chat_administrators": ("chat_id",), "chat_member": ("chat_id", "user_id"),
+    "default": (),
+    "all_private_chats": (),
+    "all_group_chats": (),
+    "all_chat_administrators": (),
+    "chat": ("chat_id",),
+    "chat_administrators": ("chat_id",),
+    "chat_member": ("chat_id", "user_id"),
 }
 
 
 class ProfileMethods:
     async def _m_getme(self, p: dict) -> dict:
-        return {**self.bot_user, "can_join_groups": self.can_join_groups,
-                "can_read_all_group_messages": self.can_read_all_group_messages,
-                "supports_inline_queries": self.supports_inline_queries,
-                "can_connect_to_business": False, "has_main_web_app": False}
+        return {
+            **self.bot_user,
+            "can_join_groups": self.can_join_groups,
+            "can_read_all_group_messages": self.can_read_all_group_messages,
+            "supports_inline_queries": self.supports_inline_queries,
+            "can_connect_to_business": False,
+            "has_main_web_app": False,
+        }
 
     # ----------------------------------------------------------------- the menu button
     async def _m_setchatmenubutton(self, p: dict) -> bool:
@@ -41,7 +50,11 @@ class ProfileMethods:
 
     async def _m_getchatmenubutton(self, p: dict) -> dict:
         chat = p.get("chat_id")
-        return self.menu_buttons.get(str(chat) if chat is not None else "") or self.menu_buttons.get("") or {"type": "default"}
+        return (
+            self.menu_buttons.get(str(chat) if chat is not None else "")
+            or self.menu_buttons.get("")
+            or {"type": "default"}
+        )
 
     # ----------------------------------------------------------------- name and descriptions
     async def _m_setmyname(self, p: dict) -> bool:

@@ -14,6 +14,10 @@ class QueryMethods:
         if text is not None and len(text) > 200:
             raise bad("MESSAGE_TOO_LONG")
         q.answered_at = self.clock()
-        q.answer = {"text": text, "show_alert": bool(p.get("show_alert", False)),
-                    "url": p.get("url"), "cache_time": p.get("cache_time")}
+        q.answer = {
+            "text": text,
+            "show_alert": bool(p.get("show_alert", False)),
+            "url": p.get("url"),
+            "cache_time": p.get("cache_time"),
+        }
         return True

@@ -4,16 +4,32 @@ from __future__ import annotations
 
 import asyncio
 import time
+
 from fakeapi.errors import E_POLL_CONFLICT, E_WEBHOOK_CONFLICT, TelegramAPIError, bad
 
 # What Telegram sends when allowed_updates is not given: everything except chat_member,
 # message_reaction and message_reaction_count.
 DEFAULT_UPDATE_TYPES = {
-    "message", "edited_message", "channel_post", "edited_channel_post", "business_connection",
-    "business_message", "edited_business_message", "deleted_business_messages",
-    "inline_query", "chosen_inline_result", "callback_query", "shipping_query",
-    "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer", "my_chat_member",
-    "chat_join_request", "chat_boost", "removed_chat_boost",
+    "message",
+    "edited_message",
+    "channel_post",
+    "edited_channel_post",
+    "business_connection",
+    "business_message",
+    "edited_business_message",
+    "deleted_business_messages",
+    "inline_query",
+    "chosen_inline_result",
+    "callback_query",
+    "shipping_query",
+    "pre_checkout_query",
+    "purchased_paid_media",
+    "poll",
+    "poll_answer",
+    "my_chat_member",
+    "chat_join_request",
+    "chat_boost",
+    "removed_chat_boost",
 }
 
 
@@ -84,4 +100,8 @@ class UpdateMethods:
 
     async def _m_getwebhookinfo(self, p: dict) -> dict:
         url = self.webhook.get("url") or ""
-        return {"url": url, "has_custom_certificate": False, "pending_update_count": len(self._available()) if url else 0}
+        return {
+            "url": url,
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._available()) if url else 0,
+        }

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from handlers.i18n import N_, Translator
 from handlers import cards as show
+from handlers.i18n import N_, Translator
 from handlers.render.action_tree import Alone, Card, Shortcut, Step
 
 ACTION_LABELS: dict[str, str] = {
@@ -70,7 +70,9 @@ class GameRenderer:
             return [_("Your hand is empty.")]
         return [_("Your hand: {cards}", cards=show.cards(hand))]
 
-    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+    def prompt(
+        self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator
+    ) -> str:
         if your_turn:
             return _("Your turn: choose below.")
         if legal:
@@ -120,7 +122,9 @@ class GameRenderer:
         or a command of this game such as /kadi), or None when it means nothing here."""
         return None
 
-    def poll_for(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> tuple[str, str, list[str]] | None:
+    def poll_for(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]
+    ) -> tuple[str, str, list[str]] | None:
         """The poll the group should see now: (key, question, answers), or None."""
         return None
 
@@ -158,7 +162,10 @@ class GameRenderer:
         """The centre of the table as zones of cards, and what everyone may know of each seat:
         {"zones": [zone(...)], "seats": {player: {"cards", "score", "note", "face_up", "face_down"}}}."""
         players = view.get("players") or []
-        return {"zones": self.board_zones(view, _, names), "seats": {player: self.board_seat(view, player, _) for player in players}}
+        return {
+            "zones": self.board_zones(view, _, names),
+            "seats": {player: self.board_seat(view, player, _) for player in players},
+        }
 
     def board_zones(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[dict[str, Any]]:
         """By default the table message's centre lines, as one zone of text."""
@@ -208,7 +215,9 @@ class GameRenderer:
     def score_text(self, score: int, _: Translator) -> str:
         return _.plural("{count} point", "{count} points", score)
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+    def centre_lines(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
+    ) -> list[str]:
         """The centre of the table; `compact` when the full one leaves the events no room."""
         return []
 
@@ -248,7 +257,9 @@ class GameRenderer:
             lines.append(timed_out_line(timed_out, None, _, names))
         return lines
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+    def private_event_line(
+        self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None
+    ) -> str | None:
         """A line of the reader's private message for an event of their last move (their view of it)."""
         return self.event_line(event, _, names)
 
@@ -274,11 +285,14 @@ class GameRenderer:
         # what it won, which for the other games is the change.
         changes = event.get("change") or event.get("points") or {}
         totals = event.get("totals") or event.get("scores") or {}
-        return [f"{name(names, player)}: {totals.get(player, changes.get(player))}{signed(changes.get(player))}"
-                for player in totals or changes]
+        return [
+            f"{name(names, player)}: {totals.get(player, changes.get(player))}{signed(changes.get(player))}"
+            for player in totals or changes
+        ]
 
-    def match_end_line(self, scores: Mapping[str, int], winners: Sequence[str], player: str, _: Translator,
-                       names: Mapping[str, str]) -> str:
+    def match_end_line(
+        self, scores: Mapping[str, int], winners: Sequence[str], player: str, _: Translator, names: Mapping[str, str]
+    ) -> str:
         """The reader's last private line: how the match ended for them, with their score."""
         score = self.score_text(scores.get(player, 0), _)
         if player in winners:
@@ -286,10 +300,22 @@ class GameRenderer:
         if not winners:
             return _("Match over: you finished with {score}.", score=score)
         listed = names_list(winners, names, _)
-        return _.plural("Match over: {names} won; you finished with {score}.",
-                        "Match over: {names} won; you finished with {score}.", len(winners), names=listed, score=score)
+        return _.plural(
+            "Match over: {names} won; you finished with {score}.",
+            "Match over: {names} won; you finished with {score}.",
+            len(winners),
+            names=listed,
+            score=score,
+        )
 
-    def result_lines(self, view: Mapping[str, Any], scores: Mapping[str, int], winners: Sequence[str], _: Translator, names: Mapping[str, str]) -> list[str]:
+    def result_lines(
+        self,
+        view: Mapping[str, Any],
+        scores: Mapping[str, int],
+        winners: Sequence[str],
+        _: Translator,
+        names: Mapping[str, str],
+    ) -> list[str]:
         lines = []
         for player, score in sorted(scores.items(), key=lambda item: -item[1]):
             crown = "🏆 " if player in winners else ""
@@ -318,11 +344,13 @@ def zone(
 
 def trick_zone(view: Mapping[str, Any], _: Translator) -> dict[str, Any]:
     plays = view.get("trick") or []
-    return zone("trick", _("On the table"), [play["card"] for play in plays], players=[play["player"] for play in plays])
+    return zone(
+        "trick", _("On the table"), [play["card"] for play in plays], players=[play["player"] for play in plays]
+    )
 
 
 def signed(change: int | None) -> str:
-    """" (+3)", " (-4)", or nothing when the round did not say."""
+    """ " (+3)", " (-4)", or nothing when the round did not say."""
     if change is None:
         return ""
     return f" ({'+' if change >= 0 else '-'}{abs(change)})"
@@ -334,8 +362,13 @@ def timed_out_line(event: Mapping[str, Any], then: str | None, _: Translator, na
     listed = names_list(players, names, _)
     if then is None:
         return "⏰ " + _("Time's up for {names}.", names=listed)
-    return "⏰ " + _.plural("Time's up for {names}, so I moved for them: {move}",
-                            "Time's up for {names}, so I moved for them: {move}", len(players), names=listed, move=then)
+    return "⏰ " + _.plural(
+        "Time's up for {names}, so I moved for them: {move}",
+        "Time's up for {names}, so I moved for them: {move}",
+        len(players),
+        names=listed,
+        move=then,
+    )
 
 
 def replaced_line(event: Mapping[str, Any], _: Translator) -> str:
@@ -346,7 +379,7 @@ def replaced_line(event: Mapping[str, Any], _: Translator) -> str:
 
 
 def cards_and_tricks(view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
-    """"5 cards", "2 tricks": what everyone may know of a seat, from `hand_counts` and `tricks_won`."""
+    """ "5 cards", "2 tricks": what everyone may know of a seat, from `hand_counts` and `tricks_won`."""
     parts = []
     count = (view.get("hand_counts") or {}).get(player)
     if count:  # a seat that played its last card shows none
@@ -358,7 +391,7 @@ def cards_and_tricks(view: Mapping[str, Any], player: str, _: Translator) -> lis
 
 
 def tricks_taken(view: Mapping[str, Any], player: str, _: Translator) -> list[str]:
-    """"2 tricks", or nothing before the seat takes one."""
+    """ "2 tricks", or nothing before the seat takes one."""
     tricks = (view.get("tricks_won") or {}).get(player)
     return [_.plural("{count} trick", "{count} tricks", tricks)] if tricks else []
 

@@ -5,17 +5,33 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from handlers.i18n import N_, Translator
+from engine.euchre3 import strongest_first
 from handlers import cards as show
 from handlers.games.base import (
-    ALL_AT_ONCE, GameRenderer, name, trick_zone, tricks_taken, winners_line, zone,
+    ALL_AT_ONCE,
+    GameRenderer,
+    name,
+    trick_zone,
+    tricks_taken,
+    winners_line,
+    zone,
 )
-from engine.euchre3 import strongest_first
+from handlers.i18n import N_, Translator
 from handlers.render.action_tree import Alone, Card, Pick, Shortcut, Step
 from handlers.render.fit import pack
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
-KIND_ORDER = {"accept": 0, "name": 0, "pick_up": 0, "alone": 1, "with_dummy": 2, "keep": 3, "play": 4, "leave": 5, "pass": 6}
+KIND_ORDER = {
+    "accept": 0,
+    "name": 0,
+    "pick_up": 0,
+    "alone": 1,
+    "with_dummy": 2,
+    "keep": 3,
+    "play": 4,
+    "leave": 5,
+    "pass": 6,
+}
 
 
 class Euchre3Renderer(GameRenderer):
@@ -42,11 +58,18 @@ class Euchre3Renderer(GameRenderer):
         def key(action):
             card = action.get("card") or action.get("discard")
             kept = tuple(sorted(hand_order.get(c, 99) for c in action.get("cards") or []))
-            return (KIND_ORDER.get(action["type"], 9), show.by_suit_then_rank(card) if card else (0, 0), action.get("suit", ""), kept)
+            return (
+                KIND_ORDER.get(action["type"], 9),
+                show.by_suit_then_rank(card) if card else (0, 0),
+                action.get("suit", ""),
+                kept,
+            )
 
         ordered = sorted(actions, key=key)
         return [
-            {**action, "cards": sorted(action["cards"], key=lambda c: hand_order.get(c, 99))} if action["type"] == "keep" else action
+            {**action, "cards": sorted(action["cards"], key=lambda c: hand_order.get(c, 99))}
+            if action["type"] == "keep"
+            else action
             for action in ordered
         ]
 
@@ -93,7 +116,9 @@ class Euchre3Renderer(GameRenderer):
             lines.extend(self._centre(view, _, view.get("names", {}), for_player=True))
         return lines
 
-    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+    def prompt(
+        self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator
+    ) -> str:
         if not your_turn:
             return _("Wait for your turn.")
         kinds = {action["type"] for action in legal}
@@ -103,7 +128,9 @@ class Euchre3Renderer(GameRenderer):
         if phase == "pickup":
             up = show.card(view.get("up_card") or "")
             if "leave" in kinds:
-                return _("You are the dealer: to pick up {card}, tap the card you discard for it, or leave it.", card=up)
+                return _(
+                    "You are the dealer: to pick up {card}, tap the card you discard for it, or leave it.", card=up
+                )
             return _("You are the dealer: to pick up {card}, tap the card you discard for it.", card=up)
         if phase == "bid2":
             if "pass" in kinds:
@@ -156,7 +183,9 @@ class Euchre3Renderer(GameRenderer):
             parts.append(_("sits out"))
         return parts
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+    def centre_lines(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
+    ) -> list[str]:
         # The seats show the trick's cards.
         parts = self._centre(view, _, names, for_player=False)
         if view.get("maker"):
@@ -193,8 +222,12 @@ class Euchre3Renderer(GameRenderer):
             lines.append(_("Trumps: {suit}", suit=show.suit_label(view["trump"], _)))
         trick = view.get("trick") or []
         if trick and for_player:
-            lines.append(_("On the table: {cards}", cards=" · ".join(
-                f"{name(names, play['player'])} {show.card(play['card'])}" for play in trick)))
+            lines.append(
+                _(
+                    "On the table: {cards}",
+                    cards=" · ".join(f"{name(names, play['player'])} {show.card(play['card'])}" for play in trick),
+                )
+            )
         return lines
 
     def event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str | None:
@@ -228,14 +261,22 @@ class Euchre3Renderer(GameRenderer):
             maker = name(names, event["maker"])
             if event.get("euchred"):
                 return _("{name} was euchred!", name=maker)
-            return _.plural("{name} took {count} trick.", "{name} took {count} tricks.", event["maker_tricks"], name=maker)
+            return _.plural(
+                "{name} took {count} trick.", "{name} took {count} tricks.", event["maker_tricks"], name=maker
+            )
         if kind == "match_won":
             return winners_line(event["winners"], _, names)
         return None
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+    def private_event_line(
+        self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None
+    ) -> str | None:
         """In the reader's own chat their moves read «You passed.», never their name."""
-        own = self._own_line(event, _) if reader is not None and reader == event.get("player", event.get("maker")) else None
+        own = (
+            self._own_line(event, _)
+            if reader is not None and reader == event.get("player", event.get("maker"))
+            else None
+        )
         return own or self.event_line(event, _, names)
 
     def _own_line(self, event: Mapping[str, Any], _: Translator) -> str | None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from babel.lists import format_list
 
-from handlers.i18n import pN_, Translator
+from handlers.i18n import Translator, pN_
 
 SENTENCE = "rule sentence"
 BUTTON = "rule button"
@@ -201,8 +201,13 @@ def effect_words(effect: Mapping[str, Any], _: Translator) -> str:
         to = ROLE_PHRASES[effect["to"]]  # (a string literal inside the call would be extracted as a msgid)
         receiver = _.pgettext(SENTENCE, to)
         # TRANSLATORS: a house rule's effect, after «Before/After …:»; {who} and {to}: one player each.
-        return _.plural("{who} gives their lowest card to {to}", "{who} gives their {count} lowest cards to {to}",
-                        effect["n"], who=who, to=receiver)
+        return _.plural(
+            "{who} gives their lowest card to {to}",
+            "{who} gives their {count} lowest cards to {to}",
+            effect["n"],
+            who=who,
+            to=receiver,
+        )
     if name == "skip":
         # TRANSLATORS: a house rule's effect, after «Before/After …:»; {who}: one player; their next turn.
         return _("{who} misses a turn", who=who)

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
-from handlers.i18n import N_, Translator
+from engine.core.cards import JOKER
 from handlers import cards as show
 from handlers.games.base import NAME_LIMIT, GameRenderer, all_of_a_rank, name, names_list, shorten, winners_line, zone
-from engine.core.cards import JOKER
+from handlers.i18n import N_, Translator
 from handlers.render.action_tree import Alone, Call, Card, Spare, Step
 from handlers.render.fit import pack
 
@@ -134,8 +134,14 @@ class KadiRenderer(GameRenderer):
     def hand_lines(self, view: Mapping[str, Any], _: Translator, active: bool = True) -> list[str]:
         if _out(view):
             points = (view.get("scores") or {}).get(view["you"], 0)
-            return ["🚫 " + _("You are out of this match: {points} points, over the limit of {limit}.",
-                             points=points, limit=view.get("points_limit"))]
+            return [
+                "🚫 "
+                + _(
+                    "You are out of this match: {points} points, over the limit of {limit}.",
+                    points=points,
+                    limit=view.get("points_limit"),
+                )
+            ]
         lines = super().hand_lines(view, _, active)
         if view.get("hidden"):
             lines.append("🙈 " + _("Hidden: {card}", card=show.card(view["hidden"])))
@@ -144,16 +150,21 @@ class KadiRenderer(GameRenderer):
             lines.extend(self._centre(view, _)[:1])
         return lines
 
-    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+    def prompt(
+        self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator
+    ) -> str:
         """What the keyboard offers, and the penalty or command in force, in whole sentences."""
         kinds = {action["type"] for action in legal}
         if _out(view) and not view.get("finished"):
-            return _("You watch the others play on until one of them is left: the group's table shows the "
-                     "match to its end.")
+            return _(
+                "You watch the others play on until one of them is left: the group's table shows the match to its end."
+            )
         if view.get("phase") == "challenge":
             if "accept" in kinds:
-                return _("{name} says they are out. Accept the win, or accuse them if you think they hide a card.",
-                         name=name(view.get("names", {}), view.get("provisional_winner") or ""))
+                return _(
+                    "{name} says they are out. Accept the win, or accuse them if you think they hide a card.",
+                    name=name(view.get("names", {}), view.get("provisional_winner") or ""),
+                )
             return _("Waiting for the others to accept the win.")
         if not your_turn:
             if "call" in kinds:
@@ -183,7 +194,9 @@ class KadiRenderer(GameRenderer):
         elif "draw" in kinds:
             lines.append(_("Your turn: nothing fits, so draw a card."))
         if any(action.get("call") for action in legal):
-            lines.append(_("{button} plays and calls \u201cKadi Moja!\u201d at once.", button=self.play_and_call_label(_)))
+            lines.append(
+                _("{button} plays and calls \u201cKadi Moja!\u201d at once.", button=self.play_and_call_label(_))
+            )
         if "call" in kinds:
             lines.append(_("You hold one card: call \u201cKadi Moja!\u201d now!"))
         if "hide" in kinds:
@@ -223,15 +236,25 @@ class KadiRenderer(GameRenderer):
     def goal_text(self, view: Mapping[str, Any], _: Translator) -> str | None:
         return _("Points limit: {limit}", limit=view["points_limit"]) if view.get("points_limit") else None
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+    def centre_lines(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
+    ) -> list[str]:
         """The top card, the stock and the penalty or command in force, packed into lines that
         fit a phone."""
-        stock = _("Stock: {count}", count=view.get("stock_size", 0)) + " " + (
-            "↻" if view.get("direction") == "clockwise" else "↺")
+        stock = (
+            _("Stock: {count}", count=view.get("stock_size", 0))
+            + " "
+            + ("↻" if view.get("direction") == "clockwise" else "↺")
+        )
         lines = pack([*self._centre(view, _), stock])
         if view.get("provisional_winner"):
-            lines.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
-                                   name=name(names, view["provisional_winner"])))
+            lines.append(
+                "⚖️ "
+                + _(
+                    "{name} is out: anyone may accuse before the win stands.",
+                    name=name(names, view["provisional_winner"]),
+                )
+            )
         return lines
 
     def _centre(self, view: Mapping[str, Any], _: Translator) -> list[str]:
@@ -258,8 +281,13 @@ class KadiRenderer(GameRenderer):
         if view.get("match_top") and view.get("match_top") != view.get("top"):
             notes.insert(0, _("match {card}", card=show.card(view["match_top"])))
         if view.get("provisional_winner"):
-            notes.append("⚖️ " + _("{name} is out: anyone may accuse before the win stands.",
-                                   name=name(names, view["provisional_winner"])))
+            notes.append(
+                "⚖️ "
+                + _(
+                    "{name} is out: anyone may accuse before the win stands.",
+                    name=name(names, view["provisional_winner"]),
+                )
+            )
         direction = "↻ " + _("clockwise") if view.get("direction") == "clockwise" else "↺ " + _("anticlockwise")
         return [
             zone("top", _("Top card"), [view["top"]] if view.get("top") else [], note="\n".join(notes)),
@@ -320,7 +348,12 @@ class KadiRenderer(GameRenderer):
         if kind == "drew":
             return _.plural("{name} drew {count} card.", "{name} drew {count} cards.", event["count"], name=who)
         if kind == "penalty_drawn":
-            return _.plural("{name} took the penalty: {count} card.", "{name} took the penalty: {count} cards.", event["count"], name=who)
+            return _.plural(
+                "{name} took the penalty: {count} card.",
+                "{name} took the penalty: {count} cards.",
+                event["count"],
+                name=who,
+            )
         if kind == "missed_call":
             return _("{name} missed \u201cKadi Moja!\u201d and draws {count}.", name=who, count=event["count"])
         if kind == "called":
@@ -336,8 +369,20 @@ class KadiRenderer(GameRenderer):
         if kind == "accused":
             accuser, target, payer = (name(names, event[k]) for k in ("accuser", "target", "payer"))
             if event.get("caught"):
-                return _("{accuser} accused {target}: caught hiding! {payer} draws {count}.", accuser=accuser, target=target, payer=payer, count=event["count"])
-            return _("{accuser} accused {target}, who hid nothing. {payer} draws {count}.", accuser=accuser, target=target, payer=payer, count=event["count"])
+                return _(
+                    "{accuser} accused {target}: caught hiding! {payer} draws {count}.",
+                    accuser=accuser,
+                    target=target,
+                    payer=payer,
+                    count=event["count"],
+                )
+            return _(
+                "{accuser} accused {target}, who hid nothing. {payer} draws {count}.",
+                accuser=accuser,
+                target=target,
+                payer=payer,
+                count=event["count"],
+            )
         if kind == "provisional_win":
             return _("{name} is out! Anyone may accuse before the win stands.", name=who)
         if kind == "won":
@@ -358,7 +403,9 @@ class KadiRenderer(GameRenderer):
             return _("{name} kept the drawn card.", name=who)
         return None
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+    def private_event_line(
+        self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None
+    ) -> str | None:
         kind = event["kind"]
         if kind in ("drew", "penalty_drawn", "missed_call", "power_finish_draw") and event.get("cards"):
             return _("You drew {cards}.", cards=show.cards(event["cards"]))

@@ -6,16 +6,25 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import PROPOSALS_KEY, GameRenderer, all_of_a_rank, name, shorten, zone
 from handlers.games.house_rules import shown_rule
+from handlers.i18n import N_, Translator
 from handlers.render.action_tree import Alone, Card, Pick, Spare, Step
 from handlers.render.fit import LINE_WIDTH, pack, wrap
 
 KIND_ORDER = {
-    "throw": 0, "champion": 0, "ready": 0, "swap": 1, "play": 2, "flip": 3, "take": 4, "no_rule": 5,
-    "delete_rule": 6, "propose": 7, "amend_rule": 7,
+    "throw": 0,
+    "champion": 0,
+    "ready": 0,
+    "swap": 1,
+    "play": 2,
+    "flip": 3,
+    "take": 4,
+    "no_rule": 5,
+    "delete_rule": 6,
+    "propose": 7,
+    "amend_rule": 7,
 }
 # A proposal to amend a rule is made in the rule builder: this button opens it (play.py), it is
 # never an engine action.
@@ -97,8 +106,17 @@ class LoptiRenderer(GameRenderer):
         "wrong_phase": N_("That is not possible now: use the buttons you have."),
         # A structured rule the builder would never make (it offers only what the engine accepts).
         **dict.fromkeys(
-            ("bad_condition", "bad_effects", "bad_target", "bad_when", "condition_not_allowed", "effect_not_allowed",
-             "out_of_bounds", "unknown_effect", "unknown_event"),
+            (
+                "bad_condition",
+                "bad_effects",
+                "bad_target",
+                "bad_when",
+                "condition_not_allowed",
+                "effect_not_allowed",
+                "out_of_bounds",
+                "unknown_effect",
+                "unknown_event",
+            ),
             N_("I cannot apply that rule: build it again with the buttons."),
         ),
     }
@@ -110,7 +128,13 @@ class LoptiRenderer(GameRenderer):
         def key(action):
             cards = action.get("cards") or ([action["hand"]] if "hand" in action else [])
             first = show.by_rank(cards[0]) if cards else (0, 0)
-            return (KIND_ORDER.get(action["type"], 9), first, len(cards), action.get("position", 0), action.get("rule", 0))
+            return (
+                KIND_ORDER.get(action["type"], 9),
+                first,
+                len(cards),
+                action.get("position", 0),
+                action.get("rule", 0),
+            )
 
         return sorted(actions, key=key)
 
@@ -175,8 +199,13 @@ class LoptiRenderer(GameRenderer):
         if "restore" in change:
             texts = "; ".join(restored_rule(item["rule"], _, html) for item in change["restore"])
             # TRANSLATORS: a proposed change inside a sentence (a noun or infinitive); {rules}: the rules' texts.
-            return _.npgettext("rule change", "restore the last session's rule: {rules}",
-                               "restore the last session's {count} rules: {rules}", len(change["restore"]), rules=texts)
+            return _.npgettext(
+                "rule change",
+                "restore the last session's rule: {rules}",
+                "restore the last session's {count} rules: {rules}",
+                len(change["restore"]),
+                rules=texts,
+            )
         if "remove" in change:
             # TRANSLATORS: a proposed change inside a sentence: «Amina anapendekeza kuondoa kanuni ya 2».
             return _.pgettext("rule change", "remove rule {number}", number=change["remove"])
@@ -213,8 +242,12 @@ class LoptiRenderer(GameRenderer):
             return None
         when = _("now") if vote.get("starts") == "now" else _("from next round")
         # A poll is plain text: names and rules as typed, never HTML-escaped.
-        question = _("Rule Vote by {name}: {change} ({when})?", name=names.get(vote["proposer"], vote["proposer"]),
-                     change=self.change_text(vote["change"], _, html=False), when=when)
+        question = _(
+            "Rule Vote by {name}: {change} ({when})?",
+            name=names.get(vote["proposer"], vote["proposer"]),
+            change=self.change_text(vote["change"], _, html=False),
+            when=when,
+        )
         return (f"vote:{vote['id']}", question, [_("Yes"), _("No")])
 
     def poll_action(self, key: str, option_ids, view: Mapping[str, Any]):
@@ -237,7 +270,11 @@ class LoptiRenderer(GameRenderer):
         if kind == "ready":
             return ["✅ " + _("Ready")]
         if kind == "swap":
-            return ["🔄 " + _("Swap"), Card(show.card(action["hand"]), action["hand"]), "↔ " + show.card(action["face_up"])]
+            return [
+                "🔄 " + _("Swap"),
+                Card(show.card(action["hand"]), action["hand"]),
+                "↔ " + show.card(action["face_up"]),
+            ]
         if kind == "play":
             # Cards of one rank go together in any order: each card is one button, marked as it
             # is tapped; a card no other may join plays at once.
@@ -261,7 +298,10 @@ class LoptiRenderer(GameRenderer):
             return ["📜 " + _("My rules"), _("Delete rule {number}", number=action["rule"])]
         if kind == AMEND:
             # TRANSLATORS: a button: propose a changed version of this house rule (opens the rule builder).
-            return ["🗳 " + _("Propose a change"), "✏️ " + _.pgettext("rule change button", "change rule {number}", number=action["rule"])]
+            return [
+                "🗳 " + _("Propose a change"),
+                "✏️ " + _.pgettext("rule change button", "change rule {number}", number=action["rule"]),
+            ]
         return super().action_path(action, view, _)
 
     def action_paths(self, action: Mapping[str, Any], view: Mapping[str, Any], _: Translator) -> list[list[Step]]:
@@ -281,12 +321,19 @@ class LoptiRenderer(GameRenderer):
         if seat.get("face_up"):
             lines.append(_("Face up: {cards}", cards=show.cards(seat["face_up"])))
         if seat.get("face_down"):
-            lines.append(_("Face down: {cards}", cards=" ".join(f"{show.FACE_DOWN}{position + 1}" for position in seat["face_down"])))
+            lines.append(
+                _(
+                    "Face down: {cards}",
+                    cards=" ".join(f"{show.FACE_DOWN}{position + 1}" for position in seat["face_down"]),
+                )
+            )
         if active:
             lines.extend(self._pile(view, _, view.get("names", {})))
         return lines
 
-    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+    def prompt(
+        self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator
+    ) -> str:
         """What the keyboard offers now, in one sentence (proposing and deleting rules, always
         there, are left to their buttons)."""
         kinds = {action["type"] for action in legal}
@@ -306,9 +353,13 @@ class LoptiRenderer(GameRenderer):
             if mode == "templates":
                 return _("You won the round! Build your house rule with the button, or press No rule.")
             if mode == "text":
-                return _("You won the round! Send me your house rule as a message (up to 280 characters), or press No rule.")
-            return _("You won the round! Build your house rule with the button or send it as a message (up to 280 "
-                     "characters), or press No rule.")
+                return _(
+                    "You won the round! Send me your house rule as a message (up to 280 characters), or press No rule."
+                )
+            return _(
+                "You won the round! Build your house rule with the button or send it as a message (up to 280 "
+                "characters), or press No rule."
+            )
         if not your_turn or not kinds & {"play", "flip", "take"}:
             return _("Wait for your turn.")
         if view.get("obligation") == view.get("me"):
@@ -373,8 +424,12 @@ class LoptiRenderer(GameRenderer):
     def board_seat(self, view: Mapping[str, Any], player: str, _: Translator) -> dict[str, Any]:
         seat = (view.get("seats") or {}).get(player, {})
         found = super().board_seat(view, player, _)
-        found.update(cards=seat.get("hand_count"), score=self.score_text(seat.get("wins", 0), _),
-                     face_up=list(seat.get("face_up") or []), face_down=len(seat.get("face_down") or []))
+        found.update(
+            cards=seat.get("hand_count"),
+            score=self.score_text(seat.get("wins", 0), _),
+            face_up=list(seat.get("face_up") or []),
+            face_down=len(seat.get("face_down") or []),
+        )
         return found
 
     def rules_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
@@ -382,8 +437,13 @@ class LoptiRenderer(GameRenderer):
         if not rules:
             return [_("No house rules yet: the winner of a round writes one.")]
         return [
-            _("Rule {number} by {name} (round {round}): {text}", number=rule["id"], name=name(names, rule["author"]),
-              round=rule.get("round", ""), text=rule_text(rule, _))
+            _(
+                "Rule {number} by {name} (round {round}): {text}",
+                number=rule["id"],
+                name=name(names, rule["author"]),
+                round=rule.get("round", ""),
+                text=rule_text(rule, _),
+            )
             for rule in rules
         ]
 
@@ -391,7 +451,9 @@ class LoptiRenderer(GameRenderer):
         # Rounds won, as the round winner's line shows them (🏆): short enough for a seat's line.
         return f"🏆{score}"
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+    def centre_lines(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
+    ) -> list[str]:
         """The pile and the stock; what the pile asks for; how many house rules are in force
         (their texts are long: /rules has them); a running Rule Vote or duel."""
         pile = self._pile(view, _, names)
@@ -411,8 +473,14 @@ class LoptiRenderer(GameRenderer):
             lines.append(escape(first))
             if rest:
                 lines.append(escape(shorten(" ".join(rest), LINE_WIDTH)))
-            lines.append(_("Yes {yes}, no {no}; {needed} yes votes pass.",
-                           yes=vote.get("yes", 0), no=vote.get("no", 0), needed=vote.get("needed", "")))
+            lines.append(
+                _(
+                    "Yes {yes}, no {no}; {needed} yes votes pass.",
+                    yes=vote.get("yes", 0),
+                    no=vote.get("no", 0),
+                    needed=vote.get("needed", ""),
+                )
+            )
         duel = view.get("duel")
         if duel:
             score = duel.get("score") or {}
@@ -421,15 +489,22 @@ class LoptiRenderer(GameRenderer):
             def side(player: str | None) -> str:
                 return (name(names, player) + (" ✅" if player in thrown else "")) if player else "?"
 
-            line = "⚔️ " + _("Duel: {a} {x} - {y} {b} (first to {target})", a=side(duel["proposer"]),
-                             x=score.get("proposer", 0), y=score.get("defender", 0), b=side(duel.get("defender")),
-                             target=duel.get("target", 16))
+            line = "⚔️ " + _(
+                "Duel: {a} {x} - {y} {b} (first to {target})",
+                a=side(duel["proposer"]),
+                x=score.get("proposer", 0),
+                y=score.get("defender", 0),
+                b=side(duel.get("defender")),
+                target=duel.get("target", 16),
+            )
             if duel.get("stage") == "champion":
                 line += " · " + _("The author is away: a supporter of the rule may defend it.")
             lines.append(line)
         return lines
 
-    def rules_on_table(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+    def rules_on_table(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
+    ) -> list[str]:
         """The house rules in force: their texts while they are few and short and the table has
         room, else how many there are (/rules has the texts), so that the table fits a phone."""
         rules = view.get("rules") or []
@@ -440,8 +515,14 @@ class LoptiRenderer(GameRenderer):
         if texts and len(texts) <= MAX_RULES_SHOWN and all(wrapped) and not compact:
             return [line for lines in wrapped for line in lines or []]
         if rules:
-            return ["📜 " + _.plural("{count} house rule in force: /rules shows it.",
-                                     "{count} house rules in force: /rules shows them.", len(rules))]
+            return [
+                "📜 "
+                + _.plural(
+                    "{count} house rule in force: /rules shows it.",
+                    "{count} house rules in force: /rules shows them.",
+                    len(rules),
+                )
+            ]
         return []
 
     def _pile(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> list[str]:
@@ -477,7 +558,12 @@ class LoptiRenderer(GameRenderer):
         if kind == "burned":
             return "🔥 " + _("{name} burned the pile and plays again.", name=who)
         if kind == "took":
-            return _.plural("{name} took the pile ({count} card).", "{name} took the pile ({count} cards).", len(event.get("cards", [])), name=who)
+            return _.plural(
+                "{name} took the pile ({count} card).",
+                "{name} took the pile ({count} cards).",
+                len(event.get("cards", [])),
+                name=who,
+            )
         if kind == "extra_play":
             return _("{name} plays again on the empty table.", name=who)
         if kind == "face_up_taken":
@@ -520,8 +606,12 @@ class LoptiRenderer(GameRenderer):
         if kind == "author_absent":
             return "⚔️ " + _("{name}, the rule's author, is away: a player who voted no may defend it.", name=who)
         if kind == "duel_started":
-            return "⚔️ " + _("Duel: {a} against {b}, first to {target}.", a=name(names, event.get("proposer", "")),
-                             b=name(names, event["defender"]) if event.get("defender") else "?", target=event.get("target", 16))
+            return "⚔️ " + _(
+                "Duel: {a} against {b}, first to {target}.",
+                a=name(names, event.get("proposer", "")),
+                b=name(names, event["defender"]) if event.get("defender") else "?",
+                target=event.get("target", 16),
+            )
         if kind == "duel_unopposed":
             return "🗳 " + _("Nobody opposed {name}'s change: it passes.", name=name(names, event.get("proposer", "")))
         if kind == "vote_void":
@@ -538,15 +628,25 @@ class LoptiRenderer(GameRenderer):
         who = name(names, event.get("player", ""))
         if kind == "drew":
             # TRANSLATORS: a house rule's effect on the table; every game draws with «chota».
-            effect = _.npgettext("lopti", "{name} draws {count} card.", "{name} draws {count} cards.", event["count"], name=who)
+            effect = _.npgettext(
+                "lopti", "{name} draws {count} card.", "{name} draws {count} cards.", event["count"], name=who
+            )
         elif kind == "gave":
-            effect = _.plural("{name} gives {count} card to {other}.", "{name} gives {count} cards to {other}.",
-                              event["count"], name=who, other=name(names, event.get("to", "")))
+            effect = _.plural(
+                "{name} gives {count} card to {other}.",
+                "{name} gives {count} cards to {other}.",
+                event["count"],
+                name=who,
+                other=name(names, event.get("to", "")),
+            )
         elif kind == "skip_set":
             effect = _("{name} will miss a turn.", name=who)
         elif kind == "reversed":
-            effect = "↻ " + _("Play now goes clockwise.") if event.get("direction") == "clockwise" \
+            effect = (
+                "↻ " + _("Play now goes clockwise.")
+                if event.get("direction") == "clockwise"
                 else "↺ " + _("Play now goes anticlockwise.")
+            )
         elif kind == "revealed":
             effect = _("{name} shows their hand: {cards}.", name=who, cards=show.cards(event.get("cards") or []))
         elif kind == "burned_returned":
@@ -565,19 +665,31 @@ class LoptiRenderer(GameRenderer):
                 lines = ["<b>" + _("Round {number} results", number=event["round"]) + "</b>"]
                 for place, player in enumerate(event.get("places") or [event["player"]], start=1):
                     lines.append(f"{place}. {name(names, player)}")
-                lines.append(_("Rounds won: {scores}", scores=", ".join(
-                    f"{name(names, p)} {n}" for p, n in (event.get("scores") or {}).items())))
+                lines.append(
+                    _(
+                        "Rounds won: {scores}",
+                        scores=", ".join(f"{name(names, p)} {n}" for p, n in (event.get("scores") or {}).items()),
+                    )
+                )
                 return lines
         return []
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+    def private_event_line(
+        self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None
+    ) -> str | None:
         if event["kind"] == "drew" and event.get("cards"):
             # TRANSLATORS: drawing is «chota» in every game (docs/GLOSSARY.md).
             return _.pgettext("lopti", "You drew {cards}.", cards=show.cards(event["cards"]))
         if event["kind"] == "gave" and event.get("cards"):
             if reader is not None and reader == event.get("to"):
-                return _("{name} gave you {cards}.", name=name(names, event.get("player", "")), cards=show.cards(event["cards"]))
-            return _("You gave {cards} to {name}.", name=name(names, event.get("to", "")), cards=show.cards(event["cards"]))
+                return _(
+                    "{name} gave you {cards}.",
+                    name=name(names, event.get("player", "")),
+                    cards=show.cards(event["cards"]),
+                )
+            return _(
+                "You gave {cards} to {name}.", name=name(names, event.get("to", "")), cards=show.cards(event["cards"])
+            )
         return None
 
 

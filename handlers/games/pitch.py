@@ -5,11 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import (
-    GameRenderer, name, names_list, trick_zone, tricks_taken, winners_line, zone,
+    GameRenderer,
+    name,
+    names_list,
+    trick_zone,
+    tricks_taken,
+    winners_line,
+    zone,
 )
+from handlers.i18n import N_, Translator
 from handlers.render.action_tree import Alone, Step
 from handlers.render.fit import LINE_WIDTH, broken, pack, phone_width
 
@@ -52,7 +58,9 @@ class PitchRenderer(GameRenderer):
             lines.extend(self._centre(view, _, view.get("names", {}), for_player=True))
         return lines
 
-    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+    def prompt(
+        self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator
+    ) -> str:
         if not your_turn:
             return _("Wait for your turn.")
         kinds = {action["type"] for action in legal}
@@ -70,7 +78,9 @@ class PitchRenderer(GameRenderer):
             # Only some cards are offered: say why (PIT-A7/PIT-A8).
             led = trick[0]["card"][-1]
             if led == trump:
-                return _("Your turn: trumps were led and you hold {suit}, so play a trump.", suit=show.suit_label(led, _))
+                return _(
+                    "Your turn: trumps were led and you hold {suit}, so play a trump.", suit=show.suit_label(led, _)
+                )
             return _("Your turn: you hold {suit}, so follow suit or play a trump.", suit=show.suit_label(led, _))
         return _("Your turn: play a card.")
 
@@ -84,10 +94,14 @@ class PitchRenderer(GameRenderer):
 
     def order_actions(self, actions: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         """Bids from the lowest, then pass; cards in the order the hand lists them."""
+
         def key(action: Mapping[str, Any]) -> tuple:
             card = action.get("card")
-            return (KIND_ORDER.get(action["type"], 9), action.get("value") or 0,
-                    self.hand_sort_key(card) if card else (0, 0))
+            return (
+                KIND_ORDER.get(action["type"], 9),
+                action.get("value") or 0,
+                self.hand_sort_key(card) if card else (0, 0),
+            )
 
         return sorted(actions, key=key)
 
@@ -121,15 +135,19 @@ class PitchRenderer(GameRenderer):
             parts.append(_("pitcher ({bid})", bid=view.get("bid")))
         return parts
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+    def centre_lines(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
+    ) -> list[str]:
         lines = []
         teams = view.get("teams")
         if teams:
             first, second = (names_list(team, names, _) for team in teams[:2])
             teams_line = _("Teams: {first} v {second}", first=first, second=second)
             if phone_width(teams_line) > LINE_WIDTH:  # a line per team, to fit a phone
-                lines.extend(_("Team {number}: {names}", number=number, names=names)
-                             for number, names in ((1, first), (2, second)))
+                lines.extend(
+                    _("Team {number}: {names}", number=number, names=names)
+                    for number, names in ((1, first), (2, second))
+                )
             else:
                 lines.append(teams_line)
         return lines + self._centre(view, _, names, for_player=False)
@@ -161,14 +179,18 @@ class PitchRenderer(GameRenderer):
         zones = []
         if view.get("phase") == "bidding":
             passed = _("pass")
-            said = [f"{names.get(bid['player'], bid['player'])} {passed if bid['value'] is None else bid['value']}"
-                    for bid in view.get("bids") or []]
+            said = [
+                f"{names.get(bid['player'], bid['player'])} {passed if bid['value'] is None else bid['value']}"
+                for bid in view.get("bids") or []
+            ]
             zones.append(zone("bids", _("Bids"), note=" · ".join(said)))
         if view.get("trump"):
             zones.append(zone("trump", _("Trumps"), note=show.suit_label(view["trump"], _)))
         if view.get("phase") == "playing":
             number = (
-                _("Trick {number} of {tricks}", number=view["trick_number"], tricks=6) if view.get("trick_number") else None
+                _("Trick {number} of {tricks}", number=view["trick_number"], tricks=6)
+                if view.get("trick_number")
+                else None
             )
             zones.append({**trick_zone(view, _), "note": number})
         teams = [line for line in self.centre_lines(view, _, names) if line not in self._centre(view, _, names, False)]
@@ -215,20 +237,36 @@ class PitchRenderer(GameRenderer):
             lines[-1] = self.win_line(scored, won, _, names)
         return lines
 
-    def win_line(self, scored: Mapping[str, Any], won: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
+    def win_line(
+        self, scored: Mapping[str, Any], won: Mapping[str, Any], _: Translator, names: Mapping[str, str]
+    ) -> str:
         """«🏆 Amina and Chausiku win with 8 points as the pitchers.»: who won, and why, once."""
         winners = list(won.get("winners") or [])
         listed = names_list(winners, names, _)
         if scored.get("smudge") and scored.get("made"):
-            return "🏆 " + _.plural("{names} wins at once with a smudge: all six tricks.",
-                                    "{names} win at once with a smudge: all six tricks.", len(winners), names=listed)
+            return "🏆 " + _.plural(
+                "{names} wins at once with a smudge: all six tricks.",
+                "{names} win at once with a smudge: all six tricks.",
+                len(winners),
+                names=listed,
+            )
         scores = won.get("scores") or {}
         total = max((scores.get(player, 0) for player in winners), default=0)
         if scored.get("pitcher") in winners:
-            return "🏆 " + _.plural("{names} wins with {total} points as the pitcher.",
-                                    "{names} win with {total} points as the pitchers.", len(winners), names=listed, total=total)
-        return "🏆 " + _.plural("{names} wins with {total} points, the best score.",
-                                "{names} win with {total} points, the best score.", len(winners), names=listed, total=total)
+            return "🏆 " + _.plural(
+                "{names} wins with {total} points as the pitcher.",
+                "{names} win with {total} points as the pitchers.",
+                len(winners),
+                names=listed,
+                total=total,
+            )
+        return "🏆 " + _.plural(
+            "{names} wins with {total} points, the best score.",
+            "{names} win with {total} points, the best score.",
+            len(winners),
+            names=listed,
+            total=total,
+        )
 
     def round_summary(self, events: Sequence[Mapping[str, Any]], _: Translator, names: Mapping[str, str]) -> list[str]:
         """The hand's results: what the pitcher did and who won each point, then every score
@@ -257,7 +295,9 @@ class PitchRenderer(GameRenderer):
         ]
         return broken(explained)
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+    def private_event_line(
+        self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None
+    ) -> str | None:
         return None  # a new hand is already the hand shown
 
     def _hand_summary(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str]) -> str:
@@ -290,5 +330,6 @@ class PitchRenderer(GameRenderer):
             label = _("Game")
             awards.append(f"{label} {names_list(game['by'], names, _)}")
         return awards
+
 
 RENDERER = PitchRenderer()

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from handlers.i18n import N_, Translator
 from handlers import cards as show
 from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, signed, winners_line, zone
+from handlers.i18n import N_, Translator
 from handlers.render.action_tree import Alone, Card, Step
 from handlers.render.fit import pack
 
@@ -34,7 +34,11 @@ class ThreeThirteenRenderer(GameRenderer):
     def order_actions(self, actions, view):
         def key(action):
             card = action.get("card") or action.get("discard")
-            return (KIND_ORDER.get(action["type"], 9), action.get("from", ""), show.by_suit_then_rank(card) if card else (0, 0))
+            return (
+                KIND_ORDER.get(action["type"], 9),
+                action.get("from", ""),
+                show.by_suit_then_rank(card) if card else (0, 0),
+            )
 
         return sorted(actions, key=key)
 
@@ -61,15 +65,23 @@ class ThreeThirteenRenderer(GameRenderer):
             lines.append(_("Best melds: {melds}", melds=melds))
         if best is not None:
             # TRANSLATORS: Three Thirteen: what the cards outside the best melds would cost now.
-            lines.append(_.plural("Cards outside melds: {count} point", "Cards outside melds: {count} points",
-                                  best.get("deadwood", 0)))
+            lines.append(
+                _.plural(
+                    "Cards outside melds: {count} point", "Cards outside melds: {count} points", best.get("deadwood", 0)
+                )
+            )
         return lines
 
     def _round_line(self, view: Mapping[str, Any], _: Translator) -> str:
         wild = view.get("wild_rank")
         if view.get("tiebreak"):
             return _("Tie-break round: {wild}s are wild.", wild=wild)
-        return _("Round {number} of {rounds}: {wild}s are wild.", number=view.get("round"), rounds=view.get("rounds", 11), wild=wild)
+        return _(
+            "Round {number} of {rounds}: {wild}s are wild.",
+            number=view.get("round"),
+            rounds=view.get("rounds", 11),
+            wild=wild,
+        )
 
     def round_text(self, view: Mapping[str, Any], number: int, _: Translator) -> str:
         # The wild rank heads the centre: heading and rank on one line do not fit a phone.
@@ -77,7 +89,9 @@ class ThreeThirteenRenderer(GameRenderer):
             return _("Tie-break round")
         return _("Round {number} of {rounds}", number=view.get("round"), rounds=view.get("rounds", 11))
 
-    def prompt(self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator) -> str:
+    def prompt(
+        self, view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], your_turn: bool, _: Translator
+    ) -> str:
         if not your_turn and view.get("went_out"):
             # Someone went out: the round ends after the others' last turns.
             if view.get("you") == view["went_out"]:
@@ -117,7 +131,9 @@ class ThreeThirteenRenderer(GameRenderer):
             parts.append(_("dealer"))
         return parts
 
-    def centre_lines(self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False) -> list[str]:
+    def centre_lines(
+        self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
+    ) -> list[str]:
         parts = []  # the round is in the heading
         if view.get("wild_rank"):
             parts.append(_("{wild}s are wild", wild=view["wild_rank"]))
@@ -126,7 +142,9 @@ class ThreeThirteenRenderer(GameRenderer):
         parts.append(_("Stock: {count}", count=view.get("stock_count", 0)))
         lines = pack(parts)
         for player, melds in (view.get("table_melds") or {}).items():
-            lines.extend(pack([f"🏁 {name(names, player)}:", *("[" + show.cards(meld) + "]" for meld in melds)], joiner=" "))
+            lines.extend(
+                pack([f"🏁 {name(names, player)}:", *("[" + show.cards(meld) + "]" for meld in melds)], joiner=" ")
+            )
         if view.get("final_turns"):
             last = view["final_turns"]
             listed = names_list(last, names, _)
@@ -139,8 +157,12 @@ class ThreeThirteenRenderer(GameRenderer):
         melds grouped, the cards in no meld in a zone of their own."""
         pile = view.get("discard_count")
         zones = [
-            zone("discard", _("Discard pile"), [view["discard_top"]] if view.get("discard_top") else [],
-                 note=_.plural("{count} card", "{count} cards", pile) if pile else None),
+            zone(
+                "discard",
+                _("Discard pile"),
+                [view["discard_top"]] if view.get("discard_top") else [],
+                note=_.plural("{count} card", "{count} cards", pile) if pile else None,
+            ),
             zone("wild", _("Wild"), note=str(view.get("wild_rank") or "")),
             zone("stock", _("Stock"), count=view.get("stock_count", 0)),
         ]
@@ -154,7 +176,13 @@ class ThreeThirteenRenderer(GameRenderer):
         last = view.get("final_turns")
         if last:
             listed = names_list(last, names, _)
-            zones.append(zone("final", "", note=_.plural("{names}: one more turn.", "{names}: one more turn each.", len(last), names=listed)))
+            zones.append(
+                zone(
+                    "final",
+                    "",
+                    note=_.plural("{names}: one more turn.", "{names}: one more turn each.", len(last), names=listed),
+                )
+            )
         return zones
 
     def score_text(self, score: int, _: Translator) -> str:
@@ -201,7 +229,9 @@ class ThreeThirteenRenderer(GameRenderer):
             lines.append(" · ".join(parts))
         return lines
 
-    def private_event_line(self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None) -> str | None:
+    def private_event_line(
+        self, event: Mapping[str, Any], _: Translator, names: Mapping[str, str], reader: str | None = None
+    ) -> str | None:
         if event["kind"] == "drew" and event.get("from") == "stock" and event.get("card"):
             return _("You drew {card}.", card=show.card(event["card"]))
         return None

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import TypeVar
 
-from handlers.i18n import Translator
 from handlers.games import renderer_for
+from handlers.i18n import Translator
 
 BUTTONS_PER_ROW = 4
 # The icon before a table's title: not 🃏, the joker ("Top card: 🃏"), nor 🎴, a face-down card.
@@ -32,4 +32,3 @@ def clock_text(seconds: float) -> str:
 
 def rows(buttons: Sequence[T], width: int = BUTTONS_PER_ROW) -> list[list[T]]:
     return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
-

@@ -13,11 +13,11 @@ from html import escape
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from handlers.i18n import Translator
 from engine.core.protocol import Game, State
 from handlers.callback_data import LeaveTable, RuleDraft, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
+from handlers.i18n import Translator
 from handlers.render.action_tree import DONE, Node
 from handlers.render.common import title_heading
 from handlers.render.keyboard import BOTTOM, Key, arrange
@@ -54,7 +54,9 @@ def hand_text(
             lines.extend(f"<i>{line}</i>" for line in private)
     lines.append("")
     if game.is_finished(state):
-        lines.append("<b>" + renderer.match_end_line(game.scores(state), game.winners(state), player, _, table.names) + "</b>")
+        lines.append(
+            "<b>" + renderer.match_end_line(game.scores(state), game.winners(state), player, _, table.names) + "</b>"
+        )
     elif table.status != "playing":
         lines.append(_("This table is closed."))
     elif paused:
@@ -86,7 +88,9 @@ def hand_markup(table: TableRow, seen: Seen, node: Node, builder: str | None = N
     def key(choice: Choice) -> Key[InlineKeyboardButton]:
         label = f"{MARKED} {choice.label}" if choice.marked else choice.label
         data = TreeNode(table.table_id, seen.keyboard, choice.node).encode()
-        return Key(label, BOTTOM if choice.kind == BACK else choice.kind, InlineKeyboardButton(label, callback_data=data))
+        return Key(
+            label, BOTTOM if choice.kind == BACK else choice.kind, InlineKeyboardButton(label, callback_data=data)
+        )
 
     top = []
     if builder and node.number == 0:
@@ -122,6 +126,8 @@ def render_hand(
     if not seen.legal and table.chat_id < 0:
         # Between the player's turns (a turn's keyboard is for moves; /leave works any time):
         # leaving a group's match, a computer player takes the seat, after a confirmation.
-        leave = InlineKeyboardButton("🚪 " + _("Leave the game"), callback_data=LeaveTable(table.table_id, "ask").encode())
+        leave = InlineKeyboardButton(
+            "🚪 " + _("Leave the game"), callback_data=LeaveTable(table.table_id, "ask").encode()
+        )
         markup = InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), [leave]])
     return text, markup

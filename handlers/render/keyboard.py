@@ -41,7 +41,12 @@ def pack(keys: Sequence[Key[T]], width: int = ROW_WIDTH, most: int = MOVES_PER_R
     shared = False  # whether the last row takes more moves
     for key in keys:
         row = rows[-1] if rows and shared else None
-        if key.kind != ALONE and row is not None and len(row) < most and sum(len(k.label) for k in row) + len(key.label) <= width:
+        if (
+            key.kind != ALONE
+            and row is not None
+            and len(row) < most
+            and sum(len(k.label) for k in row) + len(key.label) <= width
+        ):
             row.append(key)
         else:
             rows.append([key])
@@ -61,7 +66,9 @@ def arrange(keys: Sequence[Key[T]], top: Sequence[Key[T]] = ()) -> list[list[T]]
         # Too tall: moves share rows more tightly, the lone ones too if that is not enough.
         move_rows = pack(moves, width=ROW_WIDTH * 2, most=MAX_PER_ROW // 2)
         if fixed + len(move_rows) + ceil(len(cards) / CARDS_PER_ROW) > MAX_ROWS:
-            move_rows = pack([Key(key.label, "", key.button) for key in moves], width=ROW_WIDTH * 2, most=MAX_PER_ROW // 2)
+            move_rows = pack(
+                [Key(key.label, "", key.button) for key in moves], width=ROW_WIDTH * 2, most=MAX_PER_ROW // 2
+            )
     room = max(1, MAX_ROWS - fixed - len(move_rows))
     width = min(MAX_PER_ROW, max(CARDS_PER_ROW, ceil(len(cards) / room))) if cards else CARDS_PER_ROW
     if cards:  # rows of even length: 3 + 3 reads better than 5 + 1

@@ -83,8 +83,12 @@ def option_refusal(game: str, option: str, _: Translator) -> str:
     range_text = accepted(game, option, _)
     if range_text is not None:
         return range_text
-    return _("{game} has no option {option}. Its options: {options}.", game=escape(game_title(game, _)),
-             option=escape(option), options=", ".join(option_names(game)))
+    return _(
+        "{game} has no option {option}. Its options: {options}.",
+        game=escape(game_title(game, _)),
+        option=escape(option),
+        options=", ".join(option_names(game)),
+    )
 
 
 def refused_word(game: str, word: str, options: Mapping[str, Any], _: Translator) -> str:

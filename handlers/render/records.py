@@ -9,13 +9,14 @@ from html import escape
 from babel.dates import format_date
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from handlers.i18n import Translator
 from handlers.callback_data import MatchReplay
 from handlers.games import renderer_for
 from handlers.games.base import winners_line
+from handlers.i18n import Translator
 from handlers.render.common import game_title, rows
 from tables.records import PROVISIONAL_BELOW, Board, GameRecord, PastMatch, Ranked
 from tables.seasons import PLAYERS_TIME  # dates are East Africa Time; the bot keeps no zone per chat
+
 HISTORY_BUTTONS_PER_ROW = 5
 
 

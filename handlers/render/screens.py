@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
-from handlers.i18n import Translator
 from handlers.flood import BACKGROUND, POST, TABLE, URGENT
 from handlers.games import renderer_for
-from handlers.render import hand, table as group
+from handlers.i18n import Translator
+from handlers.render import hand
+from handlers.render import table as group
 from handlers.render.seat import player_view, round_results
 from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded
 
@@ -94,7 +95,9 @@ def app_button(readers: Readers, table_id: int, _: Translator) -> InlineKeyboard
     private chats only)."""
     if not readers.webapp_url:
         return None
-    return InlineKeyboardButton("🃏 " + _("Open the table"), web_app=WebAppInfo(f"{readers.webapp_url}?table={table_id}"))
+    return InlineKeyboardButton(
+        "🃏 " + _("Open the table"), web_app=WebAppInfo(f"{readers.webapp_url}?table={table_id}")
+    )
 
 
 def app_link(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardButton | None:
@@ -149,8 +152,10 @@ def table_screens(
         MESSAGE,
         TABLE,
         text=group.table_text(table, game, state, _, view, now),
-        markup=_with_row(group.table_markup(table, game, state, _, view, link),
-                         app_link(readers, table.table_id, _) if table.chat_id < 0 and table.status == PLAYING else None),
+        markup=_with_row(
+            group.table_markup(table, game, state, _, view, link),
+            app_link(readers, table.table_id, _) if table.chat_id < 0 and table.status == PLAYING else None,
+        ),
     )
     results = round_results(table, _)
     if results and table.round_events:
@@ -166,7 +171,9 @@ def table_screens(
     waiting = set(game.to_act(state))
     for user_id in table.leavers:
         # The hand of a player who left says so, without buttons, and is never edited again.
-        screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, BACKGROUND, text=group.left_text(table, user_id, readers.of(user_id)))
+        screens[f"hand:{user_id}"] = Screen(
+            MESSAGE, user_id, 0, BACKGROUND, text=group.left_text(table, user_id, readers.of(user_id))
+        )
     for seat in table.seats:
         user_id = seat.user_id
         if seat.is_computer:
@@ -174,7 +181,10 @@ def table_screens(
         if user_id in table.unreachable:
             if playing:
                 screens[f"unreachable:{user_id}"] = in_group(
-                    NOTICE, POST, text=group.unreachable_text(table, user_id, _), markup=group.unreachable_markup(_, link)
+                    NOTICE,
+                    POST,
+                    text=group.unreachable_text(table, user_id, _),
+                    markup=group.unreachable_markup(_, link),
                 )
             continue
         reader = readers.of(user_id)

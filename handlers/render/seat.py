@@ -247,7 +247,9 @@ def first_moves(tree: ActionTree) -> tuple[Action | None, ...]:
     a node's children come after it)."""
     first: list[Action | None] = [None] * len(tree.nodes)
     for node in reversed(tree.nodes):
-        first[node.number] = node.action if node.action is not None else (first[node.links[0][1].number] if node.links else None)
+        first[node.number] = (
+            node.action if node.action is not None else (first[node.links[0][1].number] if node.links else None)
+        )
     return tuple(first)
 
 

@@ -11,12 +11,12 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from handlers.i18n import Translator
 from engine.core.options import OptionsError, parse_options
 from engine.core.protocol import Game, State
 from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
 from handlers.games import renderer_for
 from handlers.games.base import name, names_list, shorten
+from handlers.i18n import Translator
 from handlers.render.common import clock_text, game_title, rows, title_heading
 from handlers.render.fit import LINE_WIDTH, broken, pack, phone_width, shown_text
 from tables.models import CANCELLED, FINISHED, TableRow
@@ -37,8 +37,11 @@ def player_range(table: TableRow, game: Game) -> tuple[int, int]:
 
 def lobby_text(table: TableRow, game: Game, _: Translator) -> str:
     low, high = player_range(table, game)
-    opened = (_("A new table is open: {low}-{high} players.", low=low, high=high) if low < high
-              else _("A new table is open: {count} players.", count=low))
+    opened = (
+        _("A new table is open: {low}-{high} players.", low=low, high=high)
+        if low < high
+        else _("A new table is open: {count} players.", count=low)
+    )
     lines = [
         heading(table, _),
         opened,
@@ -84,7 +87,9 @@ def lobby_markup(table: TableRow, _: Translator, join_url: str, max_players: int
         return InlineKeyboardButton(label, callback_data=LobbyOp(table.table_id, name).encode())
 
     if table.consents is not None:
-        return InlineKeyboardMarkup([[op(_("I agree"), "agree"), op(_("I don't agree"), "refuse")], [op(_("Cancel"), "cancel")]])
+        return InlineKeyboardMarkup(
+            [[op(_("I agree"), "agree"), op(_("I don't agree"), "refuse")], [op(_("Cancel"), "cancel")]]
+        )
     join = InlineKeyboardButton(_("Join"), url=join_url)
     # Answered in the presser's private chat: the group's minute of messages is for the game.
     howto = InlineKeyboardButton("❓ " + _("How to play"), callback_data=HowTo(table.game).encode())
@@ -94,7 +99,12 @@ def lobby_markup(table: TableRow, _: Translator, join_url: str, max_players: int
     if table.computers:
         computers.append(op("➖ " + _("Remove a computer player"), "drop_bot"))
     return InlineKeyboardMarkup(
-        [[join, op(_("Leave"), "leave")], [op(_("Start"), "start"), op(_("Cancel"), "cancel")], *rows(computers, 1), [howto]]
+        [
+            [join, op(_("Leave"), "leave")],
+            [op(_("Start"), "start"), op(_("Cancel"), "cancel")],
+            *rows(computers, 1),
+            [howto],
+        ]
     )
 
 
@@ -106,7 +116,9 @@ def left_text(table: TableRow, user_id: int, _: Translator) -> str:
 
 
 def closed_text(table: TableRow, _: Translator) -> str:
-    reason = _("Everyone left; the table is closed.") if table.closed_reason == "empty" else _("The table was cancelled.")
+    reason = (
+        _("Everyone left; the table is closed.") if table.closed_reason == "empty" else _("The table was cancelled.")
+    )
     return heading(table, _) + "\n" + reason
 
 
@@ -148,7 +160,10 @@ def table_text(table: TableRow, game: Game, state: State, _: Translator, view: M
     title = pack(title)
     top = table_top(table, game, state, _, view, title, compact=False)
     bottom = [status_line(table, game, state, _, names, now)]
-    if shown_length("\n".join(top + bottom)) > MAX_CHARACTERS - LOG_LINE_LEAST or len(top) + len(bottom) >= MAX_LINES - 1:
+    if (
+        shown_length("\n".join(top + bottom)) > MAX_CHARACTERS - LOG_LINE_LEAST
+        or len(top) + len(bottom) >= MAX_LINES - 1
+    ):
         top = table_top(table, game, state, _, view, title, compact=True)
     room_lines = MAX_LINES - len(top) - len(bottom) - 1
     room_characters = MAX_CHARACTERS - shown_length("\n".join(top + bottom)) - 1
@@ -165,8 +180,9 @@ def table_text(table: TableRow, game: Game, state: State, _: Translator, view: M
     return "\n".join(top + ([""] + log if log else []) + bottom)
 
 
-def table_top(table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], title: list[str],
-              compact: bool) -> list[str]:
+def table_top(
+    table: TableRow, game: Game, state: State, _: Translator, view: Mapping[str, Any], title: list[str], compact: bool
+) -> list[str]:
     """The heading, the seats (or the final standings) and the centre of the table."""
     renderer = renderer_for(table.game)
     names = table.names
@@ -190,13 +206,17 @@ def lost_text(table: TableRow, game: Game, state: State, _: Translator, view: Ma
     ended, and the standings as it stood (`view`: the spectator's)."""
     renderer = renderer_for(table.game)
     standings = renderer.result_lines(view, game.scores(state), game.winners(state), _, table.names)
-    return "\n".join([
-        heading(table, _),
-        _("I can no longer write in this table's group (I was removed, or may not send messages there), "
-          "so the match ended where it stood."),
-        _("Standings:"),
-        *standings,
-    ])
+    return "\n".join(
+        [
+            heading(table, _),
+            _(
+                "I can no longer write in this table's group (I was removed, or may not send messages there), "
+                "so the match ended where it stood."
+            ),
+            _("Standings:"),
+            *standings,
+        ]
+    )
 
 
 def status_line(table: TableRow, game: Game, state: State, _: Translator, names: Mapping[str, str], now: float) -> str:

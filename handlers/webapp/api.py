@@ -101,12 +101,14 @@ async def authenticate(app: web.Application, init_data: str, request: web.Reques
     except BadInitData as bad:
         if bad.user is not None:
             _ = await reader_language(app[KARATA], bad.user)
-            raise ApiError(401, "expired", _("This page has been open too long: close it and open the table again."),
-                           _.language) from None
+            raise ApiError(
+                401, "expired", _("This page has been open too long: close it and open the table again."), _.language
+            ) from None
         claimed = claimed_language(init_data)
         _ = reader_translator(None, claimed) if claimed else _fallback(request)
-        raise ApiError(401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are."),
-                       _.language) from None
+        raise ApiError(
+            401, "unauthorized", _("Open the table from Telegram: this page could not tell who you are."), _.language
+        ) from None
 
 
 async def _user(request: web.Request) -> tuple[WebAppUser, Translator]:
@@ -174,8 +176,15 @@ def _player(loaded: Loaded, user: WebAppUser) -> str:
 
 def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Translator) -> dict[str, Any]:
     table = loaded.table
-    found = snapshot(table, loaded.game, loaded.state, _player(loaded, user), _, app[CLOCK](),
-                     app[KARATA].moves.branches.of(table.table_id, user.id))
+    found = snapshot(
+        table,
+        loaded.game,
+        loaded.state,
+        _player(loaded, user),
+        _,
+        app[CLOCK](),
+        app[KARATA].moves.branches.of(table.table_id, user.id),
+    )
     found["chat_url"] = chat_url(app)
     return found
 
@@ -195,8 +204,9 @@ def _refusal(outcome: Outcome, user: WebAppUser, _: Translator) -> ApiError:
     return ApiError(STATUS.get(code, 409), code, outcome_text(outcome, _, texts))
 
 
-async def _moved(app: web.Application, user: WebAppUser, _: Translator, table_id: int,
-                 move: Callable[[], Awaitable[Outcome]]) -> web.Response:
+async def _moved(
+    app: web.Application, user: WebAppUser, _: Translator, table_id: int, move: Callable[[], Awaitable[Outcome]]
+) -> web.Response:
     """Make a move of the user's (a tap, a table button) and answer with the table it left: the
     page that moved is answered here, so its socket is not sent the same revision again."""
     live = app[LIVE_KEY]
@@ -386,7 +396,9 @@ async def json_errors(request: web.Request, handler: Callable[..., Any]) -> web.
         return error(refused.status, refused.code, refused.message, refused.language)
 
 
-def webapp(karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callable[[], float] = time.time) -> web.Application:
+def webapp(
+    karata: Karata, live: LiveTables, bot: Bot, token: str, clock: Callable[[], float] = time.time
+) -> web.Application:
     """The Mini App as an aiohttp application (mounted under /app/ by bot/webapp.py)."""
     app = web.Application(middlewares=[json_errors], client_max_size=MAX_BODY)
     app[KARATA] = karata

@@ -86,7 +86,9 @@ class Connection:
             self._wake.set()
 
     async def run(
-        self, ping: Callable[[], Awaitable[None]], yield_to: Callable[[], Awaitable[None]] = _at_once,
+        self,
+        ping: Callable[[], Awaitable[None]],
+        yield_to: Callable[[], Awaitable[None]] = _at_once,
         ping_seconds: float = PING_SECONDS,
     ) -> None:
         """Send each change (the newest when several came), and a ping when nothing happened."""

@@ -74,7 +74,13 @@ def standings(table: TableRow, game: Game, state: State, _: Translator) -> list[
 
 
 def snapshot(
-    table: TableRow, game: Game, state: State | None, player: str, _: Translator, now: float, at: tuple[int, int] | None = None
+    table: TableRow,
+    game: Game,
+    state: State | None,
+    player: str,
+    _: Translator,
+    now: float,
+    at: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """`at`: (keyboard digest, node) of the branch the player opened, shown while that keyboard stands."""
     renderer = renderer_for(table.game)

@@ -61,4 +61,3 @@ def test_a_player_who_did_not_follow_suit_is_dealt_none_of_it():
     rng = random.Random(2)
     for _ in range(60):
         assert all(effective[card] != led for card in determinizer.sample(rng).hands[seat])
-

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine.ai import kadi
-from engine.kadi import GAME
 from engine.ai.arena import arena_options
+from engine.kadi import GAME
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -13,7 +13,7 @@ from engine.ai.arena import arena_options
 from engine.lopti import GAME
 from engine.lopti.game import play_listed
 from engine.lopti.rules import VALUE
-from engine.lopti.state import AUTHORING, PLAY
+from engine.lopti.state import PLAY
 
 
 def _play_states(seed: int, options=None):
@@ -83,7 +83,9 @@ def test_a_rollout_with_its_shortcuts_ends_as_the_plain_rollout_does():
             for move in lopti.candidates(view, legal):
                 after = GAME.advance(deal.copy(), view["me"], move).state
                 plain_after = GAME.advance(plain.copy(), view["me"], move).state
-                assert lopti.rollout(GAME, after, view["me"], view, rng) == _plain_rollout(plain_after, view["me"], view["seats"][view["me"]]["wins"])
+                assert lopti.rollout(GAME, after, view["me"], view, rng) == _plain_rollout(
+                    plain_after, view["me"], view["seats"][view["me"]]["wins"]
+                )
 
 
 def test_a_move_is_surely_better_only_with_enough_deals_that_agree():

@@ -89,7 +89,9 @@ def test_every_plural_call_reaches_the_catalog_as_a_plural():
         for path in sorted((ROOT / source).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("plural", "npgettext"):
-                    texts = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+                    texts = [
+                        arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                    ]
                     forms = tuple(texts[-2:])
                     if len(forms) == 2 and forms not in extracted:
                         calls.append(f"{path.relative_to(ROOT)}:{node.lineno} {forms[0]!r}")

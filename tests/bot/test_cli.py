@@ -168,7 +168,10 @@ def test_a_piped_arena_prints_a_line_per_match_and_no_progress_bar():
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
-    assert [line.split(" (")[0] for line in lines] == ["pitch arena: match 1 of 2 played", "pitch arena: match 2 of 2 played"]
+    assert [line.split(" (")[0] for line in lines] == [
+        "pitch arena: match 1 of 2 played",
+        "pitch arena: match 2 of 2 played",
+    ]
     assert "\r" not in done.stderr and "it/s" not in done.stderr
     assert done.stdout.startswith("pitch: 2 matches")
 
@@ -218,13 +221,16 @@ def test_the_arena_says_how_to_name_the_seats(capsys):
     assert "--seats names 2 (strong,random)" in err and "e.g. --seats strong,easy,random" in err
 
 
-@pytest.mark.parametrize("variable, value, said", [
-    ("KARATA_GROUP_LANGUAGE", "fr", "must be sw or en"),
-    ("KARATA_HTTP_PORT", "x", "must be a whole number"),
-    ("KARATA_HTTP_PORT", "99999", "must be at most 65535"),
-    ("KARATA_VOTE_SECONDS", "0", "must be more than 0"),
-    ("KARATA_WEBAPP_NAME", "a", "must be 3 to 30 letters, digits or _"),
-])
+@pytest.mark.parametrize(
+    "variable, value, said",
+    [
+        ("KARATA_GROUP_LANGUAGE", "fr", "must be sw or en"),
+        ("KARATA_HTTP_PORT", "x", "must be a whole number"),
+        ("KARATA_HTTP_PORT", "99999", "must be at most 65535"),
+        ("KARATA_VOTE_SECONDS", "0", "must be more than 0"),
+        ("KARATA_WEBAPP_NAME", "a", "must be 3 to 30 letters, digits or _"),
+    ],
+)
 def test_a_bad_setting_is_said_in_plain_words(capsys, monkeypatch, variable, value, said):
     monkeypatch.setenv("BOT_TOKEN", "123456:ABCdefGhIJKlmnoPQRstuVWXyz_0123456789")
     monkeypatch.setenv(variable, value)

@@ -65,7 +65,7 @@ async def test_a_file_goes_as_multipart_beside_the_other_parameters(server):
     document = InputFile(b"match,winner\n1,Amina\n", filename="history.csv")
     async with AiohttpRequest(tls=False) as request:
         await request.post(f"{url}/sendDocument", _data(chat_id=7, document=document))
-    (path, _, fields), = seen
+    ((path, _, fields),) = seen
     assert path == "/bot1:x/sendDocument"
     assert fields["chat_id"] == (None, b"7")
     assert ("history.csv", b"match,winner\n1,Amina\n") in fields.values()

@@ -51,9 +51,7 @@ def test_json_lines_carry_the_chat_and_table_and_never_the_token():
     text = logged("json", events)
     assert TOKEN not in text and TOKEN.split(":")[1] not in text
     lines = [json.loads(line) for line in text.splitlines()]
-    assert [line["message"] for line in lines] == [
-        "table 7: a move", "could not deliver", "flood wait of 3 s"
-    ]
+    assert [line["message"] for line in lines] == ["table 7: a move", "could not deliver", "flood wait of 3 s"]
     assert lines[0]["chat_id"] == -100123 and lines[0]["table_id"] == 7 and lines[0]["level"] == "INFO"
     assert "<BOT_TOKEN>" in lines[1]["error"] and lines[1]["table_id"] == 7
     # Outside the update's task its ids are gone; a record's own id is kept.

@@ -2,9 +2,9 @@
 
 import pytest
 
-from handlers.i18n import translator
 from engine.registry import available_games
 from handlers import profile
+from handlers.i18n import translator
 from handlers.render.common import game_title
 
 
@@ -27,9 +27,14 @@ def test_the_two_languages_read_differently():
 def test_every_menu_is_set_in_the_language_it_is_for():
     menus = profile.wanted_menus("sw")
     scopes = [(scope.type, code) for scope, code, _commands in menus]
-    assert scopes == [("all_group_chats", None), ("all_private_chats", None), ("default", None),
-                      ("all_private_chats", "en"), ("default", "en")]
-    for _scope, code, commands in menus:
+    assert scopes == [
+        ("all_group_chats", None),
+        ("all_private_chats", None),
+        ("default", None),
+        ("all_private_chats", "en"),
+        ("default", "en"),
+    ]
+    for _scope, _code, commands in menus:
         assert all(1 <= len(command.description) <= 256 for command in commands)
     group = dict((command.command, command.description) for command in menus[0][2])
     assert group["newgame"] == translator("sw")("Open a card table in this group")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from handlers.i18n import translator
 from handlers.games import renderer_for
+from handlers.i18n import translator
 from handlers.refusals import refusal_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,11 @@ def engine_codes(directory: Path) -> dict[str, set[str]]:
                 code = _literal_code(node.args[0])
                 if code:
                     codes.setdefault(code, set()).update(_detail_keys(node))
-            if isinstance(node, ast.FunctionDef) and node.returns is not None and "Problem" in ast.unparse(node.returns):
+            if (
+                isinstance(node, ast.FunctionDef)
+                and node.returns is not None
+                and "Problem" in ast.unparse(node.returns)
+            ):
                 for inner in ast.walk(node):
                     if isinstance(inner, ast.Return) and isinstance(inner.value, ast.Tuple) and inner.value.elts:
                         code = _literal_code(inner.value.elts[0])
@@ -90,12 +94,16 @@ def handler_codes() -> set[str]:
 
 
 SHARED = engine_codes(ENGINE / "core")
-CASES = [(game, code, values) for game in GAMES for code, values in sorted({**SHARED, **engine_codes(ENGINE / game)}.items())]
+CASES = [
+    (game, code, values) for game in GAMES for code, values in sorted({**SHARED, **engine_codes(ENGINE / game)}.items())
+]
 
 
 def test_the_sources_are_read():
     assert len(CASES) > 100 and {"euchre3", "kadi", "lopti", "pitch", "three_thirteen"} <= set(GAMES)
-    assert {"not_your_turn", "obligation_pending", "bad_when"} <= {code for game, code, _values in CASES if game == "lopti"}
+    assert {"not_your_turn", "obligation_pending", "bad_when"} <= {
+        code for game, code, _values in CASES if game == "lopti"
+    }
     assert {"bad_option", "player_count", "table_full"} <= set(service_codes())
 
 
@@ -130,5 +138,6 @@ def test_every_code_the_handlers_answer_with_has_a_text(code):
 def test_a_refusal_reads_in_swahili_and_says_what_to_do():
     sw = translator("sw")
     assert refusal_text("stock_empty", ENGLISH_MESSAGE, {}, sw, renderer_for("three_thirteen").refusal_texts) == (
-        "Fungu la kuchota limeisha: chukua karata ya juu ya rundo.")
+        "Fungu la kuchota limeisha: chukua karata ya juu ya rundo."
+    )
     assert refusal_text("bad_option", "", {"option": "hand_sise"}, sw).startswith("Siwezi kutumia chaguo hand_sise:")

@@ -12,8 +12,15 @@ TOKEN = "123456789:AAHsecretsecretsecret"
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch):
-    for name in ("BOT_TOKEN", "TELEGRAM_API_BASE_URL", "KARATA_DB", "KARATA_MODE", "KARATA_WEBHOOK_URL",
-                 "KARATA_LOG_LEVEL", "KARATA_WEBAPP_URL"):
+    for name in (
+        "BOT_TOKEN",
+        "TELEGRAM_API_BASE_URL",
+        "KARATA_DB",
+        "KARATA_MODE",
+        "KARATA_WEBHOOK_URL",
+        "KARATA_LOG_LEVEL",
+        "KARATA_WEBAPP_URL",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -100,7 +100,8 @@ async def test_keep_alive_requests_and_an_open_socket_outlive_the_idle_bound():
 MALFORMED = {
     "an 8 KB header": b"GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
     "Content-Length with Transfer-Encoding": (
-        b"POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+        b"POST /hello HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    ),
     "a request line of garbage": b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 hello\r\n\r\n",
     "a header without a colon": b"GET /hello HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n",
     "a gzip body that is not": b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\nhello",
@@ -130,7 +131,9 @@ async def test_a_client_that_leaves_mid_body_costs_no_log_line(caplog):
         await writer.drain()
         writer.close()
         deadline = time.monotonic() + BOUND
-        while not any(isinstance(record.exc_info and record.exc_info[1], ConnectionResetError) for record in caplog.records):
+        while not any(
+            isinstance(record.exc_info and record.exc_info[1], ConnectionResetError) for record in caplog.records
+        ):
             assert time.monotonic() < deadline, "the server never saw the client leave"
             await asyncio.sleep(0.02)
     said = [record.getMessage() for record in caplog.records if record.levelno >= logging.INFO]

@@ -6,11 +6,11 @@ import pytest
 
 from engine.core.cards import (
     CardError,
-    deck_104,
     deck_24,
     deck_32,
     deck_52,
     deck_54,
+    deck_104,
     format_card,
     parse_card,
 )

@@ -61,6 +61,8 @@ def test_python_m_engine_replay_runs_as_a_program(tmp_path):
     """The other replay tests call its `main` in-process; this one starts it as the rules' checkers do."""
     path = tmp_path / "replay.json"
     path.write_text(json.dumps(BASE))
-    done = subprocess.run([sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine.replay", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["ok"] is True

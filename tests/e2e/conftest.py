@@ -10,11 +10,10 @@ import pytest
 import pytest_asyncio
 
 from bot.demo import DEMO_TOKEN, Simulation, demo_settings
-from fakeapi import FakeBotAPI
 from bot.runner import running_application
 from bot.services import services_of
+from fakeapi import FakeBotAPI
 from tests.conftest import postgres_database
-
 
 # Telegram's limits run ten times faster in tests (a group's minute lasts 6 s), on the bot's
 # side (KARATA_TELEGRAM_SECOND) and the fake's alike: the same ratios, a tenth of the waiting.

@@ -60,7 +60,9 @@ def sensible_player(rng):
                     return next(action for action in actions if action["type"] == kind)
             plays = [action for action in actions if action["type"] == "play"]
             if plays and rng.random() < 0.8:  # mostly the lowest card, as people do; never a loop
-                return min(plays, key=lambda action: (RANK_VALUE.get(action["cards"][0][:-1], 99), -len(action["cards"])))
+                return min(
+                    plays, key=lambda action: (RANK_VALUE.get(action["cards"][0][:-1], 99), -len(action["cards"]))
+                )
             plays += [action for action in actions if action["type"] == "flip"]
             others = [action for action in actions if action["type"] not in ("propose", "amend_rule")]
             return rng.choice(plays or others) if plays or others else None

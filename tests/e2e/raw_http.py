@@ -60,7 +60,9 @@ def assert_refused_quietly(answer: Answer, records: list[logging.LogRecord], wha
     assert len(answer.body) <= SHORT_BODY, (what, answer.body[:200])
     assert len(said) <= 1, (what, [record.getMessage() for record in said])
     assert not any(record.exc_info or record.exc_text or record.levelno >= logging.ERROR for record in said), (
-        what, [record.getMessage() for record in said])
+        what,
+        [record.getMessage() for record in said],
+    )
 
 
 async def fuzz(strategy: st.SearchStrategy, check: Callable[[object], Awaitable[None]], examples: int) -> None:
@@ -69,8 +71,9 @@ async def fuzz(strategy: st.SearchStrategy, check: Callable[[object], Awaitable[
     bot serves it."""
     loop = asyncio.get_running_loop()
 
-    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(strategy)
     def run(value: object) -> None:
         asyncio.run_coroutine_threadsafe(check(value), loop).result(timeout=ANSWER_SECONDS * 3)

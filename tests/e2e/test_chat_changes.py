@@ -156,10 +156,14 @@ async def test_a_player_who_blocks_the_bot_is_noticed_at_once_and_caught_up_on_r
 
         before = max(message.message_id for message in api.messages(baraka.id))
         await api.user_starts_bot(baraka)  # unblocks: my_chat_member, then /start
-        await api.wait_until(lambda: (sim.hand_message(baraka) or api.messages(baraka.id)[0]).message_id > before,
-                             what="Baraka's hand posted again")
-        await api.wait_until(lambda: not any("cannot send you" in (m.plain or "") for m in api.bot_messages(sim.group_id)),
-                             what="the notice gone")
+        await api.wait_until(
+            lambda: (sim.hand_message(baraka) or api.messages(baraka.id)[0]).message_id > before,
+            what="Baraka's hand posted again",
+        )
+        await api.wait_until(
+            lambda: not any("cannot send you" in (m.plain or "") for m in api.bot_messages(sim.group_id)),
+            what="the notice gone",
+        )
         assert baraka.id not in (await karata.store.get_table(table.table_id)).unreachable
 
 
@@ -185,7 +189,10 @@ def shows_latest(api, karata, loaded, readers, shown):
 
 @pytest.mark.parametrize("kinds", [("5xx", "cut")], ids=["5xx and cut calls"])
 async def test_a_fault_window_loses_no_acknowledged_move_and_every_table_converges(api, start_bot, kinds):
-    groups = [Simulation.create(api, 3, 7, group_id=-1001000000001 - index, first_user=2001 + 10 * index) for index in range(3)]
+    groups = [
+        Simulation.create(api, 3, 7, group_id=-1001000000001 - index, first_user=2001 + 10 * index)
+        for index in range(3)
+    ]
     async with start_bot() as application:
         karata = application.bot_data["karata"]
         karata.publisher.retry_seconds, karata.publisher.retry_cap_seconds = 0.1, 1.0
@@ -194,7 +201,7 @@ async def test_a_fault_window_loses_no_acknowledged_move_and_every_table_converg
         api.inject_faults(0.4, kinds=kinds, seed=3)
         acknowledged = {table.table_id: 0 for table in tables}
         for _ in range(8):
-            for sim, table in zip(groups, tables):
+            for _sim, table in zip(groups, tables):
                 if await move(karata, table, "nobody"):
                     acknowledged[table.table_id] += 1
             await asyncio.sleep(0.05)
@@ -211,7 +218,9 @@ async def test_a_fault_window_loses_no_acknowledged_move_and_every_table_converg
             loaded = await karata.service.load(table.table_id)
             actions = await karata.store.actions_of(table.table_id)
             assert len([a for a in actions if a[0] > 1]) >= acknowledged[table.table_id] > 0, "no move lost"
-            readers = await karata.publisher.readers(loaded.table.chat_id, [seat.user_id for seat in loaded.table.seats])
+            readers = await karata.publisher.readers(
+                loaded.table.chat_id, [seat.user_id for seat in loaded.table.seats]
+            )
             shows_latest(api, karata, loaded, readers, await karata.store.screens_of(table.table_id))
         assert during < 400, f"{during} calls in the fault window: no tight loop"
 

@@ -110,8 +110,9 @@ async def test_a_player_who_leaves_is_replaced_and_the_match_goes_on(api, start_
         leaver_seat = next(seat for seat in loaded.table.seats if seat.plays_for == str(leaver.id))
         assert leaver_seat.is_computer and leaver_seat.name.startswith("🤖")
         moves = await application.bot_data["karata"].store.actions_of(table.table_id)
-        assert any(player == str(leaver.id) and version > before for version, player, _action in moves), \
+        assert any(player == str(leaver.id) and version > before for version, player, _action in moves), (
             "the computer plays on in the leaver's seat"
+        )
         await application.bot_data["karata"].publisher.settle()
         closed = [m for m in api.bot_messages(leaver.id) if "You left this table" in (m.plain or "")]
         assert closed and buttons(closed[0]) == [], "the leaver's hand is closed"
@@ -131,9 +132,7 @@ async def test_a_practice_game_in_the_private_chat(api, start_bot):
     async with start_bot(**FAST) as application:
         await api.user_starts_bot(player)
         await api.send_text(player, player.id, "/newgame kadi level=easy")
-        table = await api.wait_until(
-            lambda: practice_table(application, player.id), what="the practice table"
-        )
+        table = await api.wait_until(lambda: practice_table(application, player.id), what="the practice table")
         assert len(table.computers) == 2
         before = (await table_state(application, table.table_id)).table.version
         await play_until(application, sim, table.table_id, lambda loaded: loaded.table.version >= before + 6)

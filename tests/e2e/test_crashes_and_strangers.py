@@ -75,7 +75,7 @@ async def test_a_press_delivered_again_after_a_crash_is_answered_as_what_it_did(
 # plays eleven rounds: its first three pauses are watched, and the other games show the match end.
 SHORT = {
     "kadi": (3, "points_limit=40"),
-    "pitch": (2, "win_condition=\"anyone\""),
+    "pitch": (2, 'win_condition="anyone"'),
     "euchre3": (3, "target=5"),
     "three_thirteen": (2, ""),
 }
@@ -178,7 +178,9 @@ async def test_two_quick_play_again_presses_open_one_table(api, start_bot):
         await karata.publisher.settle()
         message = sim.table_message()
         again = next(data for row in message.buttons for _, data in row if data.startswith("A:"))
-        first, second = await asyncio.gather(*(api.press(user, sim.group_id, message.message_id, again) for user in sim.users))
+        first, second = await asyncio.gather(
+            *(api.press(user, sim.group_id, message.message_id, again) for user in sim.users)
+        )
         answers = [await api.wait_for_answer(query) for query in (first, second)]
         assert sum(1 for answer in answers if answer.get("text")) == 1, answers
         assert await karata.store.live_table(sim.group_id, 0) is not None

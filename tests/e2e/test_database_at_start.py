@@ -132,8 +132,8 @@ def test_a_read_only_database_is_refused_before_anything_runs(tmp_path, journal)
 
 @pytest.mark.asyncio
 async def test_a_failure_found_while_migrating_ends_the_process_with_one_line(tmp_path):
-    from tests.e2e.test_process import output_of, start_karata
     from fakeapi import FakeBotAPI
+    from tests.e2e.test_process import output_of, start_karata
 
     db_path = tmp_path / "karata.db"
     store = Store(str(db_path))
@@ -146,5 +146,7 @@ async def test_a_failure_found_while_migrating_ends_the_process_with_one_line(tm
         process = await start_karata(api.base_url, str(db_path))
         printed = (await output_of(process)).strip()
     assert process.returncode == 2, printed
-    assert "Traceback" not in printed and printed.splitlines()[-1].startswith(f"karata run: the database {db_path} failed")
+    assert "Traceback" not in printed and printed.splitlines()[-1].startswith(
+        f"karata run: the database {db_path} failed"
+    )
     assert not any(method == "getUpdates" for method, _ in api.calls), "it never polled"

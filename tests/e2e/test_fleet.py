@@ -22,7 +22,9 @@ GROUPS = 10  # per bot
 
 
 def groups(api: FakeBotAPI) -> list[Simulation]:
-    return [Simulation.create(api, 2, seed, group_id=-100_000 - seed, first_user=1000 + 10 * seed) for seed in range(GROUPS)]
+    return [
+        Simulation.create(api, 2, seed, group_id=-100_000 - seed, first_user=1000 + 10 * seed) for seed in range(GROUPS)
+    ]
 
 
 async def open_one_by_one(sims: list[Simulation]) -> None:

@@ -42,7 +42,7 @@ async def polling(api: FakeBotAPI, runs: int) -> None:
     def asking() -> bool:
         methods = [method for method, _ in api.calls]
         starts = [index for index, method in enumerate(methods) if method == "setMyCommands"]
-        return len(starts) >= runs and "getUpdates" in methods[starts[runs - 1]:]
+        return len(starts) >= runs and "getUpdates" in methods[starts[runs - 1] :]
 
     await api.wait_until(asking, timeout=START_SECONDS, what=f"start number {runs}")
 

@@ -15,7 +15,6 @@ from tests.e2e.helpers import SHORT_MATCHES, sensible_player
 pytestmark = [pytest.mark.asyncio, pytest.mark.long]
 
 
-
 def over(loaded) -> bool:
     if loaded.table.status != "playing":
         return True
@@ -57,7 +56,10 @@ async def test_a_whole_match_within_telegrams_limits(api, start_bot, game):
 
 
 async def test_a_flood_wait_in_one_group_holds_up_no_other_table_and_no_press(api, start_bot):
-    tables = [Simulation.create(api, 2, 5, "en", group_id=-1001000000001), Simulation.create(api, 2, 6, "en", group_id=-1001000000002, first_user=2001)]
+    tables = [
+        Simulation.create(api, 2, 5, "en", group_id=-1001000000001),
+        Simulation.create(api, 2, 6, "en", group_id=-1001000000002, first_user=2001),
+    ]
     api.flood_control.enforce = True
     async with start_bot(KARATA_GROUP_RATE=20, KARATA_BOT_RATE=30) as application:
         karata = application.bot_data["karata"]
@@ -77,7 +79,9 @@ async def test_a_flood_wait_in_one_group_holds_up_no_other_table_and_no_press(ap
                 assert await sim.step(), "somebody has a button"
                 latencies = [query.latency for query in list(api.queries.values())[pressed:]]
                 assert latencies and max(latencies) < 1.0, "a press is answered at once, banned group or not"
-        free_edit = await api.wait_until(lambda: _edited_after(free.table_message(), started), timeout=ban, what="the free table")
+        free_edit = await api.wait_until(
+            lambda: _edited_after(free.table_message(), started), timeout=ban, what="the free table"
+        )
         assert free_edit - started < ban, "the other group's table does not wait for the ban"
         await karata.publisher.settle()
         stats = api.flood_stats()
@@ -92,8 +96,10 @@ def _edited_after(message, moment):
 
 
 async def test_a_table_held_up_inside_the_bot_holds_up_no_press_at_another_table(api, start_bot):
-    held, free = (Simulation.create(api, 2, 5, "en", group_id=-1001000000001),
-                  Simulation.create(api, 2, 6, "en", group_id=-1001000000002, first_user=2001))
+    held, free = (
+        Simulation.create(api, 2, 5, "en", group_id=-1001000000001),
+        Simulation.create(api, 2, 6, "en", group_id=-1001000000002, first_user=2001),
+    )
     async with start_bot() as application:
         karata = application.bot_data["karata"]
         for sim in (held, free):

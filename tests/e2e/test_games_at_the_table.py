@@ -71,7 +71,9 @@ async def test_lopti_over_two_rounds(api, start_bot, players):
     sim = simulation(api, count=players, seed=players)
     sim.choose = sensible_player(random.Random(players))
     async with start_bot() as application:
-        loaded = await play_match(api, application, sim, "lopti", "", lambda loaded: loaded.game.round_number(loaded.state) >= 3)
+        loaded = await play_match(
+            api, application, sim, "lopti", "", lambda loaded: loaded.game.round_number(loaded.state) >= 3
+        )
         assert sum(loaded.game.scores(loaded.state).values()) == 2
         kinds = {action["type"] for action in await logged_actions(application, loaded.table.table_id)}
         assert {"ready", "play", "no_rule"} <= kinds or {"ready", "play"} <= kinds

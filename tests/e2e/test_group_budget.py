@@ -15,8 +15,11 @@ pytestmark = pytest.mark.asyncio
 
 
 def group_calls(api, group_id, since):
-    return [method for method, params in api.calls[since:]
-            if method.lower() in COUNTED_METHODS and str(params.get("chat_id")) == str(group_id)]
+    return [
+        method
+        for method, params in api.calls[since:]
+        if method.lower() in COUNTED_METHODS and str(params.get("chat_id")) == str(group_id)
+    ]
 
 
 async def test_a_refused_press_and_a_marking_tap_leave_the_group_alone(api, start_bot):
@@ -44,15 +47,17 @@ async def test_a_refused_press_and_a_marking_tap_leave_the_group_alone(api, star
         assert (await api.wait_for_answer(query)).get("text")
         await karata.publisher.settle()
         assert group_calls(api, sim.group_id, since) == []
-        assert [method for method, params in api.calls[since:] if method.lower() in COUNTED_METHODS] == [], \
+        assert [method for method, params in api.calls[since:] if method.lower() in COUNTED_METHODS] == [], (
             "a refused press changes nothing anywhere"
+        )
 
         # The mover taps a card that opens a choice (another of its rank, or a Jack's command).
         _ = (await karata.publisher.readers(sim.group_id, [mover.id])).of(mover.id)
         seen = seen_by(loaded.table, loaded.game, loaded.state, str(mover.id), _)
         branch = next(node for node in seen.tree.root.children if node.children and node.kind == "card")
-        query = await api.press_forged(mover, mover.id, hand.message_id,
-                                       TreeNode(table.table_id, seen.keyboard, branch.number).encode())
+        query = await api.press_forged(
+            mover, mover.id, hand.message_id, TreeNode(table.table_id, seen.keyboard, branch.number).encode()
+        )
         assert not (await api.wait_for_answer(query)).get("text")
         await karata.publisher.settle()
         private = [params.get("chat_id") for method, params in api.calls[since:] if method.lower() in COUNTED_METHODS]

@@ -59,7 +59,11 @@ async def test_health_is_ok_while_updates_arrive_and_503_once_they_stop(api, sta
 
 
 async def test_a_quiet_webhook_bot_is_healthy_while_telegram_holds_nothing_for_it(api, start_bot):
-    settings = {"KARATA_MODE": "webhook", "KARATA_WEBHOOK_URL": "https://karata.example/hook", "KARATA_HEALTH_SECONDS": 0.01}
+    settings = {
+        "KARATA_MODE": "webhook",
+        "KARATA_WEBHOOK_URL": "https://karata.example/hook",
+        "KARATA_HEALTH_SECONDS": 0.01,
+    }
     async with start_bot(**settings) as application:
         await asyncio.sleep(0.05)  # nothing delivered within the bound
         assert await get(application, "/healthz") == (200, "ok\n")

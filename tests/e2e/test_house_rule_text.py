@@ -39,7 +39,7 @@ async def test_the_winner_writes_a_text_rule_that_everyone_sees(api, start_bot):
         await api.send_text(author, author.id, "x" * 281)
         too_long = await api.wait_until(lambda: "280" in (api.last_message(author.id).plain or ""), what="refusal")
         assert too_long
-        rule = "<b>Sevens</b> & eights: say \"jambo\" when you play them"
+        rule = '<b>Sevens</b> & eights: say "jambo" when you play them'
         await api.send_text(author, author.id, rule)
 
         async def shown():
@@ -69,6 +69,7 @@ async def test_the_winner_builds_a_rule_that_fires_in_the_next_round(api, start_
         answer = await api.wait_for_answer(await api.press_text(author, author.id, message.message_id, "✔ Confirm"))
         assert "in force" in answer["text"]
         table = loaded.table
+
         # From here the players just play: nobody deletes the rule or calls a vote on it.
         def just_play(player, actions, loaded):
             wanted = [a for a in actions if a["type"] not in ("delete_rule", "propose", "amend_rule")]
@@ -79,7 +80,7 @@ async def test_the_winner_builds_a_rule_that_fires_in_the_next_round(api, start_
             assert await sim.step()
         current = await table_state(application, table.table_id)
         kinds = await event_kinds(application, current)
-        after = kinds[kinds.index("rule_authored"):] if "rule_authored" in kinds else kinds
+        after = kinds[kinds.index("rule_authored") :] if "rule_authored" in kinds else kinds
         assert "rule_fired" in after, after
         await application.bot_data["karata"].publisher.flush()
         # The rule is on the table, broken into lines that fit a phone.

@@ -45,7 +45,11 @@ async def test_an_eliminated_player_is_told_they_are_out_with_their_points(api, 
         points = loaded.game.view(loaded.state, None)["scores"][out[0]]
         _ = translator(language)
         text = api.bot_messages(user.id)[-1].plain
-        assert _("You are out of this match: {points} points, over the limit of {limit}.", points=points, limit=25) in text
-        assert _("You watch the others play on until one of them is left: the group's table shows the "
-                 "match to its end.") in text
+        assert (
+            _("You are out of this match: {points} points, over the limit of {limit}.", points=points, limit=25) in text
+        )
+        assert (
+            _("You watch the others play on until one of them is left: the group's table shows the match to its end.")
+            in text
+        )
         assert _("Wait for your turn.") not in text and _("Your hand is empty.") not in text

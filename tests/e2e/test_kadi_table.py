@@ -78,7 +78,10 @@ async def test_a_call_in_time_is_not_penalised(api, start_bot, way):
             elif way == "/kadi":
                 await api.send_text(amina, sim.group_id, "/kadi")
             else:
-                await api.send_text(amina, sim.group_id, "Niko Kadi!", reply_to_message_id=sim.table_message().message_id)
+                await api.send_text(
+                    amina, sim.group_id, "Niko Kadi!", reply_to_message_id=sim.table_message().message_id
+                )
+
             async def called():
                 return "“Kadi Moja!”" in await table_text(application, sim)
 

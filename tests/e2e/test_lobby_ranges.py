@@ -39,7 +39,10 @@ async def test_kadi_with_hands_of_seven_seats_six_and_says_so(api, start_bot):
         assert "2-6 players" in api.message(sim.group_id, lobby.message_id).plain
         assert "The table is full (6 players)" in answers[-1], "the 7th join is refused"
         assert all("You joined" in answer for answer in answers[:-1])
-        assert await toast(api, await api.press(sim.users[0], sim.group_id, lobby.message_id, button(lobby, ":start"))) == ""
+        assert (
+            await toast(api, await api.press(sim.users[0], sim.group_id, lobby.message_id, button(lobby, ":start")))
+            == ""
+        )
         table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
         assert table.status == "playing" and len(table.seats) == 6
 
@@ -50,7 +53,10 @@ async def test_kadi_with_smaller_hands_seats_and_deals_to_seven(api, start_bot):
         lobby, answers = await open_lobby(api, sim, "hand_size=6")
         assert "2-7 players" in api.message(sim.group_id, lobby.message_id).plain
         assert all("You joined" in answer for answer in answers)
-        assert await toast(api, await api.press(sim.users[0], sim.group_id, lobby.message_id, button(lobby, ":start"))) == ""
+        assert (
+            await toast(api, await api.press(sim.users[0], sim.group_id, lobby.message_id, button(lobby, ":start")))
+            == ""
+        )
         table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
         assert table.status == "playing" and len(table.seats) == 7
 

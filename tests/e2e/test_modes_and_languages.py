@@ -44,14 +44,23 @@ async def test_webhook_mode_registers_the_url_and_answers_posted_updates(api, st
             },
         }
         async with httpx.AsyncClient() as client:
-            forged = await client.post(f"http://127.0.0.1:{port}/hook", content=json.dumps(update),
-                                       headers={"Content-Type": "application/json"})
+            forged = await client.post(
+                f"http://127.0.0.1:{port}/hook",
+                content=json.dumps(update),
+                headers={"Content-Type": "application/json"},
+            )
             assert forged.status_code == 403, "an update without the secret token is refused"
-            garbage = await client.post(f"http://127.0.0.1:{port}/hook", content=b"{not json",
-                                        headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"})
+            garbage = await client.post(
+                f"http://127.0.0.1:{port}/hook",
+                content=b"{not json",
+                headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"},
+            )
             assert garbage.status_code == 400, "a body that is not an update is refused"
-            listed = await client.post(f"http://127.0.0.1:{port}/hook", content=b"[1, 2]",
-                                       headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"})
+            listed = await client.post(
+                f"http://127.0.0.1:{port}/hook",
+                content=b"[1, 2]",
+                headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-token"},
+            )
             assert listed.status_code == 400, "JSON that is not an object is no update either"
             posted = await client.post(
                 f"http://127.0.0.1:{port}/hook",
@@ -77,7 +86,8 @@ async def test_an_admin_sets_the_groups_language_and_players_keep_the_one_they_c
         await api.send_text(sim.users[0], sim.users[0].id, "/language")
         own = await api.wait_until(
             lambda: next((m for m in api.bot_messages(sim.users[0].id) if "lugha" in (m.plain or "")), None),
-            what="the private chooser")
+            what="the private chooser",
+        )
         await api.wait_for_answer(await api.press(sim.users[0], sim.users[0].id, own.message_id, "G:sw"))
         await sim.open_table("kadi")
         assert "Players" in sim.table_message().plain or "Round" in sim.table_message().plain
@@ -95,7 +105,9 @@ async def test_a_player_who_does_not_move_gets_a_nudge_that_goes_away(api, start
     async with start_bot(KARATA_NUDGE_SECONDS=0.3) as application:
         sim.application = application
         await sim.open_table("kadi")
-        first = next(user for user in sim.users if sim.hand_message(user) and "Your turn" in sim.hand_message(user).plain)
+        first = next(
+            user for user in sim.users if sim.hand_message(user) and "Your turn" in sim.hand_message(user).plain
+        )
 
         def nudged():
             return [m for m in api.bot_messages(first.id) if "🔔" in (m.plain or "")]

@@ -42,10 +42,18 @@ async def test_a_lopti_pair_plays_with_one_press_for_three_edits(api, start_bot)
         since = len(api.calls)
         await press(api, sim, amina, "⏩ 5♠ 5♥️")
         await karata.publisher.settle()
-        calls = [(method, str(params.get("chat_id"))) for method, params in api.calls[since:]
-                 if method.lower() in COUNTED_METHODS]
-        assert sorted(calls) == sorted([("editMessageText", str(amina.id)), ("editMessageText", str(baraka.id)),
-                                        ("editMessageText", str(sim.group_id))]), calls
+        calls = [
+            (method, str(params.get("chat_id")))
+            for method, params in api.calls[since:]
+            if method.lower() in COUNTED_METHODS
+        ]
+        assert sorted(calls) == sorted(
+            [
+                ("editMessageText", str(amina.id)),
+                ("editMessageText", str(baraka.id)),
+                ("editMessageText", str(sim.group_id)),
+            ]
+        ), calls
         loaded = await table_state(application, table.table_id)
         assert sorted(loaded.state.pile) == ["5H", "5S"], "both fives are on the pile"
         assert "Amina played 5♠ 5♥️." in sim.table_message().plain

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import STORES, simulation
 from engine.core.cards import format_card, is_card_code
+from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import cards_in, hand_line_cards, table_state
 
 
@@ -18,6 +18,7 @@ def show_cards(value) -> str:
     if isinstance(value, list):
         return " ".join(show_cards(item) for item in value)
     return ""
+
 
 pytestmark = pytest.mark.asyncio
 

@@ -69,7 +69,7 @@ async def test_forget_waits_while_the_person_is_at_a_table(api, start_bot):
 async def test_status_answers_the_owner_in_private_and_nobody_else(api, start_bot):
     sim = simulation(api)
     amina, baraka, _chausiku = sim.users
-    async with start_bot(KARATA_OWNER_IDS=str(amina.id)) as application:
+    async with start_bot(KARATA_OWNER_IDS=str(amina.id)):
         await sim.open_table("kadi")
         status = (await ask(api, amina, amina.id, "/status")).plain
         assert status.startswith("Karata ") and "running for 0 h 0 min" in status

@@ -16,9 +16,9 @@ import aiosqlite
 import pytest
 
 from bot.demo import DEMO_TOKEN
-from handlers.i18n import translator
-from handlers.games import renderer_for
 from fakeapi import FakeBotAPI
+from handlers.games import renderer_for
+from handlers.i18n import translator
 from tables.database import connect
 from tables.store import MIGRATIONS, Store
 from tests.e2e.conftest import simulation
@@ -44,8 +44,14 @@ async def start_karata(base_url: str, db_path: str, token: str = DEMO_TOKEN, **e
         **env,
     }
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run",
-        cwd=ROOT, env=environment, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "run",
+        cwd=ROOT,
+        env=environment,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
 
 
@@ -84,7 +90,9 @@ async def test_sigterm_right_after_two_quick_moves_leaves_the_latest_table(tmp_p
     async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
         sim = simulation(api, count=2, seed=5)
         process = await start_karata(api.base_url, db_path)
-        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start")
+        await api.wait_until(
+            lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start"
+        )
         await sim.open_table("kadi")
         for _press in range(20):
             if await _version(db_path) >= 3:
@@ -123,7 +131,9 @@ async def test_json_logs_are_one_object_a_line_without_the_token(tmp_path):
 
     async with FakeBotAPI(token=DEMO_TOKEN) as api:
         process = await start_karata(api.base_url, str(tmp_path / "k.db"), KARATA_LOG_FORMAT="json")
-        await api.wait_until(lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start")
+        await api.wait_until(
+            lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start"
+        )
         process.send_signal(signal.SIGTERM)
         printed = await output_of(process)
     assert process.returncode == 0, printed
@@ -139,7 +149,9 @@ async def _stored(database: str, table_id: int) -> tuple[int, list[tuple[int, st
     await reader.open(MIGRATIONS)
     try:
         (row,) = await reader.all("SELECT version FROM tables WHERE table_id = ?", (table_id,))
-        actions = await reader.all("SELECT version, request FROM actions WHERE table_id = ? ORDER BY version", (table_id,))
+        actions = await reader.all(
+            "SELECT version, request FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
+        )
     finally:
         await reader.close()
     return row[0], [(version, request) for version, request in actions]

@@ -11,11 +11,10 @@ from engine.core.serialize import state_from_json
 from tables.models import Seat
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import play_a_match_amina_wins
-from tests.tables.matches import play_match
 from tests.replay_cli import run_replay_cli
+from tests.tables.matches import play_match
 
 pytestmark = pytest.mark.asyncio
-
 
 
 async def ask(api, user, chat_id, text, reply_to=None):

@@ -47,8 +47,11 @@ async def test_edits_shown_before_a_kill_are_not_sent_again(api, start_bot):
     since = len(api.calls)
     async with start_bot() as application:
         await application.bot_data["karata"].publisher.settle()
-        private = [params for method, params in api.calls[since:]
-                   if method.lower() in COUNTED_METHODS and str(params.get("chat_id")) != str(sim.group_id)]
+        private = [
+            params
+            for method, params in api.calls[since:]
+            if method.lower() in COUNTED_METHODS and str(params.get("chat_id")) != str(sim.group_id)
+        ]
         assert private == [], "the hands already showed the move"
         assert not [error for error in api.errors if "not modified" in error[3]]
         assert "Waiting for Chausiku" in sim.table_message().plain, "the group's table catches up"

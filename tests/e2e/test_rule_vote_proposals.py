@@ -20,8 +20,13 @@ pytestmark = pytest.mark.asyncio
 QUICK_DECK = list(DECK)
 random.Random(312).shuffle(QUICK_DECK)
 # A rule in force from the start (restored at the setup): it never fires in that quick round.
-FLIP_RULE = {"when": "after", "event": "flip", "if": {"legal": False},
-             "do": [{"effect": "draw", "who": "actor", "n": 1}], "text": "A flip that is not legal: draw 1."}
+FLIP_RULE = {
+    "when": "after",
+    "event": "flip",
+    "if": {"legal": False},
+    "do": [{"effect": "draw", "who": "actor", "n": 1}],
+    "text": "A flip that is not legal: draw 1.",
+}
 
 
 async def lopti_table(api, application, sim, options="", deck=None):
@@ -43,8 +48,12 @@ async def act(application, table, player, action):
 async def restore_rule(application, table, sim, rule=FLIP_RULE):
     """Rule 1, by the first player, in force from round 1 (a new session's restore vote)."""
     author = str(sim.users[0].id)
-    await act(application, table, sim.users[0], {"type": "propose", "change": {"restore": [{"author": author, "rule": rule}]},
-                                                "starts": "now"})
+    await act(
+        application,
+        table,
+        sim.users[0],
+        {"type": "propose", "change": {"restore": [{"author": author, "rule": rule}]}, "starts": "now"},
+    )
     for user in sim.users:
         await act(application, table, user, {"type": "vote", "yes": True})
 
@@ -60,7 +69,11 @@ async def play_quick_round(application, table, winner):
             assert view["awaiting_rule"] == str(winner.id)
             return loaded
         player = game.to_act(state)[0]
-        legal = [action for action in game.legal_actions(state, player) if action["type"] in ("ready", "play", "flip", "take")]
+        legal = [
+            action
+            for action in game.legal_actions(state, player)
+            if action["type"] in ("ready", "play", "flip", "take")
+        ]
         if player == str(winner.id):
             moves = [action for action in legal if action["type"] in ("ready", "play", "flip")] or legal
             action = max(moves, key=lambda action: len(action.get("cards", [])))
@@ -80,8 +93,11 @@ def data_of(message, label):
 
 async def reply_to(api, sent):
     return await api.wait_until(
-        lambda: next((m for m in api.bot_messages(sent["chat"]["id"]) if m.reply_to_message_id == sent["message_id"]), None),
-        what="the reply")
+        lambda: next(
+            (m for m in api.bot_messages(sent["chat"]["id"]) if m.reply_to_message_id == sent["message_id"]), None
+        ),
+        what="the reply",
+    )
 
 
 async def toast(api, query):
@@ -98,16 +114,21 @@ async def test_vote_in_the_group_opens_the_proposals_in_private_and_others_learn
         before = sim.hand_message(amina).message_id
         sent = await api.send_text(amina, sim.group_id, "/vote")
         # Her hand comes back at the bottom of her private chat, opened on her proposals.
-        hand = await api.wait_until(lambda: (m := sim.hand_message(amina)) and m.message_id > before and m,
-                                    what="the hand with the proposals")
+        hand = await api.wait_until(
+            lambda: (m := sim.hand_message(amina)) and m.message_id > before and m, what="the hand with the proposals"
+        )
         assert TEN_ON_SEVEN in labels(hand) and "↩" in labels(hand)
         await api.settle(quiet=0.1)
         assert not [m for m in api.bot_messages(sim.group_id) if m.reply_to_message_id == sent["message_id"]]
         # The table's 🗳 Vote does the same for a player, and tells a stranger why not, in a toast.
         table_message = sim.table_message()
         vote_button = data_of(table_message, "🗳 Vote")
-        assert "not in this session" in await toast(api, await api.press_forged(stranger, sim.group_id, table_message.message_id, vote_button))
-        assert "private chat" in await toast(api, await api.press_forged(baraka, sim.group_id, table_message.message_id, vote_button))
+        assert "not in this session" in await toast(
+            api, await api.press_forged(stranger, sim.group_id, table_message.message_id, vote_button)
+        )
+        assert "private chat" in await toast(
+            api, await api.press_forged(baraka, sim.group_id, table_message.message_id, vote_button)
+        )
         assert TEN_ON_SEVEN in labels(sim.hand_message(baraka))
         # A stranger's /vote gets a clear answer in the group.
         said = await api.send_text(stranger, sim.group_id, "/vote")
@@ -133,8 +154,10 @@ async def test_every_refusal_of_the_vote_and_the_duel_names_its_reason(api, star
         polls = [m for m in api.bot_messages(sim.group_id) if m.poll_id]
         for user, yes in zip(sim.users, (True, True, False, False)):
             await vote(api, user, polls[-1].poll_id, yes)
-        amina_hand = await api.wait_until(lambda: "✊ Rock" in labels(sim.hand_message(amina)) and sim.hand_message(amina),
-                                          what="the author's throw buttons")
+        amina_hand = await api.wait_until(
+            lambda: "✊ Rock" in labels(sim.hand_message(amina)) and sim.hand_message(amina),
+            what="the author's throw buttons",
+        )
         author_rock = data_of(amina_hand, "✊ Rock")
         # The author does not answer in time: she is no longer a duelist, and her old throw says so.
         await application.bot_data["karata"].service.clock_action(table.table_id, "close_author")
@@ -156,7 +179,9 @@ async def test_every_refusal_of_the_vote_and_the_duel_names_its_reason(api, star
         assert "Rule Vote is used" in (await reply_to(api, said)).plain
         # Only the opener or an admin ends the session.
         said = await api.send_text(baraka, sim.group_id, "/endsession")
-        assert (await reply_to(api, said)).plain == "Only the player who opened the table or a group admin can end the session."
+        assert (
+            await reply_to(api, said)
+        ).plain == "Only the player who opened the table or a group admin can end the session."
 
 
 async def test_an_amended_rule_replaces_the_old_one_from_the_next_round(api, start_bot):
@@ -168,8 +193,10 @@ async def test_an_amended_rule_replaces_the_old_one_from_the_next_round(api, sta
         await api.settle(quiet=0.1)
         # Baraka takes rule 1 into the builder: it opens as the rule stands.
         await press(api, sim, baraka, "🗳 Propose a change", "✏️ change rule 1")
-        builder = await api.wait_until(lambda: next((m for m in api.bot_messages(baraka.id) if "A change to rule 1" in (m.plain or "")), None),
-                                       what="the builder")
+        builder = await api.wait_until(
+            lambda: next((m for m in api.bot_messages(baraka.id) if "A change to rule 1" in (m.plain or "")), None),
+            what="the builder",
+        )
         assert "Your change: After a face-down flip that is not legal: the player draws 1 card." in builder.plain
 
         async def tap(label):
@@ -198,8 +225,10 @@ async def test_an_amended_rule_replaces_the_old_one_from_the_next_round(api, sta
         await play_quick_round(application, table, amina)
         # The winner opens the builder, then gives no rule: its old buttons say it is too late.
         await application.bot_data["karata"].publisher.flush()
-        hand = await api.wait_until(lambda: "🧩 Build a rule" in labels(sim.hand_message(amina)) and sim.hand_message(amina),
-                                    what="the builder's button")
+        hand = await api.wait_until(
+            lambda: "🧩 Build a rule" in labels(sim.hand_message(amina)) and sim.hand_message(amina),
+            what="the builder's button",
+        )
         await api.wait_for_answer(await api.press_text(amina, amina.id, hand.message_id, "🧩 Build a rule"))
         step = data_of(api.message(amina.id, hand.message_id), "After")
         await act(application, table, amina, {"type": "no_rule"})
@@ -227,8 +256,12 @@ async def test_timers_come_back_after_a_restart_with_the_lengths_they_were_armed
     settings = {"KARATA_VOTE_SECONDS": 200}
     async with start_bot(**settings) as application:
         table = await lopti_table(api, application, sim, "timer=30 authoring_timeout_s=400", deck=QUICK_DECK)
-        await act(application, table, amina, {"type": "propose", "change": {"option": "ten_on_seven", "value": True},
-                                             "starts": "now"})
+        await act(
+            application,
+            table,
+            amina,
+            {"type": "propose", "change": {"option": "ten_on_seven", "value": True}, "starts": "now"},
+        )
     async with start_bot(**settings) as application:
         armed = application.bot_data["karata"].service.timers.armed(table.table_id)
         now = time.time()

@@ -103,7 +103,9 @@ async def test_a_tied_vote_is_settled_by_a_duel(api, start_bot, proposer_wins):
 
         started = await api.wait_until(duel, what="the duel")
         await api.settle(quiet=0.1)
-        defender = next(user for user in sim.users if str(user.id) == started["defender"]) if started["defender"] else None
+        defender = (
+            next(user for user in sim.users if str(user.id) == started["defender"]) if started["defender"] else None
+        )
         if defender is None:  # the author of a base rule is nobody: a "no" voter champions it
             supporter = next(user for user in sim.users[2:] if "🛡 I'll defend it" in _labels(sim, user))
             await press(api, sim, supporter, "🛡 I'll defend it")
@@ -148,7 +150,9 @@ async def test_a_vote_nobody_finishes_closes_on_the_clock(api, start_bot):
         table = await open_lopti(api, application, sim)
         poll = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
         await vote(api, sim.users[0], poll.poll_id, True)
-        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=60, what="the poll closed by the clock")
+        await api.wait_until(
+            lambda: api.polls[poll.poll_id]["is_closed"], timeout=60, what="the poll closed by the clock"
+        )
         assert (await options_of(application, table))["options"]["ten_on_seven"] is False
 
 
@@ -196,7 +200,9 @@ async def test_a_retracted_answer_no_longer_counts_and_the_clock_closes_the_vote
         seen = (await options_of(application, table))["vote"]
         assert seen["ballots"] == {str(amina.id): True, str(chausiku.id): False}
         assert not api.polls[poll.poll_id]["is_closed"]
-        await api.wait_until(lambda: api.polls[poll.poll_id]["is_closed"], timeout=60, what="the poll closed by the clock")
+        await api.wait_until(
+            lambda: api.polls[poll.poll_id]["is_closed"], timeout=60, what="the poll closed by the clock"
+        )
         assert (await options_of(application, table))["options"]["ten_on_seven"] is False
         await application.bot_data["karata"].publisher.flush()
         assert "The vote failed (1 yes, 1 no)" in sim.table_message().plain

@@ -10,6 +10,7 @@ from handlers.context import KARATA
 from handlers.i18n import reader_translator
 from tests.e2e.conftest import simulation
 
+
 @pytest.mark.asyncio
 async def test_bot_data_holds_the_services_and_nothing_else(api, start_bot):
     sim = simulation(api)

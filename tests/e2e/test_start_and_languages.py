@@ -36,10 +36,29 @@ async def test_menus_name_and_descriptions_per_chat_type_and_language_set_once(a
     nobody = api.add_user(1100, "Neema", language_code=None)
     async with start_bot(KARATA_GROUP_LANGUAGE="sw"):
         group, private, english = api.commands(GROUP), api.commands(PRIVATE), api.commands(PRIVATE, "en")
-        assert names(group) == ["newgame", "table", "hand", "kadi", "rules", "vote", "leave", "endsession", "cancel",
-                                "stats", "top", "season", "history", "guide", "language", "help"]
-        assert names(private) == names(english) == ["start", "newgame", "hand", "leave", "cancel", "stats", "guide",
-                                                    "language", "forget", "help"]
+        assert names(group) == [
+            "newgame",
+            "table",
+            "hand",
+            "kadi",
+            "rules",
+            "vote",
+            "leave",
+            "endsession",
+            "cancel",
+            "stats",
+            "top",
+            "season",
+            "history",
+            "guide",
+            "language",
+            "help",
+        ]
+        assert (
+            names(private)
+            == names(english)
+            == ["start", "newgame", "hand", "leave", "cancel", "stats", "guide", "language", "forget", "help"]
+        )
         assert descriptions(group)["newgame"] == "Fungua meza ya karata katika kikundi hiki"
         assert descriptions(english)["hand"] == "Send my cards again"
         # A group reads its own language whatever a member's app says; a private chat the app's.
@@ -67,21 +86,32 @@ async def test_a_new_player_is_welcomed_and_learns_a_game_in_the_bot(api, start_
         assert "Karibu!" in welcome.plain and "Euchre ya Watatu" in welcome.plain
         assert button(welcome, "Niongeze").startswith("https://t.me/karata_bot?startgroup=")
         games = [label for row in welcome.buttons for label, _data in row if label.startswith("Jinsi ya kucheza")]
-        assert games == ["Jinsi ya kucheza Lopti", "Jinsi ya kucheza Kadi", "Jinsi ya kucheza Pitch",
-                         "Jinsi ya kucheza Euchre ya Watatu", "Jinsi ya kucheza Tatu–Kumi na Tatu"]
+        assert games == [
+            "Jinsi ya kucheza Lopti",
+            "Jinsi ya kucheza Kadi",
+            "Jinsi ya kucheza Pitch",
+            "Jinsi ya kucheza Euchre ya Watatu",
+            "Jinsi ya kucheza Tatu–Kumi na Tatu",
+        ]
 
         await api.wait_for_answer(await api.press(nobody, nobody.id, welcome.message_id, button(welcome, "Pitch")))
-        summary = await api.wait_until(lambda: api.last_message(nobody.id).message_id > welcome.message_id
-                                       and api.last_message(nobody.id), what="the summary")
+        summary = await api.wait_until(
+            lambda: api.last_message(nobody.id).message_id > welcome.message_id and api.last_message(nobody.id),
+            what="the summary",
+        )
         assert summary.plain.startswith("❓ Jinsi ya kucheza Pitch") and "turufu" in summary.plain
         await api.wait_for_answer(await api.press(nobody, nobody.id, summary.message_id, button(summary, "Mwongozo")))
-        guide = await api.wait_until(lambda: api.last_message(nobody.id).message_id > summary.message_id
-                                     and api.last_message(nobody.id), what="the guide")
+        guide = await api.wait_until(
+            lambda: api.last_message(nobody.id).message_id > summary.message_id and api.last_message(nobody.id),
+            what="the guide",
+        )
         assert "mnada" in guide.plain.lower()
 
         await api.send_text(nobody, nobody.id, "/help")
-        helped = await api.wait_until(lambda: "/start" in (api.last_message(nobody.id).plain or "")
-                                      and api.last_message(nobody.id), what="the private help")
+        helped = await api.wait_until(
+            lambda: "/start" in (api.last_message(nobody.id).plain or "") and api.last_message(nobody.id),
+            what="the private help",
+        )
         # /newgame in the private chat is practice against computer players.
         assert "/newgame — Jizoeze" in helped.plain and "/guide —" in helped.plain
         # /cancel there closes the practice table, not a group's.
@@ -89,14 +119,29 @@ async def test_a_new_player_is_welcomed_and_learns_a_game_in_the_bot(api, start_
 
         await api.send_text(nobody, sim.group_id, "/help")
         in_group = await api.wait_until(lambda: api.last_message(sim.group_id), what="the group's help")
-        for command in ("newgame", "table", "hand", "kadi", "rules", "endsession", "cancel", "stats", "top", "season",
-                        "history", "guide", "language"):
+        for command in (
+            "newgame",
+            "table",
+            "hand",
+            "kadi",
+            "rules",
+            "endsession",
+            "cancel",
+            "stats",
+            "top",
+            "season",
+            "history",
+            "guide",
+            "language",
+        ):
             assert f"/{command} —" in in_group.plain
         assert "/cancel — Funga meza ya kikundi hiki" in in_group.plain
         assert "/start —" not in in_group.plain
         await api.send_text(nobody, sim.group_id, "/help kadi")
-        kadi = await api.wait_until(lambda: "Kadi Moja" in (api.last_message(sim.group_id).plain or "")
-                                    and api.last_message(sim.group_id), what="Kadi's summary")
+        kadi = await api.wait_until(
+            lambda: "Kadi Moja" in (api.last_message(sim.group_id).plain or "") and api.last_message(sim.group_id),
+            what="Kadi's summary",
+        )
         assert len(kadi.plain) <= 1200
 
 
@@ -111,8 +156,12 @@ async def test_how_to_play_from_the_lobby_goes_to_the_pressers_private_chat(api,
 
         answer = await api.wait_for_answer(await api.press(sim.users[0], sim.group_id, lobby.message_id, howto))
         assert "gumzo" in answer["text"]
-        summary = await api.wait_until(lambda: "Kadi Moja" in (api.last_message(sim.users[0].id).plain or "")
-                                       and api.last_message(sim.users[0].id), what="the summary in private")
+        summary = await api.wait_until(
+            lambda: (
+                "Kadi Moja" in (api.last_message(sim.users[0].id).plain or "") and api.last_message(sim.users[0].id)
+            ),
+            what="the summary in private",
+        )
         assert summary.plain.startswith("❓ Jinsi ya kucheza Kadi"), "in the group's language"
 
         # Never opened the private chat: the toast's link opens it and shows the same there.
@@ -148,8 +197,10 @@ async def test_a_swahili_groups_players_read_swahili_until_they_choose(api, star
         assert api.menu_commands(english)[0]["description"] == "Karibu, na jinsi ya kucheza kila mchezo"
 
         await api.send_text(english, english.id, "/language")
-        chooser = await api.wait_until(lambda: "lugha" in (api.last_message(english.id).plain or "")
-                                       and api.last_message(english.id), what="the chooser")
+        chooser = await api.wait_until(
+            lambda: "lugha" in (api.last_message(english.id).plain or "") and api.last_message(english.id),
+            what="the chooser",
+        )
         await api.wait_for_answer(await api.press(english, english.id, chooser.message_id, "G:en"))
         await sim.shown()
         assert "Your hand" in hand_of(api, english)

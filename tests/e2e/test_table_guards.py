@@ -80,8 +80,12 @@ async def test_only_the_creator_starts_and_only_creator_or_admin_cancels(api, st
         await api.settle(quiet=0.05)
         start = next(data for row in lobby.buttons for _, data in row if data.endswith(":start"))
         cancel = next(data for row in lobby.buttons for _, data in row if data.endswith(":cancel"))
-        assert "Only the player who opened" in await toast(api, await api.press(sim.users[1], sim.group_id, lobby.message_id, start))
-        assert "Only the player who opened" in await toast(api, await api.press(sim.users[1], sim.group_id, lobby.message_id, cancel))
+        assert "Only the player who opened" in await toast(
+            api, await api.press(sim.users[1], sim.group_id, lobby.message_id, start)
+        )
+        assert "Only the player who opened" in await toast(
+            api, await api.press(sim.users[1], sim.group_id, lobby.message_id, cancel)
+        )
         api.set_member(sim.group_id, sim.users[2], "administrator")
         await toast(api, await api.press(sim.users[2], sim.group_id, lobby.message_id, cancel))
         await api.settle(quiet=0.05)
@@ -119,21 +123,35 @@ async def test_a_player_whose_private_chat_fails_is_told_in_the_group(api, start
         for user in sim.users:
             await api.open_link(user, join)
         # Joins are handled concurrently: Start waits until the lobby lists everyone.
-        await api.wait_until(lambda: all(user.first_name in (sim.table_message().plain or "") for user in sim.users),
-                             what="everyone in the lobby")
+        await api.wait_until(
+            lambda: all(user.first_name in (sim.table_message().plain or "") for user in sim.users),
+            what="everyone in the lobby",
+        )
         api.block(sim.users[2])
         start = next(data for row in lobby.buttons for _, data in row if data.endswith(":start"))
         await toast(api, await api.press(sim.users[0], sim.group_id, lobby.message_id, start))
-        notice = await api.wait_until(lambda: next(
-            (message for message in api.bot_messages(sim.group_id) if "cannot send you your cards" in (message.plain or "")),
-            None,
-        ), what="the notice")
+        notice = await api.wait_until(
+            lambda: next(
+                (
+                    message
+                    for message in api.bot_messages(sim.group_id)
+                    if "cannot send you your cards" in (message.plain or "")
+                ),
+                None,
+            ),
+            what="the notice",
+        )
         assert sim.users[2].first_name in notice.plain
         link = next(data for row in notice.buttons for _, data in row)
         # The player reopens the private chat from the button and gets their cards.
         await api.open_link(sim.users[2], link)
-        await api.wait_until(lambda: sim.hand_message(sim.users[2]) or any(
-            "Your hand" in (m.plain or "") for m in api.bot_messages(sim.users[2].id)), what="the hand")
+        await api.wait_until(
+            lambda: (
+                sim.hand_message(sim.users[2])
+                or any("Your hand" in (m.plain or "") for m in api.bot_messages(sim.users[2].id))
+            ),
+            what="the hand",
+        )
 
 
 async def test_the_turn_timer_warns_then_acts_for_the_player(api, start_bot):
@@ -261,7 +279,9 @@ async def test_endsession_shows_standings_and_idle_tables_end_by_themselves(api,
     async with start_bot() as application:
         await sim.open_table("kadi")
         await api.send_text(sim.users[1], sim.group_id, "/endsession")
-        refusal = await api.wait_until(lambda: "Only the player who opened" in (api.last_message(sim.group_id).plain or ""), what="refusal")
+        refusal = await api.wait_until(
+            lambda: "Only the player who opened" in (api.last_message(sim.group_id).plain or ""), what="refusal"
+        )
         assert refusal
         await api.send_text(sim.users[0], sim.group_id, "/endsession")
         await api.wait_until(lambda: "session is over" in (sim.table_message().plain or ""), what="standings")

@@ -30,9 +30,13 @@ async def test_a_timeout_is_told_and_the_next_nudge_is_sent(api, start_bot):
             return "Time's up for Amina, so I moved for them: Amina drew 1 card." in await table_text(application, sim)
 
         await api.wait_until(told, timeout=60, what="the timeout on the table")
-        await api.wait_until(lambda: api.message(amina.id, first.message_id).deleted, timeout=60, what="the old nudge gone")
+        await api.wait_until(
+            lambda: api.message(amina.id, first.message_id).deleted, timeout=60, what="the old nudge gone"
+        )
         await press(api, sim, baraka, "6♠")
-        again = await api.wait_until(lambda: [m for m in nudges(api, amina) if not m.deleted], timeout=60, what="a new nudge")
+        again = await api.wait_until(
+            lambda: [m for m in nudges(api, amina) if not m.deleted], timeout=60, what="a new nudge"
+        )
         assert again[0].message_id != first.message_id, "Amina's next turn has a nudge of its own"
 
 
@@ -40,7 +44,9 @@ async def test_a_round_end_leaves_no_buttons_of_the_finished_round(api, start_bo
     sim = simulation(api, count=2)
     amina, baraka = sim.users
     async with start_bot(KARATA_ROUND_PAUSE_SECONDS=1.5) as application:
-        table = await open_kadi(api, application, sim, hands=[["5H", "5S", "5D", "5C", "9C"], ["KC", "3D", "4S", "6D", "8D"]])
+        table = await open_kadi(
+            api, application, sim, hands=[["5H", "5S", "5D", "5C", "9C"], ["KC", "3D", "4S", "6D", "8D"]]
+        )
         await press(api, sim, amina, "📣 Play + Kadi Moja!", "5♥️", "5♠", "5♦️", "5♣", "✔")
         await press(api, sim, baraka, "K♣")
         await press(api, sim, amina, "9♣")
@@ -51,8 +57,13 @@ async def test_a_round_end_leaves_no_buttons_of_the_finished_round(api, start_bo
         await application.bot_data["karata"].publisher.settle()
         edits = {}
         for user in sim.users:
-            pressable = [data for message in api.bot_messages(user.id) for row in message.buttons for _, data in row
-                         if (data or "").startswith("T:")]
+            pressable = [
+                data
+                for message in api.bot_messages(user.id)
+                for row in message.buttons
+                for _, data in row
+                if (data or "").startswith("T:")
+            ]
             assert not pressable, f"{user.first_name} still sees buttons of the finished round"
             hand = api.bot_messages(user.id)[-1]
             # The new deal shows at once; who moves first waits for the pause, the others read
@@ -61,8 +72,12 @@ async def test_a_round_end_leaves_no_buttons_of_the_finished_round(api, start_bo
             assert waits in hand.plain and "Round 2" in hand.plain
             edits[user.id] = hand.edit_count
         # Then the player to move has its buttons, and the pause's end edits no other hand.
-        await api.wait_until(lambda: sim.hand_message(amina) or sim.hand_message(baraka), timeout=60, what="the next deal")
+        await api.wait_until(
+            lambda: sim.hand_message(amina) or sim.hand_message(baraka), timeout=60, what="the next deal"
+        )
         await application.bot_data["karata"].publisher.settle()
         for user in sim.users:
             if str(user.id) not in first:
-                assert api.bot_messages(user.id)[-1].edit_count == edits[user.id], f"{user.first_name}'s hand edited twice"
+                assert api.bot_messages(user.id)[-1].edit_count == edits[user.id], (
+                    f"{user.first_name}'s hand edited twice"
+                )

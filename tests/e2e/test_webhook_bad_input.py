@@ -31,8 +31,14 @@ WEBHOOK = {
     "KARATA_WEBHOOK_SECRET": SECRET,
 }
 USER = {"id": 7, "is_bot": False, "first_name": "Amina"}
-MESSAGE = {"message_id": 5, "date": 0, "chat": {"id": -100, "type": "supergroup", "title": "Karata"},
-           "from": USER, "text": "/newgame kadi", "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}
+MESSAGE = {
+    "message_id": 5,
+    "date": 0,
+    "chat": {"id": -100, "type": "supergroup", "title": "Karata"},
+    "from": USER,
+    "text": "/newgame kadi",
+    "entities": [{"type": "bot_command", "offset": 0, "length": 8}],
+}
 KINDS = ["message", "edited_message", "callback_query", "my_chat_member", "chat_member", "poll", "poll_answer"]
 
 # With the right secret: bodies that are no update (the issue's cases, and their neighbours).
@@ -88,8 +94,10 @@ async def test_a_garbled_secret_is_refused_like_a_wrong_one(api, start_bot, capl
 async def test_a_body_sent_slowly_is_refused_after_a_bounded_time(api, start_bot, monkeypatch):
     monkeypatch.setattr(web_module, "BODY_SECONDS", 0.3)
     async with webhook_bot(start_bot) as application:
-        head = (f"POST /hook HTTP/1.1\r\nHost: x\r\nX-Telegram-Bot-Api-Secret-Token: {SECRET}\r\n"
-                "Content-Length: 100\r\n\r\n{")
+        head = (
+            f"POST /hook HTTP/1.1\r\nHost: x\r\nX-Telegram-Bot-Api-Secret-Token: {SECRET}\r\n"
+            "Content-Length: 100\r\n\r\n{"
+        )
         reader, writer = await asyncio.open_connection("127.0.0.1", services_of(application).web.port)
         writer.write(head.encode())
         # The answer comes while the connection is still open (a bound against a hung test).
@@ -121,8 +129,10 @@ def junk():
     """JSON of any shape, and the wrong types a field could hold."""
     scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
     return st.recursive(
-        scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-        max_leaves=12)
+        scalars,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=12,
+    )
 
 
 def broken_message():
@@ -130,7 +140,8 @@ def broken_message():
     fields = sorted(MESSAGE)
     replaced = st.tuples(st.sampled_from(fields), junk()).map(lambda pair: {**MESSAGE, pair[0]: pair[1]})
     removed = st.sampled_from(["message_id", "date", "chat"]).map(
-        lambda name: {key: value for key, value in MESSAGE.items() if key != name})
+        lambda name: {key: value for key, value in MESSAGE.items() if key != name}
+    )
     return replaced | removed
 
 
@@ -139,7 +150,8 @@ def malformed_updates():
     return (
         st.tuples(kind, junk()).map(lambda pair: {"update_id": 1, pair[0]: pair[1]})
         | st.tuples(st.sampled_from(["message", "edited_message"]), broken_message()).map(
-            lambda pair: {"update_id": 1, pair[0]: pair[1]})
+            lambda pair: {"update_id": 1, pair[0]: pair[1]}
+        )
         | junk()
     )
 

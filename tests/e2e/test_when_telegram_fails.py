@@ -23,8 +23,11 @@ def quick_answers(monkeypatch):
 
 
 def answers_sent(api, query):
-    return [params for method, params in api.calls
-            if method.lower() == "answercallbackquery" and str(params.get("callback_query_id")) == query]
+    return [
+        params
+        for method, params in api.calls
+        if method.lower() == "answercallbackquery" and str(params.get("callback_query_id")) == query
+    ]
 
 
 async def seven_of_hearts(api, application, sim):

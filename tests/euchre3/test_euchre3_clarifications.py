@@ -10,7 +10,17 @@ from engine.euchre3 import GAME
 from engine.euchre3.ranking import strongest_first, weakest
 
 from .test_euchre3_helpers import (
-    A, B, C, PLAYERS, act, baraka_makes_hearts_with_own_hand, build_deck, event, kinds, new_game, refused,
+    PLAYERS,
+    A,
+    B,
+    C,
+    act,
+    baraka_makes_hearts_with_own_hand,
+    build_deck,
+    event,
+    kinds,
+    new_game,
+    refused,
     step,
 )
 
@@ -94,7 +104,9 @@ def test_dealer_who_picks_up_may_discard_the_up_card():
     assert {"type": "pick_up", "discard": "9H"} in GAME.legal_actions(state, A)
     state = step(state, A, {"type": "pick_up", "discard": "9H"})
     assert state.discards[0] == ("9H",) and "9H" not in state.hands[0] and state.up_status == "picked_up"
-    assert refused(step(new_game(MARCH), B, {"type": "accept"}), A, {"type": "pick_up", "discard": "JH"}) == "not_in_hand"
+    assert (
+        refused(step(new_game(MARCH), B, {"type": "accept"}), A, {"type": "pick_up", "discard": "JH"}) == "not_in_hand"
+    )
 
 
 def test_hands_show_the_dummy_until_the_maker_chooses():
@@ -144,8 +156,14 @@ def test_refusals_name_what_is_wrong():
 
 def test_malformed_actions_are_not_refusals():
     """docs/REPLAY.md: unknown type, bad card code or suit, missing field: MalformedAction."""
-    for action in ({"type": "bid", "n": 3}, {"type": "play", "card": "1H"}, {"type": "play"},
-                   {"type": "name", "suit": "Z"}, {"type": "keep", "cards": "JH"}, {"type": "pass", "x": 1}):
+    for action in (
+        {"type": "bid", "n": 3},
+        {"type": "play", "card": "1H"},
+        {"type": "play"},
+        {"type": "name", "suit": "Z"},
+        {"type": "keep", "cards": "JH"},
+        {"type": "pass", "x": 1},
+    ):
         with pytest.raises(MalformedAction):
             GAME.check_action(B, action, PLAYERS)
     assert GAME.check_action(B, {"type": "play", "card": "jh"}, PLAYERS) == {"type": "play", "card": "JH"}

@@ -115,8 +115,10 @@ def test_the_trick_value_tables_pick_the_winner_the_ranks_give():
     rng = random.Random(5)
     for trump in "SHDC":
         effective = EFFECTIVE_SUIT[trump]
-        for deck, tricks in ((DECKS[24], permutations(DECKS[24], 3)),
-                             (DECKS[32], (rng.sample(DECKS[32], 3) for _ in range(3000)))):
+        for _deck, tricks in (
+            (DECKS[24], permutations(DECKS[24], 3)),
+            (DECKS[32], (rng.sample(DECKS[32], 3) for _ in range(3000))),
+        ):
             for cards in tricks:
                 for size in (2, 3):
                     played = cards[:size]

@@ -56,7 +56,9 @@ def new_game(*decks: list[str], dealer: str = A, seed: int = 0, **options):
 def act(state, player: str, action: dict):
     """Apply an action that must be accepted; return (new state, events)."""
     result = GAME.apply(state, player, action)
-    assert isinstance(result, Applied), f"{player} {action} refused: {getattr(result, 'code', '')} {getattr(result, 'message', '')}"
+    assert isinstance(result, Applied), (
+        f"{player} {action} refused: {getattr(result, 'code', '')} {getattr(result, 'message', '')}"
+    )
     return result.state, result.events
 
 

@@ -70,8 +70,11 @@ def vocabulary(state, rng):
     actions = [{"type": kind} for kind in ("accept", "pass", "leave", "with_dummy", "alone")]
     actions += [{"type": "name", "suit": suit} for suit in "SHDC"]
     for card in DECKS[32]:
-        actions += [{"type": "play", "card": card}, {"type": "pick_up", "discard": card},
-                    {"type": "alone", "discard": card}]
+        actions += [
+            {"type": "play", "card": card},
+            {"type": "pick_up", "discard": card},
+            {"type": "alone", "discard": card},
+        ]
     if state.phase == "keep":
         pool = list(state.hands[state.turn] + state.dummy)
         for _ in range(10):

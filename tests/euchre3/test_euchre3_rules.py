@@ -10,8 +10,20 @@ from engine.core.cards import deck_24
 from engine.euchre3 import GAME
 
 from .test_euchre3_helpers import (
-    A, B, C, PLAYERS, act, baraka_makes_hearts_with_own_hand, build_deck, event, kinds, new_game,
-    play_out_hand, refused, step, with_scores,
+    PLAYERS,
+    A,
+    B,
+    C,
+    act,
+    baraka_makes_hearts_with_own_hand,
+    build_deck,
+    event,
+    kinds,
+    new_game,
+    play_out_hand,
+    refused,
+    step,
+    with_scores,
 )
 
 # baraka holds the five top hearts: ordering hearts up, he takes every trick.
@@ -83,8 +95,14 @@ def test_goal_is_ten_points_and_the_match_goes_on_below():
 # ----- card values --------------------------------------------------------------------------
 def test_ace_high_nine_low_in_a_plain_suit():
     """E4: A K Q J 10 9 in a non-trump suit: the ace wins, the nine loses."""
-    deck = build_deck(hands={B: ["QS", "9H", "9C", "10C", "QC"], C: ["AS", "KD", "QD", "10D", "9D"],
-                             A: ["9S", "KC", "AC", "AD", "JC"]}, up="10H")
+    deck = build_deck(
+        hands={
+            B: ["QS", "9H", "9C", "10C", "QC"],
+            C: ["AS", "KD", "QD", "10D", "9D"],
+            A: ["9S", "KC", "AC", "AD", "JC"],
+        },
+        up="10H",
+    )
     state = baraka_makes_hearts_with_own_hand(new_game(deck))
     state = step(state, B, {"type": "play", "card": "QS"})
     state = step(state, C, {"type": "play", "card": "AS"})
@@ -94,8 +112,14 @@ def test_ace_high_nine_low_in_a_plain_suit():
 
 def test_right_bower_beats_left_bower_beats_trump_ace():
     """E5: hearts trump: JH (right) > JD (left) > AH."""
-    deck = build_deck(hands={B: ["AH", "9S", "9C", "10C", "QC"], C: ["JD", "KD", "QD", "10D", "9D"],
-                             A: ["JH", "KC", "AC", "AD", "JC"]}, up="10H")
+    deck = build_deck(
+        hands={
+            B: ["AH", "9S", "9C", "10C", "QC"],
+            C: ["JD", "KD", "QD", "10D", "9D"],
+            A: ["JH", "KC", "AC", "AD", "JC"],
+        },
+        up="10H",
+    )
     state = baraka_makes_hearts_with_own_hand(new_game(deck))
     state = step(state, B, {"type": "play", "card": "AH"})
     state = step(state, C, {"type": "play", "card": "JD"})
@@ -306,8 +330,14 @@ def test_players_must_follow_suit_if_they_can():
 
 def test_highest_trump_wins_else_highest_of_the_suit_led():
     """E25: a low trump beats the ace led; an off-suit ace never wins."""
-    deck = build_deck(hands={B: ["AS", "KS", "9C", "10C", "QC"], C: ["9H", "QS", "QD", "10D", "9D"],
-                             A: ["10S", "AD", "JS", "AC", "KC"]}, up="10H")
+    deck = build_deck(
+        hands={
+            B: ["AS", "KS", "9C", "10C", "QC"],
+            C: ["9H", "QS", "QD", "10D", "9D"],
+            A: ["10S", "AD", "JS", "AC", "KC"],
+        },
+        up="10H",
+    )
     state = baraka_makes_hearts_with_own_hand(new_game(deck))
     state = step(step(state, B, {"type": "play", "card": "AS"}), C, {"type": "play", "card": "QS"})
     state, events = act(state, A, {"type": "play", "card": "10S"})
@@ -321,8 +351,14 @@ def test_highest_trump_wins_else_highest_of_the_suit_led():
 
 def test_trick_winner_leads_the_next_trick():
     """E26."""
-    deck = build_deck(hands={B: ["9S", "KS", "9C", "10C", "QC"], C: ["AS", "QS", "QD", "10D", "9D"],
-                             A: ["10S", "AC", "KC", "JC", "AD"]}, up="10H")
+    deck = build_deck(
+        hands={
+            B: ["9S", "KS", "9C", "10C", "QC"],
+            C: ["AS", "QS", "QD", "10D", "9D"],
+            A: ["10S", "AC", "KC", "JC", "AD"],
+        },
+        up="10H",
+    )
     state = baraka_makes_hearts_with_own_hand(new_game(deck))
     state = step(step(state, B, {"type": "play", "card": "9S"}), C, {"type": "play", "card": "AS"})
     state = step(state, A, GAME.legal_actions(state, A)[0])
@@ -345,7 +381,9 @@ def test_euchred_maker_gives_each_defender_two():
     assert GAME.scores(state) == {A: 2, B: 0, C: 2}
 
 
-LONE_DEFENDER_MARCH = build_deck(hands={B: ["9H", "10H", "9S", "9C", "10S"], A: ["JH", "JD", "AH", "KH", "QH"]}, up="9D")
+LONE_DEFENDER_MARCH = build_deck(
+    hands={B: ["9H", "10H", "9S", "9C", "10S"], A: ["JH", "JD", "AH", "KH", "QH"]}, up="9D"
+)
 LONE_DEFENDER_THREE = build_deck(hands={B: ["KH", "QH", "AS", "AC", "10H"], A: ["JH", "JD", "AH", "9S", "9C"]}, up="9D")
 
 
@@ -461,7 +499,9 @@ def test_defenders_speak_in_turn_from_the_makers_left():
     assert GAME.to_act(passed) == [A] and GAME.legal_actions(passed, A) == [{"type": "alone"}, {"type": "pass"}]
     alone = step(state, C, {"type": "alone"})
     assert alone.phase == "play" and alone.sitting_out == 0
-    off = with_own_hand(step(step(new_game(MARCH, lone_defenders="off"), B, {"type": "accept"}), A, {"type": "leave"}), B)
+    off = with_own_hand(
+        step(step(new_game(MARCH, lone_defenders="off"), B, {"type": "accept"}), A, {"type": "leave"}), B
+    )
     assert off.phase == "play"
     vs = step(step(new_game(MARCH, lone_defenders="vs_lone_maker"), B, {"type": "accept"}), A, {"type": "leave"})
     assert with_own_hand(vs, B).phase == "play"
@@ -482,8 +522,14 @@ def test_first_lead_with_lone_players():
 
 def test_left_bower_is_only_a_trump():
     """EU3-A10: JD (hearts trump) cannot follow diamonds, must follow a heart lead, leads trumps."""
-    deck = build_deck(hands={B: ["AD", "AH", "JD", "QC", "10C"], C: ["JC", "9D", "9S", "9C", "10S"],
-                             A: ["JS", "AS", "KS", "AC", "KC"]}, up="9H")
+    deck = build_deck(
+        hands={
+            B: ["AD", "AH", "JD", "QC", "10C"],
+            C: ["JC", "9D", "9S", "9C", "10S"],
+            A: ["JS", "AS", "KS", "AC", "KC"],
+        },
+        up="9H",
+    )
     state = baraka_makes_hearts_with_own_hand(new_game(deck))
     lead_diamond = step(state, B, {"type": "play", "card": "AD"})
     assert GAME.legal_actions(lead_diamond, C) == [{"type": "play", "card": "9D"}]
@@ -491,7 +537,9 @@ def test_left_bower_is_only_a_trump():
     assert len(GAME.legal_actions(lead_bower, C)) == 5  # no heart: anything, 9D included
     deck2 = build_deck(hands={B: ["AD", "AH", "KD", "QC", "10C"], C: ["JD", "9D", "9S", "9C", "10S"]}, up="9H")
     state = baraka_makes_hearts_with_own_hand(new_game(deck2))
-    assert refused(step(state, B, {"type": "play", "card": "AD"}), C, {"type": "play", "card": "JD"}) == "must_follow_suit"
+    assert (
+        refused(step(state, B, {"type": "play", "card": "AD"}), C, {"type": "play", "card": "JD"}) == "must_follow_suit"
+    )
     heart_led = step(state, B, {"type": "play", "card": "AH"})
     assert GAME.legal_actions(heart_led, C) == [{"type": "play", "card": "JD"}]
 
@@ -540,8 +588,14 @@ def test_deal_passes_left_after_every_hand_and_every_redeal():
 
 def test_nine_is_the_lowest_card_not_the_highest():
     """EU3-A14: a 9 loses to a 10 of its suit, and the 9 of trumps is the lowest trump."""
-    deck = build_deck(hands={B: ["9C", "KS", "QS", "10D", "JS"], C: ["10C", "QD", "KD", "9S", "10S"],
-                             A: ["9H", "AC", "AS", "AD", "KC"]}, up="10H")
+    deck = build_deck(
+        hands={
+            B: ["9C", "KS", "QS", "10D", "JS"],
+            C: ["10C", "QD", "KD", "9S", "10S"],
+            A: ["9H", "AC", "AS", "AD", "KC"],
+        },
+        up="10H",
+    )
     state = baraka_makes_hearts_with_own_hand(new_game(deck))
     state = step(step(state, B, {"type": "play", "card": "9C"}), C, {"type": "play", "card": "10C"})
     state, events = act(state, A, {"type": "play", "card": "KC"})
@@ -556,8 +610,15 @@ def test_nine_is_the_lowest_card_not_the_highest():
 def test_thirty_two_card_deck_adds_sevens_and_eights_below_the_nine():
     """EU3-A15: kitty of 12; 8 and 7 rank below 9, also in trumps."""
     assert len(GAME.deck(GAME.Options(deck=32), PLAYERS)) == 32
-    deck = build_deck(hands={B: ["8S", "7H", "QS", "10D", "JS"], C: ["7S", "8H", "KD", "9D", "10S"],
-                             A: ["AC", "KC", "QC", "AD", "JC"]}, up="9H", size=32)
+    deck = build_deck(
+        hands={
+            B: ["8S", "7H", "QS", "10D", "JS"],
+            C: ["7S", "8H", "KD", "9D", "10S"],
+            A: ["AC", "KC", "QC", "AD", "JC"],
+        },
+        up="9H",
+        size=32,
+    )
     state = baraka_makes_hearts_with_own_hand(new_game(deck, deck=32))
     assert len(state.kitty) == 12
     state = step(step(state, B, {"type": "play", "card": "8S"}), C, {"type": "play", "card": "7S"})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import random
 
-
 from engine.core.protocol import CLOCK, Applied, Refused
 from engine.euchre3 import GAME
 

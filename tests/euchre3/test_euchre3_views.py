@@ -76,8 +76,12 @@ def check_step(before, after, actor_seat, events):
 
 
 @settings(deadline=None, max_examples=30)
-@given(seed=st.integers(0, 10**9), lone=st.sampled_from(["allowed", "vs_lone_maker"]),
-       must=st.booleans(), deck=st.sampled_from([24, 32]))
+@given(
+    seed=st.integers(0, 10**9),
+    lone=st.sampled_from(["allowed", "vs_lone_maker"]),
+    must=st.booleans(),
+    deck=st.sampled_from([24, 32]),
+)
 def test_no_view_or_event_shows_a_hidden_card(seed, lone, must, deck):
     options = GAME.Options(lone_defenders=lone, dealer_must_pick_up=must, deck=deck, target=5)
     rng = random.Random(seed)

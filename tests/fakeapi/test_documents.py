@@ -15,8 +15,14 @@ CSV = "player,score\nAlice,12\nBob,-3\n".encode()
 
 async def test_an_uploaded_document_can_be_read_back(env):
     fake, bot, alice, bob = env
-    sent = await bot.send_document(GROUP, CSV, filename="scores.csv", caption="<b>Scores</b> &amp; more",
-                                   parse_mode=ParseMode.HTML, reply_markup=kb([("Again", "again")]))
+    sent = await bot.send_document(
+        GROUP,
+        CSV,
+        filename="scores.csv",
+        caption="<b>Scores</b> &amp; more",
+        parse_mode=ParseMode.HTML,
+        reply_markup=kb([("Again", "again")]),
+    )
     assert sent.document.file_name == "scores.csv" and sent.document.file_size == len(CSV)
     assert sent.caption == "Scores & more" and sent.caption_entities[0].type == "bold"
     assert sent.text is None
@@ -53,8 +59,7 @@ async def test_captions_are_edited_like_texts(env, clock):
     fake, bot, *_ = env
     sent = await bot.send_document(GROUP, CSV, filename="s.csv", caption="Round 1")
     clock.advance(3)
-    edited = await bot.edit_message_caption(GROUP, sent.message_id, caption="<i>Round 2</i>",
-                                            parse_mode=ParseMode.HTML)
+    edited = await bot.edit_message_caption(GROUP, sent.message_id, caption="<i>Round 2</i>", parse_mode=ParseMode.HTML)
     assert edited.caption == "Round 2" and edited.caption_entities[0].type == "italic"
     with pytest.raises(BadRequest, match="Message is not modified"):
         await bot.edit_message_caption(GROUP, sent.message_id, caption="<i>Round 2</i>", parse_mode=ParseMode.HTML)

@@ -27,21 +27,21 @@ async def test_get_me(env):
 @pytest.mark.asyncio
 async def test_send_edit_and_not_modified(env):
     fake, bot, *_ = env
-    msg = await bot.send_message(GROUP, "<b>Hello</b> &lt;Bob&gt;", parse_mode=ParseMode.HTML,
-                                 reply_markup=kb([("Join", "join:1")]))
+    msg = await bot.send_message(
+        GROUP, "<b>Hello</b> &lt;Bob&gt;", parse_mode=ParseMode.HTML, reply_markup=kb([("Join", "join:1")])
+    )
     assert msg.text == "Hello <Bob>"
     assert msg.entities[0].type == "bold"
     rec = fake.last_message(GROUP)
     assert rec.text == "<b>Hello</b> &lt;Bob&gt;" and rec.parse_mode == "HTML"
     assert fake.message(GROUP, msg.message_id).buttons == [[("Join", "join:1")]]
 
-    edited = await bot.edit_message_text("Round 2", GROUP, msg.message_id,
-                                         reply_markup=kb([("Play", "play")]))
+    edited = await bot.edit_message_text("Round 2", GROUP, msg.message_id, reply_markup=kb([("Play", "play")]))
     assert edited.text == "Round 2" and edited.edit_date is not None
-    with pytest.raises(BadRequest, match="Message is not modified: specified new message "
-                                          "content and reply markup are exactly the same"):
-        await bot.edit_message_text("Round 2", GROUP, msg.message_id,
-                                    reply_markup=kb([("Play", "play")]))
+    with pytest.raises(
+        BadRequest, match="Message is not modified: specified new message content and reply markup are exactly the same"
+    ):
+        await bot.edit_message_text("Round 2", GROUP, msg.message_id, reply_markup=kb([("Play", "play")]))
     # editMessageText without reply_markup removes the keyboard, like Telegram.
     await bot.edit_message_text("Round 2", GROUP, msg.message_id)
     assert fake.message(GROUP, msg.message_id).buttons == []
@@ -51,8 +51,7 @@ async def test_send_edit_and_not_modified(env):
 
     rec = fake.message(GROUP, msg.message_id)
     assert rec.edit_count == 3
-    assert [t for t, _ in rec.history] == ["<b>Hello</b> &lt;Bob&gt;", "Round 2", "Round 2",
-                                           "Round 2"]
+    assert [t for t, _ in rec.history] == ["<b>Hello</b> &lt;Bob&gt;", "Round 2", "Round 2", "Round 2"]
 
     assert await bot.delete_message(GROUP, msg.message_id) is True
     assert fake.message(GROUP, msg.message_id).deleted
@@ -80,16 +79,17 @@ async def test_text_limits_and_button_data(env):
 @pytest.mark.asyncio
 async def test_html_parse_errors(env):
     fake, bot, *_ = env
-    for bad in ["<b>unclosed", "Tom & Jerry", "a < b", "<script>x</script>", "<b><i>x</b></i>",
-                "x</b>"]:
+    for bad in ["<b>unclosed", "Tom & Jerry", "a < b", "<script>x</script>", "<b><i>x</b></i>", "x</b>"]:
         with pytest.raises(BadRequest, match="Can't parse entities"):
             await bot.send_message(GROUP, bad, parse_mode=ParseMode.HTML)
     ok = await bot.send_message(
-        GROUP, '<a href="https://t.me/karata_bot?start=g1">join</a> <tg-spoiler>s</tg-spoiler> '
-               '<span class="tg-spoiler">t</span> <pre><code class="language-py">x</code></pre>'
-               " &amp; &quot;q&quot; &#39;",
-        parse_mode=ParseMode.HTML)
-    assert ok.text == "join s t x & \"q\" '"
+        GROUP,
+        '<a href="https://t.me/karata_bot?start=g1">join</a> <tg-spoiler>s</tg-spoiler> '
+        '<span class="tg-spoiler">t</span> <pre><code class="language-py">x</code></pre>'
+        " &amp; &quot;q&quot; &#39;",
+        parse_mode=ParseMode.HTML,
+    )
+    assert ok.text == 'join s t x & "q" \''
     assert [e.type for e in ok.entities] == ["text_link", "spoiler", "spoiler", "pre"]
     # Without parse_mode the same text is fine.
     await bot.send_message(GROUP, "Tom & Jerry <3")
@@ -138,8 +138,7 @@ async def test_scripted_flood(env):
 async def test_long_poll_gets_pressed_callback_and_answer_recorded(env):
     fake, bot, alice, bob = env
     msg = await bot.send_message(GROUP, "Pick", reply_markup=kb([("Hearts", "suit:h")]))
-    poll_task = asyncio.create_task(bot.get_updates(timeout=5, allowed_updates=["callback_query",
-                                                                                 "message"]))
+    poll_task = asyncio.create_task(bot.get_updates(timeout=5, allowed_updates=["callback_query", "message"]))
     await asyncio.sleep(0.05)
     assert not poll_task.done()  # really waiting
     with pytest.raises(ValueError):
@@ -183,14 +182,17 @@ async def test_user_messages_commands_and_privacy_mode(env):
     assert texts == ["/newgame@karata_bot kadi", "Bob"]
     assert updates[1].message.reply_to_message.message_id == reply_target.message_id
     assert [m.text for m in fake.messages(GROUP) if not m.from_bot] == [
-        "/newgame@karata_bot kadi", "just chatting", "/help@other_bot", "Bob"]
+        "/newgame@karata_bot kadi",
+        "just chatting",
+        "/help@other_bot",
+        "Bob",
+    ]
 
 
 @pytest.mark.asyncio
 async def test_polls(env):
     fake, bot, alice, bob = env
-    msg = await bot.send_poll(GROUP, "Trump suit?", ["Hearts", "Spades", "Clubs"],
-                              is_anonymous=False)
+    msg = await bot.send_poll(GROUP, "Trump suit?", ["Hearts", "Spades", "Clubs"], is_anonymous=False)
     assert msg.poll.question == "Trump suit?" and not msg.poll.is_anonymous
     await fake.answer_poll(bob, msg.poll.id, [1])
     updates = await bot.get_updates(timeout=1, allowed_updates=["poll_answer"])
@@ -206,8 +208,9 @@ async def test_polls(env):
 @pytest.mark.asyncio
 async def test_forum_topics_and_webhook(env):
     fake, bot, alice, bob = env
-    fake.add_group(-100777, "Forum", members={ALICE: "administrator", BOB: "member"},
-                   forum=True, bot_status="administrator")
+    fake.add_group(
+        -100777, "Forum", members={ALICE: "administrator", BOB: "member"}, forum=True, bot_status="administrator"
+    )
     tid = fake.add_topic(-100777, "Lopti table")
     m = await bot.send_message(-100777, "in topic", message_thread_id=tid)
     assert m.message_thread_id == tid and m.is_topic_message
@@ -231,8 +234,7 @@ async def test_raw_http_encodings_and_unknown_method(env):
     url = f"{fake.base_url}{TOKEN}/sendMessage"
     markup = {"inline_keyboard": [[{"text": "Go", "callback_data": "go"}]]}
     async with aiohttp.ClientSession() as s:
-        async with s.post(url, json={"chat_id": GROUP, "text": "json body",
-                                     "reply_markup": markup}) as r:
+        async with s.post(url, json={"chat_id": GROUP, "text": "json body", "reply_markup": markup}) as r:
             body = await r.json()
             assert body["ok"] and body["result"]["reply_markup"] == markup
         form = aiohttp.FormData()
@@ -277,8 +279,8 @@ async def test_ptb_application_polling_end_to_end():
     async def start(update, context):
         name = html.escape(update.effective_user.first_name)
         await update.effective_chat.send_message(
-            f"Hi <b>{name}</b>, payload {context.args}", parse_mode=ParseMode.HTML,
-            reply_markup=kb([("Deal", "deal")]))
+            f"Hi <b>{name}</b>, payload {context.args}", parse_mode=ParseMode.HTML, reply_markup=kb([("Deal", "deal")])
+        )
 
     async def button(update, context):
         await update.callback_query.answer("Dealing…")
@@ -286,8 +288,7 @@ async def test_ptb_application_polling_end_to_end():
 
     async with FakeBotAPI() as fake:
         user = fake.add_user(ALICE, "<Al & Co>")
-        app = (Application.builder().token(TOKEN).base_url(fake.base_url)
-               .base_file_url(fake.base_file_url).build())
+        app = Application.builder().token(TOKEN).base_url(fake.base_url).base_file_url(fake.base_file_url).build()
         app.add_handler(CommandHandler("start", start))
         app.add_handler(CallbackQueryHandler(button))
         async with app:

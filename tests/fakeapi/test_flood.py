@@ -119,9 +119,12 @@ async def test_the_429_answer_is_telegrams(limited, clock):
     async with aiohttp.ClientSession() as session:
         async with session.post(f"{fake.base_url}{TOKEN}/sendMessage", data={"chat_id": GROUP, "text": "x"}) as r:
             assert r.status == 429
-            assert await r.json() == {"ok": False, "error_code": 429,
-                                      "description": "Too Many Requests: retry after 48",
-                                      "parameters": {"retry_after": 48}}
+            assert await r.json() == {
+                "ok": False,
+                "error_code": 429,
+                "description": "Too Many Requests: retry after 48",
+                "parameters": {"retry_after": 48},
+            }
 
 
 async def test_injected_429s_are_seeded_and_ban_like_real_ones(clock):

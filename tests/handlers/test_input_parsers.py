@@ -28,8 +28,41 @@ from handlers.lobby import parse_option_args
 SQLITE_MAX = 2**63 - 1
 # Text that looks like ours: our kinds and separators, digits of every script, huge numbers.
 pieces = st.sampled_from(
-    ["T", "P", "B", "L", "N", "G", "A", "H", "R", "j", "h", "how", "guide", ":", "_", "-", "!", "0", "1", "9", "²", "٣", "𝟗", "9" * 20,
-     str(2**63), "start", "call", "accuse", "kadi", "en", " ", "\x00", "é"]
+    [
+        "T",
+        "P",
+        "B",
+        "L",
+        "N",
+        "G",
+        "A",
+        "H",
+        "R",
+        "j",
+        "h",
+        "how",
+        "guide",
+        ":",
+        "_",
+        "-",
+        "!",
+        "0",
+        "1",
+        "9",
+        "²",
+        "٣",
+        "𝟗",
+        "9" * 20,
+        str(2**63),
+        "start",
+        "call",
+        "accuse",
+        "kadi",
+        "en",
+        " ",
+        "\x00",
+        "é",
+    ]
 )
 crafted = st.one_of(st.text(max_size=80), st.lists(pieces, max_size=12).map("".join))
 
@@ -69,9 +102,26 @@ def test_newgame_options_parse_or_name_the_bad_word(words):
 
 
 def test_what_an_attacker_tried_is_refused():
-    for forged in ("T:9999999999999999999:0:1", "A:" + str(2**63), "T:²:1:1", "T:1:1", "L:1:explode", "N:../../etc",
-                   "P:1:1:", "B:1:1:ZZ", "G:english", "T:" + "9" * 70, "H:kadi:rules", "H:Kadi", "H:kadi:guide:x",
-                   "H:", "R:0", "R:-1", "R:1:2", "R:٣"):
+    for forged in (
+        "T:9999999999999999999:0:1",
+        "A:" + str(2**63),
+        "T:²:1:1",
+        "T:1:1",
+        "L:1:explode",
+        "N:../../etc",
+        "P:1:1:",
+        "B:1:1:ZZ",
+        "G:english",
+        "T:" + "9" * 70,
+        "H:kadi:rules",
+        "H:Kadi",
+        "H:kadi:guide:x",
+        "H:",
+        "R:0",
+        "R:-1",
+        "R:1:2",
+        "R:٣",
+    ):
         try:
             decode(forged)
         except BadCallbackData:
@@ -80,12 +130,22 @@ def test_what_an_attacker_tried_is_refused():
     assert parse_start("j9999999999999999999") is None
     assert parse_start("j²") is None
     assert parse_start("j12") is None, "joining needs the link's secret"
-    assert parse_start("how-sw-../kadi") is None and parse_start("guide-en-") is None and parse_start("how-kadi") is None
+    assert (
+        parse_start("how-sw-../kadi") is None and parse_start("guide-en-") is None and parse_start("how-kadi") is None
+    )
 
 
 def test_everything_we_make_parses_back():
-    for made in (TreeNode(5, 123456789, -3), TableButton(5, 7, "accuse:2"), LobbyOp(5, "start"), PickGame("kadi"),
-                 PlayAgain(5), HowTo("three_thirteen"), HowTo("kadi", full=True), MatchReplay(5)):
+    for made in (
+        TreeNode(5, 123456789, -3),
+        TableButton(5, 7, "accuse:2"),
+        LobbyOp(5, "start"),
+        PickGame("kadi"),
+        PlayAgain(5),
+        HowTo("three_thirteen"),
+        HowTo("kadi", full=True),
+        MatchReplay(5),
+    ):
         assert decode(made.encode()) == made
     for link in (HowToLink("three_thirteen", False, "sw"), HowToLink("kadi", True, "en")):
         assert parse_start(link.payload()) == link

@@ -13,7 +13,6 @@ from engine.core.protocol import CLOCK, Applied
 from engine.kadi import GAME
 from engine.kadi.actions import ACCEPT, CALL, DRAW, HIDE, PASS, TIMEOUT, UNHIDE
 from engine.kadi.rules import _add_plays, legal_plays
-
 from tests.kadi.test_kadi_helpers import random_walk
 from tests.kadi.test_kadi_properties import new_match
 

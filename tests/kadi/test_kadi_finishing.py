@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from engine.core.protocol import CLOCK
 from engine.kadi import GAME
-
 from tests.kadi.test_kadi_helpers import (
     CALL,
     DRAW,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from engine.core.protocol import CLOCK
 from engine.kadi import GAME
-
 from tests.kadi.test_kadi_helpers import CALL, DRAW, TIMEOUT, act, event, kinds, new_game, play, refused
 
 BARAKA = ["3S", "4S", "6D", "10C", "KS"]
@@ -162,9 +161,7 @@ def test_the_timer_closes_the_challenge_window_and_the_win_stands():
 
 def test_hidden_cards_of_the_other_players_are_scored_at_round_end():
     """KAD-A26: a loser's hidden card is revealed and scored with the hand."""
-    state = new_game(
-        hands={"amina": ["AS", *NINES], "baraka": BARAKA, "chausiku": CHAUSIKU}, start="5S", hiding=True
-    )
+    state = new_game(hands={"amina": ["AS", *NINES], "baraka": BARAKA, "chausiku": CHAUSIKU}, start="5S", hiding=True)
     state, _ = act(state, "amina", play("AS"))
     state, _ = act(state, "baraka", hide("KS"))
     state, _ = act(state, "baraka", play("3S"))

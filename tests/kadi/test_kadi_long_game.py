@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from engine.kadi import GAME
 from engine.kadi.scoring import hand_points, match_outcome
-
 from tests.kadi.test_kadi_helpers import DRAW, PLAYERS, TWO, act, event, kinds, new_game, play, refused
 
 NINES = ["9H", "9S", "9D", "9C"]
@@ -37,7 +36,15 @@ def test_cards_left_in_hand_count_against_their_holder_with_the_seed_table():
 
 def test_pagat_scoring_option():
     """KAD-A19 table option scoring = pagat: 8 = 50, pictures 10, others face value, joker still 50."""
-    assert [hand_points([card], "pagat") for card in ["AS", "2C", "8C", "JH", "QS", "KD", "X"]] == [1, 2, 50, 10, 10, 10, 50]
+    assert [hand_points([card], "pagat") for card in ["AS", "2C", "8C", "JH", "QS", "KD", "X"]] == [
+        1,
+        2,
+        50,
+        10,
+        10,
+        10,
+        50,
+    ]
     state, _ = quick_round(scoring="pagat")
     assert GAME.scores(state) == {"amina": 0, "baraka": 36, "chausiku": 37}
 

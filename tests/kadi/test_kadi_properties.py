@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from engine.core.protocol import CLOCK, Applied, Refused
 from engine.kadi import GAME
 from engine.kadi.cards import DECK, RANK
-
 from tests.kadi.test_kadi_helpers import all_cards, random_options, random_walk
 
 NAMES = ["amina", "baraka", "chausiku", "daudi", "eshe", "faraji", "gift"]

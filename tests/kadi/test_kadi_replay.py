@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from tests.replay_cli import run_replay_cli
 
 REPLAYS = Path(__file__).resolve().parent / "replays"

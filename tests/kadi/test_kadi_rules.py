@@ -7,7 +7,6 @@ from collections import Counter
 from engine.core.rng import rng_for
 from engine.kadi import GAME, KadiOptions
 from engine.kadi.cards import DECK
-
 from tests.kadi.test_kadi_helpers import (
     DRAW,
     PASS,
@@ -334,7 +333,9 @@ def test_power_command_is_answered_by_any_power_card_whose_effect_applies():
 
 def test_commanded_player_who_cannot_comply_draws_one_and_the_command_stays():
     """K3.5d, KAD-A14: draw one; if it does not comply the turn ends and the command binds the next."""
-    state = new_game(hands={"amina": ["JH"], "baraka": BARAKA_PLAIN, "chausiku": ["5H", "3D"]}, start="9S", stock=["4D"])
+    state = new_game(
+        hands={"amina": ["JH"], "baraka": BARAKA_PLAIN, "chausiku": ["5H", "3D"]}, start="9S", stock=["4D"]
+    )
     state, _ = act(state, "amina", play("JH", command={"suit": "H"}))
     state, events = act(state, "baraka", DRAW)
     assert event(events, "drew").public["count"] == 1
@@ -408,7 +409,9 @@ def test_twos_and_jokers_do_not_answer_each_other():
 
 def test_mixed_stacking_option_lets_twos_and_jokers_add_up():
     """KAD-A9 table option mixed_stacking: either kind answers either stack; amounts add."""
-    state = new_game(hands={"amina": ["2H"], "baraka": ["X"], "chausiku": CHAUSIKU_PLAIN}, start="9H", mixed_stacking=True)
+    state = new_game(
+        hands={"amina": ["2H"], "baraka": ["X"], "chausiku": CHAUSIKU_PLAIN}, start="9H", mixed_stacking=True
+    )
     state, _ = act(state, "amina", play("2H"))
     state, _ = act(state, "baraka", play("X"))
     assert state.pen_amount == 7

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.kadi import GAME
-
 from tests.kadi.test_kadi_helpers import card_strings, random_walk
 from tests.kadi.test_kadi_properties import new_match
 
@@ -72,7 +71,7 @@ def test_a_drawn_card_is_private_to_its_drawer():
     state, players, _ = new_match(5, 5)
     rng = random.Random(5)
     seen_draw = False
-    for player, _action, before, after, events in random_walk(state, rng):
+    for _player, _action, _before, _after, events in random_walk(state, rng):
         for event in events:
             if event.kind in ("drew", "penalty_drawn", "missed_call", "power_finish_draw") and event.public["count"]:
                 seen_draw = True

@@ -10,11 +10,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .test_lopti_properties import wrong_actions
-from .test_lopti_support import FULL_DECK, card_places
-from .test_lopti_support import FIVE, random_action, random_options
 from engine.core.protocol import Applied, Refused
 from engine.lopti import GAME
+
+from .test_lopti_properties import wrong_actions
+from .test_lopti_support import FIVE, FULL_DECK, card_places, random_action, random_options
 
 option_sets = st.builds(lambda seed: random_options(random.Random(seed)), st.integers(0, 10**6))
 

@@ -6,8 +6,9 @@ explicit deck so the situation is exact.
 
 from __future__ import annotations
 
-from .test_lopti_support import act, act_events, build_deck, hand_of, kinds, play, refused, started
 from engine.lopti import GAME
+
+from .test_lopti_support import act, act_events, build_deck, hand_of, kinds, play, refused, started
 
 
 def test_rank_order_is_ace_high_and_suits_never_matter():
@@ -27,9 +28,7 @@ def test_rank_order_is_ace_high_and_suits_never_matter():
 def test_match_needs_more_cards_than_the_previous_play():
     """LOP-A2 (L2.2, L7.0 "4 -> 4 4 -> 4"): a single on a single is refused; a pair on it is fine;
     the fourth card completes four and burns."""
-    deck = build_deck(
-        hand={"amina": ["5S", "9S", "JS"], "baraka": ["5H", "5D", "8H"], "chausiku": ["5C", "QC", "KC"]}
-    )
+    deck = build_deck(hand={"amina": ["5S", "9S", "JS"], "baraka": ["5H", "5D", "8H"], "chausiku": ["5C", "QC", "KC"]})
     state = play(started(deck), "amina", "5S")
     assert refused(state, "baraka", {"type": "play", "cards": ["5H"]}).code == "match_needs_more"
     state = play(state, "baraka", "5H", "5D")
@@ -149,9 +148,7 @@ def test_seven_on_seven_is_a_match():
 
 def test_four_sixes_can_burn_on_a_seven_four_eights_cannot():
     """L18.3: the rank must be legal first: three 6s then the fourth burn on a 7; three 8s are refused."""
-    deck = build_deck(
-        hand={"amina": ["7S", "4S", "5S"], "baraka": ["6H", "6D", "6C"], "chausiku": ["6S", "QC", "KC"]}
-    )
+    deck = build_deck(hand={"amina": ["7S", "4S", "5S"], "baraka": ["6H", "6D", "6C"], "chausiku": ["6S", "QC", "KC"]})
     state = play(started(deck), "amina", "7S")
     state = play(state, "baraka", "6H", "6D", "6C")
     state, events = act_events(state, "chausiku", {"type": "play", "cards": ["6S"]})

@@ -3,12 +3,13 @@ the house rule, and take no part in the Rule Vote or its duel; the electorate is
 
 from __future__ import annotations
 
+from engine.core.serialize import state_from_json, state_to_json
+from engine.lopti import GAME
+
 from .test_lopti_house_rules import EIGHTS_RULE
 from .test_lopti_session import to_authoring, winner_of
 from .test_lopti_support import act_events
 from .test_lopti_votes import TEN_ON_SEVEN, propose, table, vote
-from engine.core.serialize import state_from_json, state_to_json
-from engine.lopti import GAME
 
 
 def test_a_computer_round_winner_may_only_pass_the_house_rule():

@@ -8,18 +8,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .test_lopti_house_rules import EIGHTS_RULE, ruled
-from .test_lopti_support import FIVE, act, act_events, build_deck, kinds, play, refused
 from engine.core.protocol import CLOCK
 from engine.lopti import GAME
 from tests.replay_cli import run_replay_cli
+
+from .test_lopti_house_rules import EIGHTS_RULE, ruled
+from .test_lopti_support import FIVE, act, act_events, build_deck, kinds, play, refused
 
 FOUR = FIVE[:4]
 TEN_ON_SEVEN = {"option": "ten_on_seven", "value": True}
 
 
-def tied(change, proposer="baraka", yes=("baraka", "chausiku"), no=("daudi", "amina"), rules=(EIGHTS_RULE,),
-         options=None):
+def tied(
+    change, proposer="baraka", yes=("baraka", "chausiku"), no=("daudi", "amina"), rules=(EIGHTS_RULE,), options=None
+):
     """A 4-player table (amina authored rule 1) whose vote on `change` ties 2-2: a duel starts."""
     state = ruled(build_deck(FOUR, hand={"amina": ["9S", "5S", "KS"]}), *rules, players=FOUR, options=options)
     state = act(state, proposer, {"type": "propose", "change": change, "starts": "now"})
@@ -87,8 +89,14 @@ def test_L21_4_a_base_rule_proposal_faces_the_first_player_who_voted_no():
     # "first" is the first current "no": a voter who changed to no later comes after.
     state = ruled(build_deck(FOUR), players=FOUR)
     state = act(state, "baraka", {"type": "propose", "change": TEN_ON_SEVEN, "starts": "now"})
-    for player, yes in (("amina", False), ("daudi", False), ("amina", True), ("amina", False), ("baraka", True),
-                        ("chausiku", True)):
+    for player, yes in (
+        ("amina", False),
+        ("daudi", False),
+        ("amina", True),
+        ("amina", False),
+        ("baraka", True),
+        ("chausiku", True),
+    ):
         state = act(state, player, {"type": "vote", "yes": yes})
     assert GAME.view(state, None)["duel"]["defender"] == "daudi"
 
@@ -147,7 +155,9 @@ def test_LOP_A26_throws_are_revealed_together_and_a_pending_throw_never_leaks():
         assert "scissors" not in json.dumps(events[0].view(viewer))
         seen = GAME.view(state, viewer)
         assert "scissors" not in json.dumps(seen) and seen["duel"]["thrown"] == ["baraka"]
-    assert events[0].view("baraka")["sign"] == "scissors" and GAME.view(state, "baraka")["duel"]["my_throw"] == "scissors"
+    assert (
+        events[0].view("baraka")["sign"] == "scissors" and GAME.view(state, "baraka")["duel"]["my_throw"] == "scissors"
+    )
     assert "scissors" not in json.dumps(GAME.view(state, "daudi"))
     assert refused(state, "baraka", {"type": "throw", "sign": "rock"}).code == "already_thrown"
     assert [a for a in GAME.legal_actions(state, "baraka") if a["type"] == "throw"] == []
@@ -179,6 +189,7 @@ def test_LOP_A26_a_proposer_who_wrote_the_rule_faces_the_first_no_voter():
 
 # ----- replay files with the meta-game actions (docs/REPLAY.md replay format) ------------------------
 
+
 def _replay(name: str):
     done = run_replay_cli(Path(__file__).parent / "replays" / name)
     return done.returncode, json.loads(done.stdout)
@@ -192,7 +203,9 @@ def test_replay_with_a_vote_a_duel_and_a_house_rule_applies_everything():
     assert code == 0 and result["ok"] and result["applied"] == 275
     assert result["round"] == 2 and result["scores"] == {"amina": 0, "baraka": 1, "chausiku": 0, "daudi": 0}
     assert result["to_act"] == ["baraka"]
-    data = json.loads((__import__("pathlib").Path(__file__).parent / "replays" / "vote_duel_and_house_rule.json").read_text())
+    data = json.loads(
+        (__import__("pathlib").Path(__file__).parent / "replays" / "vote_duel_and_house_rule.json").read_text()
+    )
     state = GAME.new(data["players"], GAME.Options(), data["seed"], data["dealer"])
     for player, action in data["actions"]:
         state = act(state, player, action)

@@ -13,6 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.core.protocol import CLOCK, Applied
+from engine.lopti import GAME, session
+from engine.lopti.house import BURN_CAUSES, EVENTS, RANKS
+
 from .test_lopti_support import (
     FIVE,
     FULL_DECK,
@@ -26,9 +30,7 @@ from .test_lopti_support import (
     play,
     refused,
 )
-from engine.core.protocol import CLOCK, Applied
-from engine.lopti import GAME, session
-from engine.lopti.house import BURN_CAUSES, EVENTS, RANKS
+
 
 def ruled(deck, *rules, players=PLAYERS, dealer="amina", options=None, author="amina", ready=True):
     """A round-1 table with `rules` accepted (through the engine's own rule check and storage,
@@ -47,12 +49,17 @@ def fired(events) -> list[int]:
     return [event.public["rule"] for event in events if event.kind == "rule_fired"]
 
 
-EIGHTS_RULE = {"when": "after", "event": "play", "if": {"ranks": ["8"], "min_cards": 2},
-               "do": [{"effect": "draw", "who": "next", "n": 2}],
-               "text": "Two or more 8s: the next player draws two."}
+EIGHTS_RULE = {
+    "when": "after",
+    "event": "play",
+    "if": {"ranks": ["8"], "min_cards": 2},
+    "do": [{"effect": "draw", "who": "next", "n": 2}],
+    "text": "Two or more 8s: the next player draws two.",
+}
 
 
 # ----- LOP-A22: the hybrid: template rules enforced, text rules shown -------------------------
+
 
 def test_LOP_A22_template_rule_is_accepted_stored_and_described_in_data():
     """LOP-A22 (1), section 8: the winner may give a structured rule (with optional text); it is
@@ -64,9 +71,21 @@ def test_LOP_A22_template_rule_is_accepted_stored_and_described_in_data():
     state, events = act_events(state, winner, {"type": "author_rule", "rule": EIGHTS_RULE})
     assert kinds(events) == ["rule_authored", "dealt"]
     shown = GAME.view(state, None)["rules"]
-    assert shown == [{"id": 1, "author": winner, "round": 1, "text": EIGHTS_RULE["text"], "enforced": True,
-                      "rule": {"when": "after", "event": "play", "if": {"ranks": ["8"], "min_cards": 2},
-                               "do": [{"effect": "draw", "who": "next", "n": 2}]}}]
+    assert shown == [
+        {
+            "id": 1,
+            "author": winner,
+            "round": 1,
+            "text": EIGHTS_RULE["text"],
+            "enforced": True,
+            "rule": {
+                "when": "after",
+                "event": "play",
+                "if": {"ranks": ["8"], "min_cards": 2},
+                "do": [{"effect": "draw", "who": "next", "n": 2}],
+            },
+        }
+    ]
     # Text is optional for a structured rule; `when` defaults to "after".
     state = to_authoring(seed=2)
     bare = {"event": "take", "do": [{"effect": "reveal", "who": "actor"}]}
@@ -163,8 +182,12 @@ def test_LOP_A24_targets_are_roles_never_people():
     for role in ("actor", "next", "previous", "most_cards", "fewest_cards"):
         rule = {"event": "take", "do": [{"effect": "skip", "who": role}]}
         assert session.rule_problem(rule, "templates") is None
-    assert refused(state, winner, {"type": "author_rule", "rule": {
-        "event": "take", "do": [{"effect": "skip", "who": winner}]}}).code == "bad_target"
+    assert (
+        refused(
+            state, winner, {"type": "author_rule", "rule": {"event": "take", "do": [{"effect": "skip", "who": winner}]}}
+        ).code
+        == "bad_target"
+    )
 
 
 def test_LOP_A24_template_modes_of_the_house_rules_option():
@@ -179,6 +202,7 @@ def test_LOP_A24_template_modes_of_the_house_rules_option():
 
 
 # ----- section 8: effects ------------------------------------------------------------------------
+
 
 def test_section8_draw_effect_spec_example():
     """Section 8 example: two or more 8s, the next player draws two (then the actor's draw step)."""
@@ -206,7 +230,11 @@ def test_section8_draw_from_an_empty_stock_does_nothing():
 
 def test_section8_give_moves_the_lowest_hand_cards():
     """Section 8 `give` {who, to, n}: who gives their n lowest hand cards (privately shown)."""
-    rule = {"event": "play", "if": {"ranks": ["K"]}, "do": [{"effect": "give", "who": "actor", "to": "previous", "n": 2}]}
+    rule = {
+        "event": "play",
+        "if": {"ranks": ["K"]},
+        "do": [{"effect": "give", "who": "actor", "to": "previous", "n": 2}],
+    }
     deck = build_deck(hand={"amina": ["KS", "4S", "9H"]}, stock=["2D", "QD"])
     state = ruled(deck, rule)
     state, events = act_events(state, "amina", {"type": "play", "cards": ["KS"]})
@@ -304,8 +332,10 @@ def test_section8_several_rules_on_one_event_resolve_in_the_order_they_were_made
 def test_section8_effects_never_trigger_house_rules_so_nothing_loops():
     """Section 8, L19.3: a rule's custom burn does not trigger `burn` rules; a rule's draw does
     not trigger anything either."""
-    rules = [{"event": "play", "if": {"ranks": ["9"]}, "do": [{"effect": "burn"}]},
-             {"event": "burn", "do": [{"effect": "draw", "who": "next", "n": 1}]}]
+    rules = [
+        {"event": "play", "if": {"ranks": ["9"]}, "do": [{"effect": "burn"}]},
+        {"event": "burn", "do": [{"effect": "draw", "who": "next", "n": 1}]},
+    ]
     state = ruled(build_deck(hand={"amina": ["5S", "9S", "KS"]}), *rules)
     _, events = act_events(state, "amina", {"type": "play", "cards": ["9S"]})
     assert fired(events) == [1]
@@ -313,10 +343,15 @@ def test_section8_effects_never_trigger_house_rules_so_nothing_loops():
 
 def test_section8_no_effect_prevents_a_win_and_out_players_are_untouched():
     """Section 8, L19.3: effects on a player who is out do nothing; the win stands."""
-    rules = [{"when": "before", "event": "out", "do": [{"effect": "draw", "who": "actor", "n": 3}]},
-             {"event": "play", "do": [{"effect": "give", "who": "next", "to": "actor", "n": 2}]}]
-    deck = build_deck(hand={"amina": ["9S", "5S", "KS"]}, face_up={"amina": ["QS", "QH", "QD"]},
-                      face_down={"amina": ["AS", "AH", "AD"]})
+    rules = [
+        {"when": "before", "event": "out", "do": [{"effect": "draw", "who": "actor", "n": 3}]},
+        {"event": "play", "do": [{"effect": "give", "who": "next", "to": "actor", "n": 2}]},
+    ]
+    deck = build_deck(
+        hand={"amina": ["9S", "5S", "KS"]},
+        face_up={"amina": ["QS", "QH", "QD"]},
+        face_down={"amina": ["AS", "AH", "AD"]},
+    )
     state = ruled(deck, *rules)
     state.hands[0], state.face_up[0], state.face_down[0] = ["KS"], [], [None, None, None]
     state.burned = state.burned + ["9S", "5S", "QS", "QH", "QD", "AS", "AH", "AD"]
@@ -336,9 +371,11 @@ def test_section8_a_skip_never_prevents_a_burn_or_its_extra_play():
 
 def test_section8_flip_face_up_taken_and_obligation_events():
     """Section 8 events `flip` (condition `legal`), `face_up_taken` and `obligation_passed`."""
-    rules = [{"event": "flip", "if": {"legal": False}, "do": [{"effect": "reveal", "who": "next"}]},
-             {"event": "face_up_taken", "do": [{"effect": "reveal", "who": "actor"}]},
-             {"event": "obligation_passed", "do": [{"effect": "draw", "who": "actor", "n": 1}]}]
+    rules = [
+        {"event": "flip", "if": {"legal": False}, "do": [{"effect": "reveal", "who": "next"}]},
+        {"event": "face_up_taken", "do": [{"effect": "reveal", "who": "actor"}]},
+        {"event": "obligation_passed", "do": [{"effect": "draw", "who": "actor", "n": 1}]},
+    ]
     deck = build_deck(hand={"amina": ["3S", "5S", "KS"], "baraka": ["9H", "4H", "6H"]})
     state = ruled(deck, *rules)
     state = play(state, "amina", "KS")
@@ -366,7 +403,10 @@ def test_section8_flip_face_up_taken_and_obligation_events():
 def test_section8_most_and_fewest_cards_ties_go_clockwise_from_the_actor():
     """Section 8 targets: `most_cards` / `fewest_cards`; ties: the first such player clockwise
     from the actor (the actor included)."""
-    rule = {"event": "play", "do": [{"effect": "reveal", "who": "fewest_cards"}, {"effect": "reveal", "who": "most_cards"}]}
+    rule = {
+        "event": "play",
+        "do": [{"effect": "reveal", "who": "fewest_cards"}, {"effect": "reveal", "who": "most_cards"}],
+    }
     state = ruled(build_deck(hand={"amina": ["9S", "5S", "KS"]}), rule)
     _, events = act_events(state, "amina", {"type": "play", "cards": ["9S"]})
     revealed = [event.public["player"] for event in events if event.kind == "revealed"]
@@ -393,6 +433,7 @@ def test_L19_5_and_L20_9_a_removed_rule_cannot_be_authored_again():
 
 # ----- properties over random sessions with the whole meta-game ------------------------------------
 
+
 def random_rule(rng: random.Random) -> dict:
     event_name = rng.choice(EVENTS)
     when = rng.choice(["before", "after"])
@@ -401,10 +442,13 @@ def random_rule(rng: random.Random) -> dict:
 
     for key in CONDITIONS[event_name]:
         if rng.random() < 0.3:
-            conditions[key] = {"ranks": lambda: rng.sample(RANKS, rng.randint(1, 4)),
-                               "min_cards": lambda: rng.randint(1, 3), "min_pile": lambda: rng.randint(1, 6),
-                               "burn_cause": lambda: rng.choice(BURN_CAUSES),
-                               "legal": lambda: rng.random() < 0.5}[key]()
+            conditions[key] = {
+                "ranks": lambda: rng.sample(RANKS, rng.randint(1, 4)),
+                "min_cards": lambda: rng.randint(1, 3),
+                "min_pile": lambda: rng.randint(1, 6),
+                "burn_cause": lambda: rng.choice(BURN_CAUSES),
+                "legal": lambda: rng.random() < 0.5,
+            }[key]()
     effects = []
     for _ in range(rng.randint(1, 3)):
         name = rng.choice(["draw", "give", "skip", "reverse", "reveal", "return_burned", "burn"])
@@ -435,11 +479,18 @@ def random_rule(rng: random.Random) -> dict:
 def random_meta_action(state, rng: random.Random):
     """A random meta-game or play action, mostly legal."""
     players = state.players
-    if state.phase in ("setup", "play") and state.vote is None and state.duel is None and not state.vote_used \
-            and rng.random() < 0.05:
+    if (
+        state.phase in ("setup", "play")
+        and state.vote is None
+        and state.duel is None
+        and not state.vote_used
+        and rng.random() < 0.05
+    ):
         active = [r for r in state.rules if r["active"]]
-        options = [{"option": "ten_on_seven", "value": not state.options["ten_on_seven"]},
-                   {"option": "draw_up_to_three", "value": not state.options["draw_up_to_three"]}]
+        options = [
+            {"option": "ten_on_seven", "value": not state.options["ten_on_seven"]},
+            {"option": "draw_up_to_three", "value": not state.options["draw_up_to_three"]},
+        ]
         if active:
             record = rng.choice(active)
             options.append({"remove": record["id"]})
@@ -455,10 +506,14 @@ def random_meta_action(state, rng: random.Random):
         duel = state.duel
         if duel["stage"] != "throws" and rng.random() < 0.2:
             return CLOCK, {"type": "close_champion"}
-        candidates = [p for p in players if any(a["type"] in ("throw", "champion") for a in GAME.legal_actions(state, p))]
+        candidates = [
+            p for p in players if any(a["type"] in ("throw", "champion") for a in GAME.legal_actions(state, p))
+        ]
         if candidates:
             player = rng.choice(candidates)
-            return player, rng.choice([a for a in GAME.legal_actions(state, player) if a["type"] in ("throw", "champion")])
+            return player, rng.choice(
+                [a for a in GAME.legal_actions(state, player) if a["type"] in ("throw", "champion")]
+            )
     waiting = GAME.to_act(state)
     player = rng.choice(waiting)
     if state.phase == "authoring" and state.options["house_rules"] != "off" and rng.random() < 0.7:
@@ -521,10 +576,13 @@ def meta_session(seed: int, count: int, options: dict, rounds: int, checks: bool
 
 
 meta_options = st.builds(
-    lambda seed: {"house_rules": random.Random(seed).choice(["templates_and_text", "templates", "templates_and_text"]),
-                  "play_for_places": random.Random(seed + 1).random() < 0.3,
-                  "rps_first_to_16": random.Random(seed + 2).random() < 0.7},
-    st.integers(0, 10**6))
+    lambda seed: {
+        "house_rules": random.Random(seed).choice(["templates_and_text", "templates", "templates_and_text"]),
+        "play_for_places": random.Random(seed + 1).random() < 0.3,
+        "rps_first_to_16": random.Random(seed + 2).random() < 0.7,
+    },
+    st.integers(0, 10**6),
+)
 
 
 @settings(deadline=None, max_examples=8)

@@ -10,10 +10,11 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .test_lopti_support import FIVE, FULL_DECK, card_places, random_action, random_options
 from engine.core.protocol import CLOCK, Applied, Refused
 from engine.lopti import GAME
 from engine.lopti.rules import DECK, VALUE, sort_cards
+
+from .test_lopti_support import FIVE, FULL_DECK, card_places, random_action, random_options
 
 MAX_STEPS_PER_ROUND = 20_000
 
@@ -23,17 +24,20 @@ def wrong_actions(state, rng: random.Random):
     players = state.players
     for _ in range(3):
         player = rng.choice(players)
-        yield player, rng.choice(
-            [
-                {"type": "play", "cards": rng.sample(DECK, rng.randint(1, 3))},
-                {"type": "take"},
-                {"type": "flip", "position": rng.randint(-1, 3)},
-                {"type": "swap", "hand": rng.choice(DECK), "face_up": rng.choice(DECK)},
-                {"type": "ready"},
-                {"type": "no_rule"},
-                {"type": "delete_rule", "rule": rng.randint(0, 3)},
-                {"type": "author_rule", "rule": {"text": ""}},
-            ]
+        yield (
+            player,
+            rng.choice(
+                [
+                    {"type": "play", "cards": rng.sample(DECK, rng.randint(1, 3))},
+                    {"type": "take"},
+                    {"type": "flip", "position": rng.randint(-1, 3)},
+                    {"type": "swap", "hand": rng.choice(DECK), "face_up": rng.choice(DECK)},
+                    {"type": "ready"},
+                    {"type": "no_rule"},
+                    {"type": "delete_rule", "rule": rng.randint(0, 3)},
+                    {"type": "author_rule", "rule": {"text": ""}},
+                ]
+            ),
         )
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from tests.replay_cli import run_replay_cli
 
 REPLAYS = Path(__file__).parent / "replays"

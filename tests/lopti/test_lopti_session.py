@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
-from .test_lopti_support import FIVE, act, act_events, build_deck, kinds, refused, started
 from engine.core.protocol import CLOCK, Applied
 from engine.lopti import GAME
+
+from .test_lopti_support import FIVE, act, act_events, build_deck, kinds, refused, started
 
 
 def to_authoring(seed: int = 1, options=None, players=FIVE[:3]):
@@ -39,8 +40,9 @@ def test_winner_gives_a_text_rule_and_the_next_round_is_dealt():
     assert kinds(events) == ["rule_authored", "dealt"]
     assert GAME.round_number(state) == 2 and state.phase == "setup"
     rules = GAME.view(state, None)["rules"]
-    assert rules == [{"id": 1, "author": winner, "text": "Sing when you burn.", "round": 1, "rule": None,
-                      "enforced": False}]
+    assert rules == [
+        {"id": 1, "author": winner, "text": "Sing when you burn.", "round": 1, "rule": None, "enforced": False}
+    ]
     assert GAME.legal_actions(state, winner)[-1] == {"type": "delete_rule", "rule": 1}
 
 

@@ -45,7 +45,10 @@ def reference_play_problem(rank, count, pile, last_play, run, obligation, sevens
         if count > last_play or run + count == 4:
             return None
         return _match_problem(last_play, run)
-    return ("illegal_card", "Play a higher rank, match with more cards, a special card (2, 3, 7, 10), or take the pile.")
+    return (
+        "illegal_card",
+        "Play a higher rank, match with more cards, a special card (2, 3, 7, 10), or take the pile.",
+    )
 
 
 def _match_problem(last_play, run):

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+from engine.core.protocol import Applied
+from engine.lopti import GAME
+
 from .test_lopti_support import (
     FIVE,
     PLAYERS,
@@ -18,8 +21,6 @@ from .test_lopti_support import (
     refused,
     started,
 )
-from engine.core.protocol import Applied
-from engine.lopti import GAME
 
 
 def face_down_deck(face_down, baraka=("KH", "4H", "5H"), chausiku=("AC", "6C", "8C"), stock=("9D", "JD", "KD")):
@@ -134,9 +135,7 @@ def test_draw_is_one_card_counted_after_the_play():
 
 def test_no_draw_with_three_or_more_cards_after_the_play():
     """L14.7: a player who still holds three cards after the play does not draw."""
-    deck = build_deck(
-        hand={"amina": ["5S", "8S", "4S"], "baraka": ["9H", "4H", "6H"], "chausiku": ["6C", "QC", "KC"]}
-    )
+    deck = build_deck(hand={"amina": ["5S", "8S", "4S"], "baraka": ["9H", "4H", "6H"], "chausiku": ["6C", "QC", "KC"]})
     state = play(started(deck), "amina", "5S")
     state = act(state, "baraka", {"type": "take"})
     state = play(state, "chausiku", "6C")
@@ -217,7 +216,7 @@ def test_first_player_out_wins_and_forfeits_the_extra_play():
     """LOP-A17 (L17.1, L17.3, L5.1): out at once, no draw, no extra play even after a burn;
     the round ends with the first player out (LOP-A18 default)."""
     burned_out = 0
-    for before, player, action, events, after in out_steps({}):
+    for _before, player, _action, events, after in out_steps({}):
         names = kinds(events)
         out_at = names.index("out")
         assert "drew" not in names[out_at:] and "extra_play" not in names
@@ -235,16 +234,16 @@ def test_next_active_player_follows_an_out_player():
     seen = {"burn": 0, "three": 0}
     for seed in range(40):
         out: set[str] = set()
-        for before, player, action, events, after in random_steps_with_events(seed, FIVE[:4], {"play_for_places": True}):
+        for before, player, _action, events, after in random_steps_with_events(
+            seed, FIVE[:4], {"play_for_places": True}
+        ):
             assert after.phase != "play" or not out & set(GAME.to_act(after))
             names = kinds(events)
             if "out" not in names or "round_won" in names:
                 continue
             out.add(player)
             seat = before.players.index(player)
-            expected = next(
-                p for p in (before.players[(seat + step) % 4] for step in range(1, 4)) if p not in out
-            )
+            expected = next(p for p in (before.players[(seat + step) % 4] for step in range(1, 4)) if p not in out)
             assert GAME.to_act(after) == [expected]
             if "burned" in names:
                 seen["burn"] += 1
@@ -260,7 +259,7 @@ def test_play_for_places_continues_until_one_player_is_left():
     it continues until one player is left, and only the first out wins."""
     for options, places in (({}, 1), ({"play_for_places": True}, 3)):
         for seed in range(5):
-            for before, player, action, events, after in random_steps_with_events(seed, FIVE[:4], options):
+            for _before, _player, _action, events, after in random_steps_with_events(seed, FIVE[:4], options):
                 won = [event for event in events if event.kind == "round_won"]
                 if won:
                     assert len(won[0].public["places"]) == places
@@ -288,7 +287,7 @@ def test_a_used_face_down_position_is_refused():
     """Section 9: positions are fixed at the deal; a used position is refused."""
     found = 0
     for seed in range(60):
-        for before, player, action, events, after in random_steps_with_events(seed, FIVE[:2], {}):
+        for _before, _player, _action, _events, after in random_steps_with_events(seed, FIVE[:2], {}):
             if after.phase != "play":
                 continue
             seat = after.turn

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
-from .test_lopti_support import FIVE, random_action, random_options
 from engine.core.protocol import Applied
 from engine.lopti import GAME
 from engine.lopti.rules import DECK
+
+from .test_lopti_support import FIVE, random_action, random_options
 
 CARDS = set(DECK)
 

@@ -9,10 +9,11 @@ import random
 
 import pytest
 
-from .test_lopti_house_rules import EIGHTS_RULE, ruled
-from .test_lopti_support import FIVE, PLAYERS, act, act_events, build_deck, kinds, play, refused
 from engine.core.protocol import CLOCK, Applied, MalformedAction
 from engine.lopti import GAME
+
+from .test_lopti_house_rules import EIGHTS_RULE, ruled
+from .test_lopti_support import FIVE, PLAYERS, act, act_events, build_deck, kinds, play, refused
 
 FOUR = FIVE[:4]
 TEN_ON_SEVEN = {"option": "ten_on_seven", "value": True}
@@ -27,8 +28,9 @@ def vote(state, player, yes=True):
 
 
 def table(players=PLAYERS, rules=(), options=None, ready=True):
-    return ruled(build_deck(players, hand={"amina": ["9S", "5S", "KS"]}), *rules, players=players,
-                 options=options, ready=ready)
+    return ruled(
+        build_deck(players, hand={"amina": ["9S", "5S", "KS"]}), *rules, players=players, options=options, ready=ready
+    )
 
 
 def test_L20_1_one_vote_per_round_from_the_deal_to_the_end_of_the_round():
@@ -116,10 +118,20 @@ def test_L20_3_everyone_in_the_session_votes_even_players_already_out():
     assert events[0].public["player"] == out and GAME.view(state, None)["vote"]["yes"] == 1
 
 
-@pytest.mark.parametrize("players,yes,result", [
-    (FIVE[:2], 2, "passed"), (FIVE[:2], 1, "tie"), (FIVE[:3], 2, "passed"), (FIVE[:3], 1, "failed"),
-    (FIVE[:4], 3, "passed"), (FIVE[:4], 2, "tie"), (FIVE[:4], 1, "failed"), (FIVE, 3, "passed"), (FIVE, 2, "failed"),
-])
+@pytest.mark.parametrize(
+    "players,yes,result",
+    [
+        (FIVE[:2], 2, "passed"),
+        (FIVE[:2], 1, "tie"),
+        (FIVE[:3], 2, "passed"),
+        (FIVE[:3], 1, "failed"),
+        (FIVE[:4], 3, "passed"),
+        (FIVE[:4], 2, "tie"),
+        (FIVE[:4], 1, "failed"),
+        (FIVE, 3, "passed"),
+        (FIVE, 2, "failed"),
+    ],
+)
 def test_L20_4_majority_is_more_than_half_of_all_members_abstentions_count_against(players, yes, result):
     """L20.4, LOP-A25: passes iff yes > N/2 (N = all members, not voters); exactly N/2 is a tie."""
     state = table(players)
@@ -173,7 +185,9 @@ def test_L20_7_a_failed_or_tied_vote_uses_the_rounds_vote():
         state, _ = act_events(state, CLOCK, {"type": "close_vote"})
         assert state.vote_used
         state.duel = None
-        assert refused(state, "baraka", {"type": "propose", "change": TEN_ON_SEVEN, "starts": "now"}).code == "vote_used"
+        assert (
+            refused(state, "baraka", {"type": "propose", "change": TEN_ON_SEVEN, "starts": "now"}).code == "vote_used"
+        )
 
 
 def test_L20_8_now_or_next_round_and_completed_card_actions_stay():
@@ -204,8 +218,14 @@ def test_L20_9_a_removed_rule_returns_only_by_a_later_vote():
 
 def test_L20_10_the_vote_procedure_and_the_duel_cannot_be_changed():
     state = table()
-    assert refused(state, "baraka", {"type": "propose", "change": {"option": "rps_first_to_16", "value": False},
-                                     "starts": "now"}).code == "vote_procedure_fixed"
+    assert (
+        refused(
+            state,
+            "baraka",
+            {"type": "propose", "change": {"option": "rps_first_to_16", "value": False}, "starts": "now"},
+        ).code
+        == "vote_procedure_fixed"
+    )
 
 
 def test_LOP_A25_a_vote_may_be_changed_until_it_closes_and_closes_when_all_voted():
@@ -257,7 +277,9 @@ def test_votes_survive_a_json_round_trip():
     assert isinstance(result, Applied)
 
 
-RESTORE = {"restore": [{"author": "zawadi", "rule": EIGHTS_RULE}, {"author": "amina", "rule": {"text": "Sing when you burn."}}]}
+RESTORE = {
+    "restore": [{"author": "zawadi", "rule": EIGHTS_RULE}, {"author": "amina", "rule": {"text": "Sing when you burn."}}]
+}
 
 
 def test_L22_3_earlier_rules_are_restored_by_a_majority_without_using_round_ones_vote():
@@ -288,9 +310,14 @@ def test_L22_3_a_restore_without_a_majority_restores_nothing_and_starts_no_duel(
 
 def test_L22_3_restoring_is_only_for_a_new_sessions_setup():
     state = table(ready=True)
-    assert refused(state, "amina", {"type": "propose", "change": RESTORE, "starts": "now"}).code == "restore_at_setup_only"
+    assert (
+        refused(state, "amina", {"type": "propose", "change": RESTORE, "starts": "now"}).code == "restore_at_setup_only"
+    )
     bad = {"restore": [{"author": "zawadi", "rule": {"event": "nap", "do": []}}]}
-    assert refused(table(ready=False), "amina", {"type": "propose", "change": bad, "starts": "now"}).code == "unknown_event"
+    assert (
+        refused(table(ready=False), "amina", {"type": "propose", "change": bad, "starts": "now"}).code
+        == "unknown_event"
+    )
     with pytest.raises(MalformedAction):
         GAME.check_action("amina", {"type": "propose", "change": {"restore": [{"rule": {}}]}, "starts": "now"}, PLAYERS)
 
@@ -348,8 +375,12 @@ def test_LOP_A25_a_changed_answer_replaces_the_ballot_and_a_withdrawn_one_can_be
 
 def test_L20_2_an_amendment_scheduled_for_next_round_replaces_the_rule_at_the_deal():
     """L20.2, L20.8: the amended rule replaces the old one (same number and author) from the deal."""
-    amended = {"when": "after", "event": "take", "do": [{"effect": "draw", "who": "next", "n": 1}],
-               "text": "After taking the pile: the next player draws 1."}
+    amended = {
+        "when": "after",
+        "event": "take",
+        "do": [{"effect": "draw", "who": "next", "n": 1}],
+        "text": "After taking the pile: the next player draws 1.",
+    }
     state = table(rules=[EIGHTS_RULE])
     state, events = propose(state, "baraka", {"amend": 1, "rule": amended}, starts="next_round")
     assert events[0].public["change"]["amend"] == 1

@@ -540,11 +540,15 @@ def test_pitcher_made_bid_requires_making_the_bid_to_win():
     """PIT-A11 option `win_condition: "pitcher_made_bid"`: amina at 10 fails her 3 and ends at 7 without winning."""
     start = {"amina": 10}
     state, _ = run(
-        table(NO_COUNT, scores=start, win_condition="pitcher_made_bid"), [("amina", BID(3)), ("baraka", PASS)], NO_COUNT_PLAY
+        table(NO_COUNT, scores=start, win_condition="pitcher_made_bid"),
+        [("amina", BID(3)), ("baraka", PASS)],
+        NO_COUNT_PLAY,
     )
     assert GAME.scores(state)["amina"] == 7 and not GAME.is_finished(state)
     state, _ = run(
-        table(SWEEP, scores={"amina": 5}, win_condition="pitcher_made_bid"), [("amina", BID(2)), ("baraka", PASS)], SWEEP_PLAY
+        table(SWEEP, scores={"amina": 5}, win_condition="pitcher_made_bid"),
+        [("amina", BID(2)), ("baraka", PASS)],
+        SWEEP_PLAY,
     )
     assert GAME.winners(state) == ["amina"]
 
@@ -552,14 +556,18 @@ def test_pitcher_made_bid_requires_making_the_bid_to_win():
 def test_anyone_lets_a_non_pitcher_at_the_target_win():
     """Section 8 `win_condition: "anyone"`: baraka reaches 7 on amina's hand and wins."""
     start = {"baraka": 6}
-    state, _ = run(table(JACK_ONLY, scores=start, win_condition="anyone"), [("amina", BID(3)), ("baraka", PASS)], JACK_ONLY_PLAY)
+    state, _ = run(
+        table(JACK_ONLY, scores=start, win_condition="anyone"), [("amina", BID(3)), ("baraka", PASS)], JACK_ONLY_PLAY
+    )
     assert GAME.winners(state) == ["baraka"]
 
 
 def test_anyone_counts_the_pitcher_first():
     """Section 8: the pitcher at the target wins even when another player has more."""
     start = {"amina": 5, "baraka": 20}
-    state, _ = run(table(JACK_ONLY, scores=start, win_condition="anyone"), [("amina", BID(3)), ("baraka", PASS)], JACK_ONLY_PLAY)
+    state, _ = run(
+        table(JACK_ONLY, scores=start, win_condition="anyone"), [("amina", BID(3)), ("baraka", PASS)], JACK_ONLY_PLAY
+    )
     assert GAME.winners(state) == ["amina"]
 
 
@@ -567,7 +575,9 @@ def test_anyone_shares_an_exact_tie():
     """Section 8: baraka and chausiku both at 7, pitcher amina short: a shared win."""
     start = {"baraka": 7, "chausiku": 7}
     state, _ = run(
-        table(TIED, scores=start, win_condition="anyone"), [("amina", BID(2)), ("baraka", PASS), ("chausiku", PASS)], TIED_PLAY
+        table(TIED, scores=start, win_condition="anyone"),
+        [("amina", BID(2)), ("baraka", PASS), ("chausiku", PASS)],
+        TIED_PLAY,
     )
     assert GAME.winners(state) == ["baraka", "chausiku"]
 

@@ -25,9 +25,11 @@ NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
 LARGEST = {"kadi": 7, "pitch": 7, "lopti": 5, "euchre3": 3, "three_thirteen": 4}
 # The options that seat that many (Kadi deals to 7 only with hands of 6 or fewer: KAD-A2).
 SEAT_MORE = {"kadi": {"hand_size": 6}}
-LONG_RULE = ("Whoever plays a 9 must sing the first line of a song, and anyone who laughs at the singer "
-             "takes the pile at once; the player with most cards chooses the song, and nobody may repeat "
-             "a song already sung this session, on pain of drawing two cards")
+LONG_RULE = (
+    "Whoever plays a 9 must sing the first line of a song, and anyone who laughs at the singer "
+    "takes the pile at once; the player with most cards chooses the song, and nobody may repeat "
+    "a song already sung this session, on pain of drawing two cards"
+)
 
 
 @dataclass
@@ -39,13 +41,17 @@ class Frame:
     events: list[dict[str, Any]]
 
 
-def new_table(game_name: str, count: int, seed: int, options: dict[str, Any] | None = None) -> tuple[TableRow, Game, State]:
+def new_table(
+    game_name: str, count: int, seed: int, options: dict[str, Any] | None = None
+) -> tuple[TableRow, Game, State]:
     game = get_game(game_name)
     parsed = parse_options(game.Options, options or {})
     if options is None and count > game.player_range(parsed)[1]:
         parsed = parse_options(game.Options, SEAT_MORE.get(game_name, {}))
     seats = [Seat(1001 + index, NAMES[index]) for index in range(count)]
-    table = TableRow(1, -1001, 0, game_name, PLAYING, seats[0].user_id, options_dict(parsed), 90, seats, str(seed), version=1)
+    table = TableRow(
+        1, -1001, 0, game_name, PLAYING, seats[0].user_id, options_dict(parsed), 90, seats, str(seed), version=1
+    )
     return table, game, game.new(table.players, parsed, seed)
 
 
@@ -65,8 +71,14 @@ def lopti_extras(state: State, view: dict[str, Any], player: str, rng: random.Ra
     return extras
 
 
-def play(game_name: str, count: int, seed: int, options: dict[str, Any] | None = None,
-         max_moves: int = 400, timeouts: float = 0.03) -> Iterator[Frame]:
+def play(
+    game_name: str,
+    count: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    max_moves: int = 400,
+    timeouts: float = 0.03,
+) -> Iterator[Frame]:
     """Yield the table before each decision of a random match, and once at its end."""
     table, game, state = new_table(game_name, count, seed, options)
     rng = random.Random(seed)

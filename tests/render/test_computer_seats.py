@@ -13,8 +13,19 @@ EN, SW = translator("en"), translator("sw")
 
 
 def lobby(seats, level="strong") -> TableRow:
-    return TableRow(table_id=1, chat_id=-5, thread_id=0, game="pitch", status="lobby", creator_id=1,
-                    options={}, turn_seconds=90, seats=seats, seed="1", level=level)
+    return TableRow(
+        table_id=1,
+        chat_id=-5,
+        thread_id=0,
+        game="pitch",
+        status="lobby",
+        creator_id=1,
+        options={},
+        turn_seconds=90,
+        seats=seats,
+        seed="1",
+        level=level,
+    )
 
 
 def test_computer_players_get_swahili_names_with_a_robot_and_ids_of_their_level():
@@ -30,7 +41,9 @@ def test_the_lobby_lists_computers_and_offers_to_add_and_remove_them():
     table = lobby([Seat(1, "Amina"), computer_seat("easy", [])], level="easy")
     text = group.lobby_text(table, get_game("pitch"), EN)
     assert "• 🤖 Juma" in text and "Computer players: easy" in text
-    labels = [button.text for row in group.lobby_markup(table, EN, "https://t.me/x", 7).inline_keyboard for button in row]
+    labels = [
+        button.text for row in group.lobby_markup(table, EN, "https://t.me/x", 7).inline_keyboard for button in row
+    ]
     assert "🤖 Add a computer player" in labels and "➖ Remove a computer player" in labels
     full = group.lobby_markup(table, SW, "https://t.me/x", 2).inline_keyboard
     assert not any(button.text.startswith("🤖") for row in full for button in row), "a full table offers none"

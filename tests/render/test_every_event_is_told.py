@@ -14,21 +14,34 @@ from pathlib import Path
 
 import pytest
 
-from handlers.i18n import translator
 from handlers.games import renderer_for
+from handlers.i18n import translator
 from tests.render.playouts import NAMES, play
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("kadi", "lopti", "pitch", "euchre3", "three_thirteen")
 PLAYERS = {str(1001 + index): name for index, name in enumerate(NAMES)}
 A, B, C = "1001", "1002", "1003"
-RULE = {"id": 2, "author": A, "round": 1, "text": "After a play: the next player draws 1 card.",
-        "rule": {"when": "after", "event": "play", "if": {}, "do": [{"effect": "draw", "who": "next", "n": 1}]}}
+RULE = {
+    "id": 2,
+    "author": A,
+    "round": 1,
+    "text": "After a play: the next player draws 1 card.",
+    "rule": {"when": "after", "event": "play", "if": {}, "do": [{"effect": "draw", "who": "next", "n": 1}]},
+}
 
 # One event of each kind, as the engines' docstrings describe them (spectator views).
 SAMPLES = {
     "kadi": {
-        "dealt": {"round": 2, "dealer": A, "seats": [A, B], "hand_size": 7, "start_card": "6H", "buried": [], "first": B},
+        "dealt": {
+            "round": 2,
+            "dealer": A,
+            "seats": [A, B],
+            "hand_size": 7,
+            "start_card": "6H",
+            "buried": [],
+            "first": B,
+        },
         "played": {"player": A, "cards": ["7H", "7S"], "left": 3, "skipped": [B, C]},
         "drew": {"player": A, "count": 1},
         "penalty_drawn": {"player": A, "owed": 4, "count": 4},
@@ -75,7 +88,14 @@ SAMPLES = {
         "reversed": {"direction": "anticlockwise", "rule": 2},
         "revealed": {"player": B, "cards": ["4S", "QH"], "rule": 2},
         "burned_returned": {"cards": ["4S"], "stock_count": 5, "rule": 2},
-        "proposed": {"player": A, "vote": 1, "change": {"remove": 2}, "starts": "now", "members": [A, B, C], "needed": 2},
+        "proposed": {
+            "player": A,
+            "vote": 1,
+            "change": {"remove": 2},
+            "starts": "now",
+            "members": [A, B, C],
+            "needed": 2,
+        },
         "voted": {"player": B, "yes": True, "vote": 1, "counts": {"yes": 1, "no": 0}},
         "vote_withdrawn": {"player": B, "vote": 1, "counts": {"yes": 0, "no": 0}},
         "vote_closed": {"vote": 1, "result": "tie", "yes": 1, "no": 1, "members": [A, B], "ballots": {}},
@@ -83,8 +103,15 @@ SAMPLES = {
         "change_applied": {"change": {"remove": 2}},
         "change_scheduled": {"change": {"option": "ten_on_seven", "value": True}},
         "change_rejected": {"change": {"remove": 2}, "vote": 1},
-        "duel_started": {"vote": 1, "change": {"remove": 2}, "starts": "now", "proposer": A, "defender": B,
-                         "stage": "author", "target": 16},
+        "duel_started": {
+            "vote": 1,
+            "change": {"remove": 2},
+            "starts": "now",
+            "proposer": A,
+            "defender": B,
+            "stage": "author",
+            "target": 16,
+        },
         "duel_unopposed": {"vote": 1, "proposer": A},
         "author_absent": {"player": B, "vote": 1, "supporters": [C]},
         "champion": {"player": C, "vote": 1},
@@ -102,10 +129,23 @@ SAMPLES = {
         "played": {"player": A, "card": "AS", "trick": 1},
         "trump_set": {"player": A, "suit": "S"},
         "trick_won": {"player": A, "trick": 1, "plays": [{"player": A, "card": "AS"}, {"player": B, "card": "2S"}]},
-        "hand_scored": {"hand": 2, "dealer": B, "pitcher": A, "bid": 3, "smudge": False, "made": False, "trump": "S",
-                        "high": {"card": "AS", "by": A}, "low": {"card": "2S", "by": B}, "jack": None,
-                        "game": {"by": [B], "trick_points": {A: 4, B: 10}}, "tricks": {A: 3, B: 3},
-                        "points": {A: 1, B: 2}, "change": {A: -3, B: 2}, "scores": {A: 4, B: 6}},
+        "hand_scored": {
+            "hand": 2,
+            "dealer": B,
+            "pitcher": A,
+            "bid": 3,
+            "smudge": False,
+            "made": False,
+            "trump": "S",
+            "high": {"card": "AS", "by": A},
+            "low": {"card": "2S", "by": B},
+            "jack": None,
+            "game": {"by": [B], "trick_points": {A: 4, B: 10}},
+            "tricks": {A: 3, B: 3},
+            "points": {A: 1, B: 2},
+            "change": {A: -3, B: 2},
+            "scores": {A: 4, B: 6},
+        },
         "match_won": {"winners": [A], "scores": {A: 7, B: 3}},
     },
     "euchre3": {
@@ -122,23 +162,50 @@ SAMPLES = {
         "kept": {"player": A, "discarded": 5},
         "defender_alone": {"player": B, "sitting_out": C},
         "defender_passed": {"player": B},
-        "play_started": {"leader": B, "trump": "H", "maker": A, "maker_alone": False, "lone_defender": None, "sitting_out": None},
+        "play_started": {
+            "leader": B,
+            "trump": "H",
+            "maker": A,
+            "maker_alone": False,
+            "lone_defender": None,
+            "sitting_out": None,
+        },
         "played": {"player": A, "card": "9H"},
         "trick_won": {"player": A, "trick": 1, "cards": ["9H", "10H", "QH"]},
-        "round_scored": {"round": 2, "maker": A, "maker_tricks": 3, "euchred": False, "points": {A: 1}, "scores": {A: 5}},
+        "round_scored": {
+            "round": 2,
+            "maker": A,
+            "maker_tricks": 3,
+            "euchred": False,
+            "points": {A: 1},
+            "scores": {A: 5},
+        },
         "match_won": {"winners": [A], "scores": {A: 10}},
         "timed_out": {"player": A, "phase": "play"},
     },
     "three_thirteen": {
-        "round_started": {"round": 2, "dealer": A, "players": [A, B], "deal_size": 4, "wild_rank": "4", "upcard": "9H",
-                          "stock_count": 40, "turn": B},
+        "round_started": {
+            "round": 2,
+            "dealer": A,
+            "players": [A, B],
+            "deal_size": 4,
+            "wild_rank": "4",
+            "upcard": "9H",
+            "stock_count": 40,
+            "turn": B,
+        },
         "timed_out": {"player": A, "phase": "draw"},
         "stock_reshuffled": {"stock_count": 30},
         "drew": {"player": A, "from": "discard", "card": "9H"},
         "discarded": {"player": A, "card": "9H"},
         "went_out": {"player": A, "melds": [["3S", "3H", "3D"]], "discard": "9H", "first": True, "final_turns": [B]},
-        "round_scored": {"round": 2, "went_out": [A], "hands": {A: {"melds": [["3S", "3H", "3D"]], "deadwood_cards": [],
-                                                                    "deadwood": 0}}, "points": {A: 0}, "totals": {A: 10}},
+        "round_scored": {
+            "round": 2,
+            "went_out": [A],
+            "hands": {A: {"melds": [["3S", "3H", "3D"]], "deadwood_cards": [], "deadwood": 0}},
+            "points": {A: 0},
+            "totals": {A: 10},
+        },
         "tie_break": {"players": [A, B]},
         "match_over": {"winners": [A], "totals": {A: 50, B: 60}},
     },
@@ -191,7 +258,9 @@ def test_a_timeout_says_who_ran_out_of_time_and_what_the_bot_did(game):
     english = renderer.log_lines(events, translator("en"), PLAYERS)
     swahili = renderer.log_lines(events, translator("sw"), PLAYERS)
     assert len(english) == 1 and english[0].startswith("⏰ Time's up for Amina, so I moved for them: Amina "), english
-    assert len(swahili) == 1 and swahili[0].startswith("⏰ Muda wa Amina umekwisha, kwa hiyo nimemchezea: Amina "), swahili
+    assert len(swahili) == 1 and swahili[0].startswith("⏰ Muda wa Amina umekwisha, kwa hiyo nimemchezea: Amina "), (
+        swahili
+    )
 
 
 def test_every_kind_a_random_match_shows_has_its_sample_and_a_line():
@@ -205,5 +274,7 @@ def test_every_kind_a_random_match_shows_has_its_sample_and_a_line():
             if kind == "timed_out" and "phase" not in event and "player" not in event:
                 continue  # the table service's
             assert kind in SAMPLES[game], f"{game}: {kind}"
-            quiet = kind in renderer_for(game).quiet_events or (game == "lopti" and kind == "drew" and "rule" not in event)
+            quiet = kind in renderer_for(game).quiet_events or (
+                game == "lopti" and kind == "drew" and "rule" not in event
+            )
             assert quiet or renderer_for(game).log_lines([event], translator("sw"), PLAYERS), (game, event)

@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from handlers.i18n import Translator
 from engine.core.options import options_dict, parse_options
 from engine.core.protocol import CLOCK, Applied, Event
 from engine.registry import available_games, get_game
 from handlers import basics, howto, profile
 from handlers.games import renderer_for
-from handlers.render import hand, screens, table as group
+from handlers.i18n import Translator
+from handlers.render import hand, screens
 from handlers.render.seat import player_view, seen_by
 from handlers.rule_builder import DIGITS, builder_message, next_step, replay
 from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Seat, TableRow
@@ -269,8 +269,12 @@ def test_the_lobby_and_a_closed_table_read_from_the_catalog(game_name):
     table, game, _state = new_table(game_name, PLAYERS[game_name], {}, "1")
     names = [seat.name for seat in table.seats]
     readers = screens.Readers(MARKED, {}, "karata_bot")
-    for status, consents, reason in ((LOBBY, None, None), (LOBBY, {"1001": True}, None),
-                                     (CANCELLED, None, "empty"), (CANCELLED, None, "cancelled")):
+    for status, consents, reason in (
+        (LOBBY, None, None),
+        (LOBBY, {"1001": True}, None),
+        (CANCELLED, None, "empty"),
+        (CANCELLED, None, "cancelled"),
+    ):
         table.status, table.consents, table.closed_reason = status, consents, reason
         table.options = {**table.options, "changed_for_the_test": 5}
         for slot, screen in screens.table_screens(Loaded(table, game, None), readers, 0).items():

@@ -58,7 +58,10 @@ def labels(language: str) -> set[str]:
     return {label.replace("{number}", "N").lower() for label in found if label}
 
 
-PRESS = {"en": re.compile(r"[Pp]ress(?:es)? \*{1,2}([^*]+)\*{1,2}"), "sw": re.compile(r"[Bb]onyeza \*{1,2}([^*]+)\*{1,2}")}
+PRESS = {
+    "en": re.compile(r"[Pp]ress(?:es)? \*{1,2}([^*]+)\*{1,2}"),
+    "sw": re.compile(r"[Bb]onyeza \*{1,2}([^*]+)\*{1,2}"),
+}
 
 
 @pytest.mark.parametrize("game, language", GUIDES)

@@ -73,6 +73,10 @@ def test_a_page_ends_before_its_developer_sections():
 
 
 def test_a_long_guide_is_cut_between_sections_with_each_heading_above_its_text():
-    blocks = [(guide_pages.HEAD, "<b>One</b>"), (guide_pages.TEXT, "a" * 60), (guide_pages.HEAD, "<b>Two</b>"),
-              (guide_pages.TEXT, "b" * 60)]
+    blocks = [
+        (guide_pages.HEAD, "<b>One</b>"),
+        (guide_pages.TEXT, "a" * 60),
+        (guide_pages.HEAD, "<b>Two</b>"),
+        (guide_pages.TEXT, "b" * 60),
+    ]
     assert guide_pages.split_messages(blocks, limit=100) == ["<b>One</b>\n" + "a" * 60, "<b>Two</b>\n" + "b" * 60]

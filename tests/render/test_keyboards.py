@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handlers.i18n import translator
 from engine.core.options import parse_options
 from handlers.games.lopti import MAX_BUTTON
 from handlers.games.lopti import RENDERER as LOPTI
+from handlers.i18n import translator
 from handlers.render.action_tree import ALONE, CARD, DONE
 from handlers.render.hand import render_hand
-from handlers.render.seat import seen_by
 from handlers.render.keyboard import MAX_PER_ROW, MAX_ROWS
+from handlers.render.seat import seen_by
 from tests.kadi.test_kadi_helpers import build_deck
 from tests.render.playouts import LARGEST, new_table, play
 
@@ -138,8 +138,11 @@ def test_euchre_keep_shows_all_ten_cards_in_hand_then_dummy_order():
         # Then one press keeps the five strongest (what a timeout keeps); marking still offers any five.
         assert shown[-1].startswith("⏩ ")
         best = frame.game.timeout_actions(frame.state)[0]["cards"]
-        node = next(child for label, child in seen_by(frame.table, frame.game, frame.state, maker, EN).tree.root.links
-                    if label == shown[-1])
+        node = next(
+            child
+            for label, child in seen_by(frame.table, frame.game, frame.state, maker, EN).tree.root.links
+            if label == shown[-1]
+        )
         assert not node.children and sorted(node.action["cards"]) == sorted(best)
         assert shown[-1] == "⏩ " + show.cards(node.action["cards"])
         assert "⏩ keeps your five strongest at once" in _text
@@ -171,7 +174,10 @@ def test_proposal_labels_are_cut_between_words():
             label = LOPTI.change_button(action["change"], _)
             assert len(label) <= MAX_BUTTON
             if label != full:
-                assert label.endswith("…") and full.startswith(label[:-1]) and full[len(label) - 1] == " ", (label, full)
+                assert label.endswith("…") and full.startswith(label[:-1]) and full[len(label) - 1] == " ", (
+                    label,
+                    full,
+                )
 
 
 def test_confirm_and_back_share_the_last_row():
@@ -265,7 +271,10 @@ def test_a_lopti_shortcut_only_for_a_legal_play_and_at_most_three():
     table, game, state, turn = lopti_turn_with(hand)
     seen = seen_by(table, game, state, turn, EN)
     assert [label for label, _child in seen.tree.root.links if label.startswith("⏩")] == [
-        "⏩ 4♠ 4♥️", "⏩ 5♠ 5♥️", "⏩ 6♠ 6♥️"]
+        "⏩ 4♠ 4♥️",
+        "⏩ 5♠ 5♥️",
+        "⏩ 6♠ 6♥️",
+    ]
     rows = labels(render_hand(table, game, state, turn, EN)[1])
     assert all(len(row) <= 5 for row in rows) and len(rows) <= MAX_ROWS, rows
     # No play is lost: a pair past the cap is marked card by card and played with ✔.
@@ -289,9 +298,13 @@ def test_the_euchre_dealer_picks_up_with_one_tap_on_the_card_to_discard():
         up = show.card(view["up_card"])
         taps = {label: child.action for label, child in seen.tree.root.links if child.kind == CARD}
         assert sorted(taps) == sorted(show.card(card) for card in [*view["hand"], view["up_card"]])
-        assert all(action == {"type": "pick_up", "discard": code} for code, action in
-                   ((next(c for c in [*view["hand"], view["up_card"]] if show.card(c) == label), action)
-                    for label, action in taps.items()))
+        assert all(
+            action == {"type": "pick_up", "discard": code}
+            for code, action in (
+                (next(c for c in [*view["hand"], view["up_card"]] if show.card(c) == label), action)
+                for label, action in taps.items()
+            )
+        )
         assert f"to pick up {up}, tap the card you discard for it" in text
         assert len(labels(markup)) <= 3, "six cards, then Leave it"
         return

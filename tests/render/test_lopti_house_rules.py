@@ -3,43 +3,61 @@ a typed rule is shown as typed. The builder's buttons and sentence are translate
 
 import pytest
 
-from handlers.i18n import translator
 from engine.lopti.house import CONDITIONS, EFFECTS
 from handlers.games.house_rules import rule_sentence
 from handlers.games.lopti import RENDERER
+from handlers.i18n import translator
 from handlers.rule_builder import CONDITION_VALUES, Draft, choose, next_step, rule_words
 
 SW, EN = translator("sw"), translator("en")
 NAMES = {"1": "Amina", "2": "Baraka"}
 
-DRAW_FOR_OTHERS = {"when": "after", "event": "burn", "if": {"burn_cause": "threes"},
-                   "do": [{"effect": "draw", "who": "others", "n": 2}]}
+DRAW_FOR_OTHERS = {
+    "when": "after",
+    "event": "burn",
+    "if": {"burn_cause": "threes"},
+    "do": [{"effect": "draw", "who": "others", "n": 2}],
+}
 # As the engine keeps it: the structure beside the sentence its English-speaking author confirmed.
-RECORD = {"id": 2, "author": "1", "round": 1, "enforced": True, "rule": DRAW_FOR_OTHERS,
-          "text": "After a burn by 3s: everyone else draws 2 cards."}
+RECORD = {
+    "id": 2,
+    "author": "1",
+    "round": 1,
+    "enforced": True,
+    "rule": DRAW_FOR_OTHERS,
+    "text": "After a burn by 3s: everyone else draws 2 cards.",
+}
 
 
 def test_a_built_rule_reads_in_swahili_for_a_swahili_table_and_in_english_for_an_english_one():
     view = {"rules": [RECORD], "phase": "play"}
     swahili = RENDERER.rules_lines(view, SW, NAMES)
     english = RENDERER.rules_lines(view, EN, NAMES)
-    assert swahili == ["Kanuni ya 2, iliyotungwa na Amina (raundi ya 1): Baada ya kuondoa rundo kwa 3 zote nne: "
-                       "wachezaji wengine wote wanachota karata 2."]
+    assert swahili == [
+        "Kanuni ya 2, iliyotungwa na Amina (raundi ya 1): Baada ya kuondoa rundo kwa 3 zote nne: "
+        "wachezaji wengine wote wanachota karata 2."
+    ]
     assert english == ["Rule 2 by Amina (round 1): After a burn by 3s: everyone else draws 2 cards."]
     # On the table a rule is shown broken into two lines that fit a phone, or counted when longer.
-    assert RENDERER.centre_lines(view, EN, NAMES)[-2:] == ["📜 2. Amina: After a burn by 3s: everyone", "else draws 2 cards."]
+    assert RENDERER.centre_lines(view, EN, NAMES)[-2:] == [
+        "📜 2. Amina: After a burn by 3s: everyone",
+        "else draws 2 cards.",
+    ]
     assert RENDERER.centre_lines(view, SW, NAMES)[-1] == "📜 Kanuni maalumu 1: ione kwa /rules."
 
 
 def test_a_new_rule_is_announced_in_the_readers_language():
     event = {"kind": "rule_authored", "player": "1", "rule": RECORD}
     assert RENDERER.event_line(event, SW, NAMES) == (
-        "📜 Kanuni mpya ya Amina: Baada ya kuondoa rundo kwa 3 zote nne: wachezaji wengine wote wanachota karata 2.")
+        "📜 Kanuni mpya ya Amina: Baada ya kuondoa rundo kwa 3 zote nne: wachezaji wengine wote wanachota karata 2."
+    )
 
 
 def test_a_typed_rule_stays_as_typed_and_escaped():
     typed = {"id": 1, "author": "2", "round": 1, "enforced": False, "rule": None, "text": "Sema <jambo> & cheza"}
-    assert RENDERER.rules_lines({"rules": [typed]}, EN, NAMES) == ["Rule 1 by Baraka (round 1): Sema &lt;jambo&gt; &amp; cheza"]
+    assert RENDERER.rules_lines({"rules": [typed]}, EN, NAMES) == [
+        "Rule 1 by Baraka (round 1): Sema &lt;jambo&gt; &amp; cheza"
+    ]
 
 
 def test_everyone_else_has_whole_plural_sentences():

@@ -10,7 +10,12 @@ from handlers.i18n import translator
 from handlers.rule_builder import DraftCode, builder_message, replay, steps_of
 
 EN, SW = translator("en"), translator("sw")
-EIGHTS = {"when": "after", "event": "play", "if": {"ranks": ["8"]}, "do": [{"effect": "give", "who": "actor", "to": "next", "n": 2}]}
+EIGHTS = {
+    "when": "after",
+    "event": "play",
+    "if": {"ranks": ["8"]},
+    "do": [{"effect": "give", "who": "actor", "to": "next", "n": 2}],
+}
 
 
 def view(**changes):
@@ -37,7 +42,9 @@ def opened_vote():
 
 
 STATES = {
-    "fresh": state_with, "vote used": lambda: state_with(vote_used=True), "vote open": opened_vote,
+    "fresh": state_with,
+    "vote used": lambda: state_with(vote_used=True),
+    "vote open": opened_vote,
     "authoring": lambda: state_with(phase="authoring", round_winner=0),
 }
 

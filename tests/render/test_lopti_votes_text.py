@@ -2,17 +2,24 @@
 
 import pytest
 
-from handlers.i18n import translator
 from handlers.games.lopti import RENDERER
+from handlers.i18n import translator
 
 SW, EN = translator("sw"), translator("en")
 
 
-@pytest.mark.parametrize("result, swahili, english", [
-    ("passed", "🗳 Kura imepita (ndiyo 3, hapana 1).", "🗳 The vote passed (3 yes, 1 no)."),
-    ("failed", "🗳 Kura imeshindwa (ndiyo 1, hapana 3).", "🗳 The vote failed (1 yes, 3 no)."),
-    ("tie", "🗳 Kura imefungana (ndiyo 2, hapana 2): pambano litaamua.", "🗳 The vote is tied (2 yes, 2 no): a duel decides."),
-])
+@pytest.mark.parametrize(
+    "result, swahili, english",
+    [
+        ("passed", "🗳 Kura imepita (ndiyo 3, hapana 1).", "🗳 The vote passed (3 yes, 1 no)."),
+        ("failed", "🗳 Kura imeshindwa (ndiyo 1, hapana 3).", "🗳 The vote failed (1 yes, 3 no)."),
+        (
+            "tie",
+            "🗳 Kura imefungana (ndiyo 2, hapana 2): pambano litaamua.",
+            "🗳 The vote is tied (2 yes, 2 no): a duel decides.",
+        ),
+    ],
+)
 def test_each_vote_result_is_a_whole_sentence(result, swahili, english):
     yes, no = {"passed": (3, 1), "failed": (1, 3), "tie": (2, 2)}[result]
     event = {"kind": "vote_closed", "result": result, "yes": yes, "no": no}
@@ -29,10 +36,13 @@ def test_a_change_reads_as_a_noun_inside_the_host_sentences():
     proposed = RENDERER.event_line({"kind": "proposed", "player": "1", "change": REMOVE}, SW, NAMES)
     rejected = RENDERER.event_line({"kind": "change_rejected", "change": FACE_DOWN}, SW, NAMES)
     assert proposed == "🗳 Amina anapendekeza kuondoa kanuni ya 2."
-    assert rejected == ("Hakuna mabadiliko: pendekezo la kuwasha kanuni “aliyefikia karata zilizofunikwa "
-                        "anaweza kuchukua rundo” limekataliwa.")
+    assert rejected == (
+        "Hakuna mabadiliko: pendekezo la kuwasha kanuni “aliyefikia karata zilizofunikwa "
+        "anaweza kuchukua rundo” limekataliwa."
+    )
     assert RENDERER.event_line({"kind": "change_rejected", "change": REMOVE}, EN, NAMES) == (
-        "No change: remove rule 2 was turned down.")
+        "No change: remove rule 2 was turned down."
+    )
 
 
 def test_the_poll_asks_about_the_proposal_of_its_proposer():

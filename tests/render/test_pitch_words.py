@@ -1,8 +1,8 @@
 """Pitch's bid list and hand summary read fully in Swahili (no English words left in them)."""
 
+from handlers.games.pitch import RENDERER
 from handlers.i18n import translator
 from handlers.render.fit import LINE_WIDTH, phone_width
-from handlers.games.pitch import RENDERER
 
 SW = translator("sw")
 NAMES = {"1": "Amina", "2": "Baraka", "3": "Chausiku"}
@@ -14,16 +14,30 @@ def test_a_pass_on_a_seat_reads_amepita():
 
 
 def test_the_game_point_is_named_in_swahili():
-    event = {"kind": "hand_scored", "pitcher": "1", "bid": 2, "made": True,
-             "high": {"card": "AH", "by": "1"}, "game": {"by": ["2"]}}
+    event = {
+        "kind": "hand_scored",
+        "pitcher": "1",
+        "bid": 2,
+        "made": True,
+        "high": {"card": "AH", "by": "1"},
+        "game": {"by": ["2"]},
+    }
     line = RENDERER.event_line(event, SW, NAMES)
     assert "Jumla Baraka" in line and "Game" not in line
 
 
 def test_the_four_points_have_four_distinct_words_none_of_them_the_match():
     """«Jeki J♣ Amina», not «J J♣ Amina»; the Game point is «Jumla», since «Mchezo» is the match."""
-    event = {"kind": "hand_scored", "pitcher": "1", "bid": 3, "made": True, "high": {"card": "AC", "by": "1"},
-             "low": {"card": "2C", "by": "2"}, "jack": {"card": "JC", "by": "3"}, "game": {"by": ["2"]}}
+    event = {
+        "kind": "hand_scored",
+        "pitcher": "1",
+        "bid": 3,
+        "made": True,
+        "high": {"card": "AC", "by": "1"},
+        "low": {"card": "2C", "by": "2"},
+        "jack": {"card": "JC", "by": "3"},
+        "game": {"by": ["2"]},
+    }
     line = RENDERER.event_line(event, SW, NAMES)
     assert "Jeki J♣ Chausiku" in line and "Jumla Baraka" in line and "Mchezo" not in line
     assert " J J♣" not in line
@@ -38,14 +52,24 @@ def test_a_seat_shows_its_tricks_while_the_hand_is_played():
 
 
 def winning_events(pitcher_wins: bool) -> list[dict]:
-    scored = {"kind": "hand_scored", "hand": 7, "pitcher": "1" if pitcher_wins else "2", "bid": 2, "made": True,
-              "change": {"1": 2, "2": 0, "3": 2}, "scores": {"1": 8, "2": 3, "3": 8}, "game": {"by": ["1"]}}
+    scored = {
+        "kind": "hand_scored",
+        "hand": 7,
+        "pitcher": "1" if pitcher_wins else "2",
+        "bid": 2,
+        "made": True,
+        "change": {"1": 2, "2": 0, "3": 2},
+        "scores": {"1": 8, "2": 3, "3": 8},
+        "game": {"by": ["1"]},
+    }
     return [scored, {"kind": "match_won", "winners": ["1", "3"], "scores": {"1": 8, "2": 3, "3": 8}}]
 
 
 def test_a_match_end_is_one_sentence_that_names_the_winners_once():
-    for language, expected in (("en", "🏆 Amina and Chausiku win with 8 points as the pitchers."),
-                               ("sw", "🏆 Amina na Chausiku wameshinda kwa pointi 8 wakiwa washindi wa zabuni.")):
+    for language, expected in (
+        ("en", "🏆 Amina and Chausiku win with 8 points as the pitchers."),
+        ("sw", "🏆 Amina na Chausiku wameshinda kwa pointi 8 wakiwa washindi wa zabuni."),
+    ):
         _ = translator(language)
         summary = RENDERER.round_summary(winning_events(True), _, NAMES)
         assert summary[-1] == expected
@@ -56,9 +80,19 @@ def test_a_match_end_is_one_sentence_that_names_the_winners_once():
 
 def test_the_hand_results_and_the_points_explained_fit_a_phone():
     """The verdict, the awards and the first hand's explanation: lines of at most 44 columns."""
-    event = {"kind": "hand_scored", "hand": 1, "pitcher": "1", "bid": 4, "made": False,
-             "high": {"card": "AC", "by": "1"}, "low": {"card": "2C", "by": "2"}, "jack": {"card": "JC", "by": "3"},
-             "game": {"by": ["2", "3"]}, "change": {"1": -4, "2": 2, "3": 2}, "scores": {"1": -4, "2": 2, "3": 2}}
+    event = {
+        "kind": "hand_scored",
+        "hand": 1,
+        "pitcher": "1",
+        "bid": 4,
+        "made": False,
+        "high": {"card": "AC", "by": "1"},
+        "low": {"card": "2C", "by": "2"},
+        "jack": {"card": "JC", "by": "3"},
+        "game": {"by": ["2", "3"]},
+        "change": {"1": -4, "2": 2, "3": 2},
+        "scores": {"1": -4, "2": 2, "3": 2},
+    }
     long_names = {"1": "Wanjiku Wa Kamau Njo", "2": "Baraka Mwangi Otieno", "3": "Chausiku Achieng"}
     for language in ("en", "sw"):
         lines = RENDERER.round_summary([event], translator(language), long_names)

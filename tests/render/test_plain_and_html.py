@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from handlers.i18n import translator
 from handlers.games import renderer_for
 from handlers.games.kadi import RENDERER as KADI
 from handlers.games.lopti import RENDERER as LOPTI
+from handlers.i18n import translator
 from handlers.refusals import refusal_text
 from handlers.render.hand import render_hand
 from handlers.render.seat import player_view, round_results
@@ -20,7 +20,7 @@ from tests.render.playouts import LARGEST, play
 EN = translator("en")
 TAGS = re.compile(r"</?(b|i)>")
 ENTITY = re.compile(r"&(amp|lt|gt|quot|#\d+);")
-TRICKY = ["<b>Amina</b>", "Baraka & Co", "Chausiku <3", "Daudi>", "Eshe&amp;", "F<i>", "G\"ati"]
+TRICKY = ["<b>Amina</b>", "Baraka & Co", "Chausiku <3", "Daudi>", "Eshe&amp;", "F<i>", 'G"ati']
 
 
 def well_formed(html: str) -> bool:
@@ -53,15 +53,21 @@ def test_a_poll_and_a_button_show_names_and_rules_as_typed():
     assert "Amina & <Co>" in question and "Say <b>jambo</b> & play" in question and "&lt;" not in question
     button = LOPTI.change_button({"restore": [{"author": "1", "rule": {"text": "<&>"}}]}, EN)
     assert button.endswith(": <&>")
-    labels = [label for label, _key in KADI.table_buttons(
-        {"players": ["1"], "seats": ["1"], "table_options": {"hiding": True}}, {"1": "Amina & <Co>"}, EN)]
+    labels = [
+        label
+        for label, _key in KADI.table_buttons(
+            {"players": ["1"], "seats": ["1"], "table_options": {"hiding": True}}, {"1": "Amina & <Co>"}, EN
+        )
+    ]
     assert labels == ["⚖️ Amina & <Co>"]
 
 
 def test_the_same_rule_is_escaped_on_the_table():
     change = {"restore": [{"author": "1", "rule": {"text": "Say <b>jambo</b> & play"}}]}
-    view = {"phase": "play", "vote": {"id": 1, "proposer": "1", "change": change, "starts": "now", "yes": 0, "no": 0,
-                                      "needed": 2}}
+    view = {
+        "phase": "play",
+        "vote": {"id": 1, "proposer": "1", "change": change, "starts": "now", "yes": 0, "no": 0, "needed": 2},
+    }
     centre = "\n".join(LOPTI.centre_lines(view, EN, {"1": "Amina"}))
     assert "Say &lt;b&gt;jambo&lt;/b&gt; &amp; play" in centre and "<b>" not in centre
 

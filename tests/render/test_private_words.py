@@ -56,9 +56,19 @@ def test_the_last_private_message_says_how_the_match_ended_for_the_reader():
 
 
 def test_the_lobby_lines_fit_a_phone():
-    table = TableRow(table_id=1, chat_id=-5, thread_id=0, game="kadi", status="lobby", creator_id=1,
-                     options={"hand_size": 5, "elimination": True}, turn_seconds=90,
-                     seats=[Seat(1, "Amina"), Seat(2, "Baraka")], seed="1", stand_in=True)
+    table = TableRow(
+        table_id=1,
+        chat_id=-5,
+        thread_id=0,
+        game="kadi",
+        status="lobby",
+        creator_id=1,
+        options={"hand_size": 5, "elimination": True},
+        turn_seconds=90,
+        seats=[Seat(1, "Amina"), Seat(2, "Baraka")],
+        seed="1",
+        stand_in=True,
+    )
     for _ in (EN, SW):
         text = group.lobby_text(table, get_game("kadi"), _)
         wide = [line for line in text.split("\n") if phone_width(line) > LINE_WIDTH]

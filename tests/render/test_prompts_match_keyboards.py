@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handlers.i18n import translator
 from handlers.games import renderer_for
+from handlers.i18n import translator
 from handlers.render.seat import seen_by
 from tests.render.playouts import play
 
@@ -172,7 +172,9 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize("game, count, options", GAMES, ids=[f"{g}-{n}-{'-'.join(o) or 'standard'}" for g, n, o in GAMES])
+@pytest.mark.parametrize(
+    "game, count, options", GAMES, ids=[f"{g}-{n}-{'-'.join(o) or 'standard'}" for g, n, o in GAMES]
+)
 @settings(deadline=None, max_examples=2, derandomize=True)
 @given(seed=st.integers(min_value=0, max_value=10**6))
 def test_the_prompt_names_exactly_what_the_keyboard_offers(game, count, options, seed):

@@ -2,11 +2,11 @@
 
 import pytest
 
-from handlers.i18n import translator
 from engine.registry import available_games
 from fakeapi.html import parse_html
 from handlers import basics, howto, profile
 from handlers.callback_data import HowTo, decode
+from handlers.i18n import translator
 from handlers.render.common import game_title
 
 LANGUAGES = ["sw", "en"]

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handlers.i18n import translator
 from handlers.games.euchre3 import RENDERER as EUCHRE
 from handlers.games.lopti import RENDERER as LOPTI
-from handlers.render.seat import player_view
+from handlers.i18n import translator
 from handlers.render.fit import LINE_WIDTH, phone_width
+from handlers.render.seat import player_view
 from handlers.render.table import MAX_CHARACTERS, MAX_LINES, shown_length, table_text
 from tests.render.playouts import LARGEST, LONG_RULE, new_table, play
 
@@ -69,17 +69,38 @@ def test_a_phone_counts_an_emoji_as_two_columns_and_tags_as_none():
 def test_the_seat_lines_that_were_too_wide_fit_now():
     """Euchre's seat with every role (80 columns in Swahili before) and Lopti's vote (124)."""
     table, game, state = new_table("euchre3", 3, 1)
-    view = {**player_view(table, game, state, None), "phase": "play", "dealer": "1003", "maker": "1002",
-            "maker_alone": True, "lone_defender": "1003", "trump": "H", "tricks_won": {"1001": 0, "1002": 2, "1003": 1},
-            "trick": [{"player": "1003", "card": "QH"}]}
+    view = {
+        **player_view(table, game, state, None),
+        "phase": "play",
+        "dealer": "1003",
+        "maker": "1002",
+        "maker_alone": True,
+        "lone_defender": "1003",
+        "trump": "H",
+        "tricks_won": {"1001": 0, "1002": 2, "1003": 1},
+        "trick": [{"player": "1003", "card": "QH"}],
+    }
     sw = translator("sw")
     seat = EUCHRE.seat_detail(view, "1003", sw)
     assert seat == "Q♥️ · mzunguko 1" and "mgawaji" not in seat
     assert EUCHRE.centre_lines(view, sw, table.names) == [
-        "Turufu: ♥️ kopa", "Mchaguzi wa turufu: Baraka (peke yake)", "Anatetea peke yake: Chausiku",
-        "Mzunguko wa 4 kati ya 5"]
-    vote = {"phase": "play", "vote": {"id": 1, "proposer": "1001", "change": {"option": "play_for_places", "value": True},
-                                      "starts": "now", "yes": 4, "no": 0, "needed": 3}}
+        "Turufu: ♥️ kopa",
+        "Mchaguzi wa turufu: Baraka (peke yake)",
+        "Anatetea peke yake: Chausiku",
+        "Mzunguko wa 4 kati ya 5",
+    ]
+    vote = {
+        "phase": "play",
+        "vote": {
+            "id": 1,
+            "proposer": "1001",
+            "change": {"option": "play_for_places", "value": True},
+            "starts": "now",
+            "yes": 4,
+            "no": 0,
+            "needed": 3,
+        },
+    }
     centre = LOPTI.centre_lines(vote, sw, {"1001": "Amina"})
     assert all(phone_width(line) <= LINE_WIDTH for line in centre), centre
     assert centre[-1] == "Ndiyo 4, hapana 0; ndiyo 3 zinapitisha."

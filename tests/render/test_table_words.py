@@ -25,8 +25,15 @@ def labels(markup) -> list[str]:
 
 
 def test_pitch_says_why_only_some_cards_are_offered():
-    view = {"awaiting": "play", "phase": "playing", "you": "2", "pitcher": "1", "trump": "S",
-            "hand": ["4H", "9H", "KS", "2C"], "trick": [{"player": "1", "card": "AH"}]}
+    view = {
+        "awaiting": "play",
+        "phase": "playing",
+        "you": "2",
+        "pitcher": "1",
+        "trump": "S",
+        "hand": ["4H", "9H", "KS", "2C"],
+        "trick": [{"player": "1", "card": "AH"}],
+    }
     legal = [{"type": "play", "card": card} for card in ("4H", "9H", "KS")]
     assert PITCH.prompt(view, legal, True, EN) == "Your turn: you hold ♥️ hearts, so follow suit or play a trump."
     assert PITCH.prompt(view, legal, True, SW) == "Zamu yako: una ♥️ kopa, kwa hiyo fuata aina hiyo au cheza turufu."
@@ -72,9 +79,18 @@ def test_pitch_tells_each_bid_once_on_the_seats():
 
 
 def test_pitch_explains_its_four_points_after_the_first_hand_only():
-    scored = {"kind": "hand_scored", "hand": 1, "pitcher": "1", "bid": 2, "made": True,
-              "high": {"card": "AH", "by": "1"}, "low": {"card": "2H", "by": "2"}, "game": {"by": ["1"]},
-              "change": {"1": 3, "2": 1}, "scores": {"1": 3, "2": 1}}
+    scored = {
+        "kind": "hand_scored",
+        "hand": 1,
+        "pitcher": "1",
+        "bid": 2,
+        "made": True,
+        "high": {"card": "AH", "by": "1"},
+        "low": {"card": "2H", "by": "2"},
+        "game": {"by": ["1"]},
+        "change": {"1": 3, "2": 1},
+        "scores": {"1": 3, "2": 1},
+    }
     first = "\n".join(PITCH.round_summary([scored], EN, NAMES))
     assert "<i>High: the highest trump played.</i>\n<i>Low: the lowest trump played.</i>" in first
     assert "Juu: turufu ya juu kabisa iliyochezwa" in "\n".join(PITCH.round_summary([scored], SW, NAMES))
@@ -83,19 +99,31 @@ def test_pitch_explains_its_four_points_after_the_first_hand_only():
 
 
 def test_three_thirteen_names_the_melds_and_the_cards_outside_them():
-    view = {"hand": ["6H", "7H", "8H", "3D"], "round": 2, "rounds": 11, "wild_rank": "4",
-            "best_arrangement": {"melds": [["6H", "7H", "8H"]], "deadwood": 3}}
+    view = {
+        "hand": ["6H", "7H", "8H", "3D"],
+        "round": 2,
+        "rounds": 11,
+        "wild_rank": "4",
+        "best_arrangement": {"melds": [["6H", "7H", "8H"]], "deadwood": 3},
+    }
     assert THIRTEEN.hand_lines(view, EN, active=False)[-1] == "Cards outside melds: 3 points"
     assert THIRTEEN.hand_lines(view, SW, active=False)[-1] == "Karata zisizopangwa: pointi 3"
-    event = {"kind": "round_scored", "round": 2, "points": {"2": 3}, "totals": {"2": 3},
-             "hands": {"2": {"melds": [["6H", "7H", "8H"]], "deadwood_cards": ["3D"]}}}
+    event = {
+        "kind": "round_scored",
+        "round": 2,
+        "points": {"2": 3},
+        "totals": {"2": 3},
+        "hands": {"2": {"melds": [["6H", "7H", "8H"]], "deadwood_cards": ["3D"]}},
+    }
     assert THIRTEEN.round_score_lines(event, EN, NAMES) == ["Baraka: 3 (+3) · melds [6♥️ 7♥️ 8♥️] · outside melds 3♦️"]
     assert THIRTEEN.round_score_lines(event, SW, NAMES) == ["Baraka: 3 (+3) · makundi [6♥️ 7♥️ 8♥️] · zisizopangwa 3♦️"]
 
 
 def test_a_table_title_is_not_the_joker_nor_a_face_down_card():
     frame = next(play("kadi", 3, 1))
-    text = table_text(frame.table, frame.game, frame.state, EN, player_view(frame.table, frame.game, frame.state, None), NOW)
+    text = table_text(
+        frame.table, frame.game, frame.state, EN, player_view(frame.table, frame.game, frame.state, None), NOW
+    )
     title = text.split("\n")[0]
     assert title.startswith("<b>🎲 Kadi</b>") and show.card("X") not in title and show.FACE_DOWN not in title
 
@@ -106,4 +134,6 @@ def test_a_lopti_round_won_without_house_rules_promises_no_rule():
     won = {"kind": "round_won", "player": "1", "writes_rule": True}
     assert "writes a house rule" in LOPTI.event_line(won, EN, NAMES)
     plain = LOPTI.event_line({**won, "writes_rule": False}, EN, NAMES)
-    assert plain == "🏆 Amina wins the round." and "kanuni" not in LOPTI.event_line({**won, "writes_rule": False}, SW, NAMES)
+    assert plain == "🏆 Amina wins the round." and "kanuni" not in LOPTI.event_line(
+        {**won, "writes_rule": False}, SW, NAMES
+    )

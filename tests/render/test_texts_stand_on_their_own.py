@@ -99,8 +99,9 @@ def defined_numbers() -> set[str]:
 
 def written(number: str, defined: set[str]) -> bool:
     """«L18.1» is written as the question and answer «L18.1Q», «L18.1A»; «K3» as its rules «K3.1a»."""
-    return number in defined or any(name.startswith(number) and not name[len(number)].isdigit()
-                                    for name in defined if len(name) > len(number))
+    return number in defined or any(
+        name.startswith(number) and not name[len(number)].isdigit() for name in defined if len(name) > len(number)
+    )
 
 
 def test_every_rule_number_the_code_cites_is_written_in_the_repository():

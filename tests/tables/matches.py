@@ -47,8 +47,11 @@ def winning_policy(game, state, player: str, winner: str) -> dict:
     legal = game.legal_actions(state, player)
     if player == winner:
         plays = [action for action in legal if action["type"] == "play"]
-        for choice in ([action for action in plays if action.get("call")], plays,
-                       [action for action in legal if action["type"] == "call"]):
+        for choice in (
+            [action for action in plays if action.get("call")],
+            plays,
+            [action for action in legal if action["type"] == "call"],
+        ):
             if choice:
                 return max(choice, key=lambda action: len(action.get("cards", [])))
     for kind in ("accept", "draw", "pass"):
@@ -58,8 +61,9 @@ def winning_policy(game, state, player: str, winner: str) -> dict:
     return legal[0]
 
 
-async def play_match(service: TableService, chat_id: int, seats: Sequence[Seat], winner: Seat,
-                     options: dict = QUICK_KADI) -> TableRow:
+async def play_match(
+    service: TableService, chat_id: int, seats: Sequence[Seat], winner: Seat, options: dict = QUICK_KADI
+) -> TableRow:
     """A Kadi match at `chat_id` that `winner` wins; returns the finished table."""
     table = await seat_table(service, chat_id, seats, "kadi", options)
     for _ in range(3000):
@@ -75,8 +79,9 @@ async def play_match(service: TableService, chat_id: int, seats: Sequence[Seat],
     raise AssertionError("the match did not end")
 
 
-async def play_random_match(service: TableService, chat_id: int, seats: Sequence[Seat], game: str, options: dict,
-                            pick) -> TableRow:
+async def play_random_match(
+    service: TableService, chat_id: int, seats: Sequence[Seat], game: str, options: dict, pick
+) -> TableRow:
     """A match of any game, each move picked by `pick(legal actions)`, played to its end."""
     table = await seat_table(service, chat_id, seats, game, options)
     for _ in range(20000):
@@ -88,4 +93,3 @@ async def play_random_match(service: TableService, chat_id: int, seats: Sequence
         legal = loaded.game.legal_actions(loaded.state, player)
         assert (await service.act(table.table_id, player, loaded.table.version, pick(legal))).ok
     raise AssertionError("the match did not end")
-

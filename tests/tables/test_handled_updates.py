@@ -19,7 +19,8 @@ async def test_a_handled_update_is_remembered_for_a_day_then_forgotten(database)
         await store.remember_update(1)
         await store.remember_update(2)
         await store._write(
-            "UPDATE handled_updates SET handled_at = ? WHERE update_id = 1", (time.time() - HANDLED_UPDATE_SECONDS - 60,)
+            "UPDATE handled_updates SET handled_at = ? WHERE update_id = 1",
+            (time.time() - HANDLED_UPDATE_SECONDS - 60,),
         )
         await store.forget_old_updates()
         assert not await store.update_handled(1)

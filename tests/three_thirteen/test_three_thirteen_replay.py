@@ -34,7 +34,10 @@ def test_a_refused_action_exits_one_and_stops_there():
     code, out, _ = replay("refused_out_of_turn.json")
     assert code == 1 and out["ok"] is False and out["applied"] == 1
     assert out["error"] == {
-        "index": 1, "player": "baraka", "code": "not_your_turn", "message": "Wait for amina to play.",
+        "index": 1,
+        "player": "baraka",
+        "code": "not_your_turn",
+        "message": "Wait for amina to play.",
     }
     assert out["hands"]["amina"] == ["5H", "6H", "9C", "2D"] and out["to_act"] == ["amina"]
 

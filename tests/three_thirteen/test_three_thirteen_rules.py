@@ -411,8 +411,15 @@ def test_tiebreak_round_leaves_out_players_not_tied():
         "baraka": ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "9C"],
         "chausiku": ["AC", "AD", "2C", "2D", "4C", "4D", "6C", "6D", "8C", "8D", "10C", "10D", "QC"],
     }
-    state = table(hands, players=PLAYERS3, round_number=11, upcard="2H", stock=["KD", "KC", "3C"],
-                  dealer="chausiku", tie="tiebreak_round")
+    state = table(
+        hands,
+        players=PLAYERS3,
+        round_number=11,
+        upcard="2H",
+        stock=["KD", "KC", "3C"],
+        dealer="chausiku",
+        tie="tiebreak_round",
+    )
     state, _ = act(state, "amina", DRAW_STOCK)
     state, _ = act(state, "amina", go_out("9D"))
     state, _ = act(state, "baraka", DRAW_STOCK)
@@ -452,8 +459,13 @@ def test_goers_melds_are_announced_and_others_revealed_at_round_end():
 def test_option_defaults_match_the_spec():
     """Section 6: option names and defaults."""
     assert options().model_dump() == {
-        "wild_only_melds": False, "ace": "low", "court_values": "ten", "jokers": 0,
-        "discard_taken_card": True, "first_turn_go_out": True, "tie": "shared",
+        "wild_only_melds": False,
+        "ace": "low",
+        "court_values": "ten",
+        "jokers": 0,
+        "discard_taken_card": True,
+        "first_turn_go_out": True,
+        "tie": "shared",
     }
 
 
@@ -557,7 +569,10 @@ def test_actions_out_of_vocabulary_are_malformed():
         with pytest.raises(MalformedAction):
             GAME.check_action("amina", bad, PLAYERS2)
     assert GAME.check_action("amina", {"type": "go_out", "discard": "9c", "melds": [["5h"]]}, PLAYERS2) == {
-        "type": "go_out", "discard": "9C", "melds": [["5H"]]}
+        "type": "go_out",
+        "discard": "9C",
+        "melds": [["5H"]],
+    }
 
 
 def test_wild_cards_fill_gaps_and_ends_but_not_beyond_ace_or_king():

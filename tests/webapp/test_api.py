@@ -11,7 +11,6 @@ import time
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from bot.demo import DEMO_TOKEN
 from bot.services import services_of
@@ -46,7 +45,9 @@ class Client:
 
     async def post(self, path, body):
         raw = body if isinstance(body, (str, bytes)) else json.dumps(body)
-        async with self.session.post(self.base + path, data=raw, headers={"X-Telegram-Init-Data": self.data}) as response:
+        async with self.session.post(
+            self.base + path, data=raw, headers={"X-Telegram-Init-Data": self.data}
+        ) as response:
             return response.status, await response.text()
 
     async def snapshot(self, table_id):
@@ -58,17 +59,13 @@ class Client:
         """Tap buttons by card code (or "confirm") from the open node, as the page would."""
         for wanted in cards_then_confirm:
             found = next(key for key in snap["choices"]["keys"] if key["card"] == wanted or key["kind"] == wanted)
-            status, text = await self.post(f"api/table/{table_id}/press",
-                                           {"version": snap["version"], "digest": snap["choices"]["digest"], "node": found["node"]})
+            status, text = await self.post(
+                f"api/table/{table_id}/press",
+                {"version": snap["version"], "digest": snap["choices"]["digest"], "node": found["node"]},
+            )
             assert status == 200, text
             snap = json.loads(text)
         return snap
-
-
-@pytest_asyncio.fixture
-async def http():
-    async with aiohttp.ClientSession() as session:
-        yield session
 
 
 def base_of(application):
@@ -101,7 +98,8 @@ async def test_forged_expired_and_missing_init_data_are_refused_with_a_sentence(
                 assert body["error"] in ("unauthorized", "expired") and body["message"], case
                 assert "FIVES" not in text and "5H" not in text
         status, text = await Client(http, base, data=cases["forged"]).post(
-            f"api/table/{table.table_id}/press", {"version": table.version, "digest": "1", "node": 1})
+            f"api/table/{table.table_id}/press", {"version": table.version, "digest": "1", "node": 1}
+        )
         assert status == 401
         assert (await application.bot_data["karata"].store.get_table(table.table_id)).version == table.version
 
@@ -129,7 +127,9 @@ async def test_a_player_sees_their_own_cards_and_nothing_of_a_table_they_do_not_
         status, _ = await Client(http, base, stranger).get("api/table/99999")
         assert status == 404
         status, text = await Client(http, base, stranger).post(
-            f"api/table/{table.table_id}/press", {"version": snap["version"], "digest": snap["choices"]["digest"], "node": 1})
+            f"api/table/{table.table_id}/press",
+            {"version": snap["version"], "digest": snap["choices"]["digest"], "node": 1},
+        )
         assert status == 403
         status, text = await Client(http, base, amina).get("api/me")
         me = json.loads(text)
@@ -294,12 +294,17 @@ async def test_the_chat_hand_rests_while_the_app_is_open_and_catches_up_after(ap
         base = base_of(application)
         publisher = application.bot_data["karata"].publisher
         hand = api.last_message(baraka.id)
-        assert any(label == "🃏 Open the table" and data == f"http://127.0.0.1/app/?table={table.table_id}"
-                   for row in hand.buttons for label, data in row)
+        assert any(
+            label == "🃏 Open the table" and data == f"http://127.0.0.1/app/?table={table.table_id}"
+            for row in hand.buttons
+            for label, data in row
+        )
         edits = hand.edit_count
         snap, socket = await open_app(http, base, baraka, table.table_id)
         await asyncio.sleep(0.05)
-        await Client(http, base, amina).tap(table.table_id, await Client(http, base, amina).snapshot(table.table_id), "5H", "confirm")
+        await Client(http, base, amina).tap(
+            table.table_id, await Client(http, base, amina).snapshot(table.table_id), "5H", "confirm"
+        )
         assert (await next_snapshot(socket, after=snap["version"]))["to_act"] == [1]
         await publisher.flush()
         assert api.last_message(baraka.id).edit_count == edits, "no chat edit while the app shows the table"
@@ -331,7 +336,9 @@ async def test_without_the_setting_there_is_no_app(api, start_bot, http):
         sim, table = await kadi(api, application)
         status, _ = await Client(http, base_of(application), sim.users[0]).get("api/me")
         assert status == 404
-        assert not any("Open the table" in label for row in api.last_message(sim.users[0].id).buttons for label, _ in row)
+        assert not any(
+            "Open the table" in label for row in api.last_message(sim.users[0].id).buttons for label, _ in row
+        )
         assert api.menu_buttons == {}
 
 

@@ -19,7 +19,7 @@ from bot.services import services_of
 from handlers.webapp.api import CSP
 from handlers.webapp.live import MAX_PER_USER
 from tests.e2e.raw_http import assert_refused_quietly, fuzz, request
-from tests.webapp.test_api import APP, Client, base_of, http, init_data, kadi, live  # noqa: F401  (http: a fixture)
+from tests.webapp.test_api import APP, Client, base_of, init_data, kadi, live
 
 pytestmark = pytest.mark.asyncio
 
@@ -42,12 +42,16 @@ async def test_the_issues_requests_are_refused_quietly(api, start_bot, http, cap
         cases = [("GET", f"/app/api/table/{bad}", None) for bad in [*UNICODE_DIGITS, LONG, "0", "-1", "1e3"]]
         cases += [("GET", f"/app/api/me?table={bad}", None) for bad in [*UNICODE_DIGITS, LONG, "-1"]]
         cases += [("POST", f"/app/api/table/{bad}/press", press) for bad in ["%C2%B2", "①", LONG]]
-        cases += [("POST", f"/app/api/table/{table.table_id}/press", {**press, "digest": bad})
-                  for bad in ["²", "①①", "٣٣", LONG, ""]]
+        cases += [
+            ("POST", f"/app/api/table/{table.table_id}/press", {**press, "digest": bad})
+            for bad in ["²", "①①", "٣٣", LONG, ""]
+        ]
         cases += [("POST", f"/app/api/table/{table.table_id}/{route}", "[" * 4000) for route in ("press", "button")]
         cases += [("POST", f"/app/api/table/{table.table_id}/press", '{"a":' * 1000 + "1" + "}" * 1000)]
-        cases += [("GET", f"/app/static/{name}", None) for name in ["a" * 300, "a" * 5000, f"{'b' * 200}/{'c' * 300}",
-                                                                     "%2e%2e/api.py", "..%2fapi.py", "app.js%00"]]
+        cases += [
+            ("GET", f"/app/static/{name}", None)
+            for name in ["a" * 300, "a" * 5000, f"{'b' * 200}/{'c' * 300}", "%2e%2e/api.py", "..%2fapi.py", "app.js%00"]
+        ]
         for method, target, body in cases:
             caplog.clear()
             raw = body.encode() if isinstance(body, str) else json.dumps(body).encode() if body else b""
@@ -68,16 +72,23 @@ async def test_fuzzed_requests_to_the_api_are_refused_quietly(api, start_bot, ca
         digits = st.text(st.characters(categories=["Nd", "No"]), min_size=1, max_size=30)
         ids = (digits | st.text(max_size=30) | st.integers().map(str)).map(lambda text: quote(text, safe=""))
         scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12) | digits
-        junk = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-            st.sampled_from(["version", "digest", "node", "name", "x"]), inner, max_size=4), max_leaves=10)
+        junk = st.recursive(
+            scalars,
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(st.sampled_from(["version", "digest", "node", "name", "x"]), inner, max_size=4)
+            ),
+            max_leaves=10,
+        )
         routes = st.sampled_from(["press", "button"])
         requests = (
             ids.map(lambda text: ("GET", f"/app/api/table/{text}", b""))
             | ids.map(lambda text: ("GET", f"/app/api/me?table={text}", b""))
             | ids.map(lambda text: ("GET", f"/app/static/{text}", b""))
             | ids.map(lambda text: ("GET", f"/app?table={text}", b""))
-            | st.tuples(routes, junk).map(lambda pair: (
-                "POST", f"/app/api/table/{table.table_id}/{pair[0]}", json.dumps(pair[1]).encode()))
+            | st.tuples(routes, junk).map(
+                lambda pair: ("POST", f"/app/api/table/{table.table_id}/{pair[0]}", json.dumps(pair[1]).encode())
+            )
             | st.tuples(routes, ids).map(lambda pair: ("POST", f"/app/api/table/{pair[1]}/{pair[0]}", b"{}"))
         )
 

@@ -33,7 +33,9 @@ def walk(frame, player, rng):
     for _step in range(12):
         snap = snapshot(table, game, state, player, EN, 0.0, at)
         yield seen, snap
-        deeper = [key for key in snap["choices"]["keys"] if key["opens"] and key["kind"] != "back" and not key["marked"]]
+        deeper = [
+            key for key in snap["choices"]["keys"] if key["opens"] and key["kind"] != "back" and not key["marked"]
+        ]
         if not deeper:
             return
         at = (seen.keyboard, rng.choice(deeper)["node"])
@@ -47,10 +49,15 @@ def test_the_apps_choices_are_the_chat_keyboards_buttons(game_name):
             for seen, snap in walk(frame, player, rng):
                 node = seen.tree.node(snap["choices"]["at"])
                 markup = hand_markup(frame.table, seen, node)
-                chat = sorted((button.text, TreeNode.parse(button.callback_data).node)
-                              for row in (markup.inline_keyboard if markup else ()) for button in row)
-                app = sorted((f"{MARKED} {key['label']}" if key["marked"] else key["label"], key["node"])
-                             for key in snap["choices"]["keys"])
+                chat = sorted(
+                    (button.text, TreeNode.parse(button.callback_data).node)
+                    for row in (markup.inline_keyboard if markup else ())
+                    for button in row
+                )
+                app = sorted(
+                    (f"{MARKED} {key['label']}" if key["marked"] else key["label"], key["node"])
+                    for key in snap["choices"]["keys"]
+                )
                 assert app == chat, (game_name, app, chat)
                 for key in snap["choices"]["keys"]:
                     if key["kind"] == "card":  # the card drawn is the card the button names
@@ -79,4 +86,6 @@ def test_every_snapshot_stays_under_16_kb(game_name):
                     prompts.add(snap["prompt"])
     assert largest < MOST_BYTES, (game_name, largest)
     if game_name == "euchre3":
-        assert any(prompt.startswith("Tap the five cards you keep") for prompt in prompts), "the keep-five prompt was reached"
+        assert any(prompt.startswith("Tap the five cards you keep") for prompt in prompts), (
+            "the keep-five prompt was reached"
+        )

@@ -11,7 +11,7 @@ import pytest
 
 from bot.services import services_of
 from tests.e2e.test_kadi_table import press as chat_press
-from tests.webapp.test_api import APP, Client, base_of, http, kadi, live, next_snapshot  # noqa: F401
+from tests.webapp.test_api import APP, Client, base_of, kadi, live, next_snapshot
 
 pytestmark = pytest.mark.asyncio
 
@@ -24,7 +24,7 @@ async def until(condition, what, timeout=10.0):
         await asyncio.sleep(0.01)
 
 
-async def test_a_card_marked_in_chat_is_marked_in_the_app_and_back(api, start_bot, http):  # noqa: F811
+async def test_a_card_marked_in_chat_is_marked_in_the_app_and_back(api, start_bot, http):
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         amina = sim.users[0]
@@ -35,14 +35,16 @@ async def test_a_card_marked_in_chat_is_marked_in_the_app_and_back(api, start_bo
         assert [key["card"] for key in snap["choices"]["keys"] if key["marked"]] == ["5H"]
         # Back to the top in the app: the chat hand shows its top again.
         back = next(key for key in snap["choices"]["keys"] if key["kind"] == "back")
-        status, _text = await app.post(f"api/table/{table.table_id}/press",
-                                       {"version": snap["version"], "digest": snap["choices"]["digest"], "node": back["node"]})
+        status, _text = await app.post(
+            f"api/table/{table.table_id}/press",
+            {"version": snap["version"], "digest": snap["choices"]["digest"], "node": back["node"]},
+        )
         assert status == 200
         await application.bot_data["karata"].publisher.flush()
         assert "Chosen:" not in sim.hand_message(amina).plain
 
 
-async def test_a_tap_loads_its_table_once(api, start_bot, http):  # noqa: F811
+async def test_a_tap_loads_its_table_once(api, start_bot, http):
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         amina = sim.users[0]
@@ -66,7 +68,7 @@ async def test_a_tap_loads_its_table_once(api, start_bot, http):  # noqa: F811
             store.get_table = original
 
 
-async def test_the_page_that_moved_is_not_sent_its_own_move_again(api, start_bot, http):  # noqa: F811
+async def test_the_page_that_moved_is_not_sent_its_own_move_again(api, start_bot, http):
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         amina, baraka, _ = sim.users
@@ -78,10 +80,14 @@ async def test_the_page_that_moved_is_not_sent_its_own_move_again(api, start_bot
         his = await live(http, base, baraka, table.table_id)
         # Each socket opens with the table as it stands.
         assert (await next_snapshot(mine))["revision"] == snap["revision"]
-        await until(lambda: hub.in_app(table.table_id, amina.id) and hub.in_app(table.table_id, baraka.id), "both pages live")
+        await until(
+            lambda: hub.in_app(table.table_id, amina.id) and hub.in_app(table.table_id, baraka.id), "both pages live"
+        )
         played = await app.tap(table.table_id, snap, "5H", "confirm")
         assert played["version"] == snap["version"] + 1
-        assert (await next_snapshot(his, after=snap["version"]))["version"] == played["version"], "the others are sent it"
+        assert (await next_snapshot(his, after=snap["version"]))["version"] == played["version"], (
+            "the others are sent it"
+        )
         barakas = Client(http, base, baraka)
         await barakas.tap(table.table_id, await barakas.snapshot(table.table_id), "alone")  # Draw
         seen = await next_snapshot(mine)

@@ -59,7 +59,10 @@ class HighCard(Game):
 
     def apply(self, state: HighCardState, player: str, action: Action) -> Result:
         if player == CLOCK:
-            player, action = state.players[state.turn], {"type": "play", "card": state.hands[state.players[state.turn]][0]}
+            player, action = (
+                state.players[state.turn],
+                {"type": "play", "card": state.hands[state.players[state.turn]][0]},
+            )
         if action not in self.legal_actions(state, player):
             return Refused("not_now", "That card cannot be played now.")
         hands = {**state.hands, player: [card for card in state.hands[player] if card != action["card"]]}

@@ -18,12 +18,28 @@ WIDTH, HEIGHT = 360, 740
 
 # Telegram's default themes (what its apps send as themeParams).
 THEMES = {
-    "light": {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#999999", "link_color": "#2481cc",
-              "button_color": "#2481cc", "button_text_color": "#ffffff", "secondary_bg_color": "#efeff3",
-              "section_bg_color": "#ffffff", "destructive_text_color": "#e53935"},
-    "dark": {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "link_color": "#6ab3f3",
-             "button_color": "#5288c1", "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c",
-             "section_bg_color": "#17212b", "destructive_text_color": "#ec3942"},
+    "light": {
+        "bg_color": "#ffffff",
+        "text_color": "#000000",
+        "hint_color": "#999999",
+        "link_color": "#2481cc",
+        "button_color": "#2481cc",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#efeff3",
+        "section_bg_color": "#ffffff",
+        "destructive_text_color": "#e53935",
+    },
+    "dark": {
+        "bg_color": "#17212b",
+        "text_color": "#f5f5f5",
+        "hint_color": "#708499",
+        "link_color": "#6ab3f3",
+        "button_color": "#5288c1",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#232e3c",
+        "section_bg_color": "#17212b",
+        "destructive_text_color": "#ec3942",
+    },
 }
 
 
@@ -62,15 +78,27 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="karata-chromium-")
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
-        for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                         "--no-first-run", "--hide-scrollbars", "--force-device-scale-factor=1",
-                         f"--user-data-dir={self.profile}", f"--window-size={width},{height}"):
+        for argument in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            f"--user-data-dir={self.profile}",
+            f"--window-size={width},{height}",
+        ):
             options.add_argument(argument)
         self.driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
         # --window-size counts the window's frame in some versions: make the page itself 360 wide.
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
+        )
 
     def close(self) -> None:
         try:

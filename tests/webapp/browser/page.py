@@ -52,8 +52,12 @@ class Page:
         return await self.run("return KarataApp.state.snap ? KarataApp.state.snap.version : -1")
 
     async def at_version(self, version: int, timeout: float = 10.0) -> None:
-        await self.until("return KarataApp.state.snap && KarataApp.state.snap.version >= arguments[0]",
-                         version, timeout=timeout, what=f"version {version}")
+        await self.until(
+            "return KarataApp.state.snap && KarataApp.state.snap.version >= arguments[0]",
+            version,
+            timeout=timeout,
+            what=f"version {version}",
+        )
 
     async def tap(self, node: int) -> None:
         """Tap what opens `node` and wait for the server's answer to be drawn."""

@@ -38,9 +38,15 @@ def stub_app(snap: dict, good_init: str, refuse: frozenset[int] = frozenset()) -
         if not allowed(request):
             return denied()
         found = current["snap"]
-        return web.json_response({"user": {"id": 1001, "name": "Amina"}, "language": found["language"], "theme": None,
-                                  "tables": [{"id": found["table"], "game": found["game"], "title": found["title"]}],
-                                  "current": found["table"]})
+        return web.json_response(
+            {
+                "user": {"id": 1001, "name": "Amina"},
+                "language": found["language"],
+                "theme": None,
+                "tables": [{"id": found["table"], "game": found["game"], "title": found["title"]}],
+                "current": found["table"],
+            }
+        )
 
     async def table(request: web.Request) -> web.Response:
         return web.json_response(current["snap"]) if allowed(request) else denied()
@@ -53,7 +59,10 @@ def stub_app(snap: dict, good_init: str, refuse: frozenset[int] = frozenset()) -
         if body["node"] in refuse:
             return error(409, "refused", "That card does not match the top card.")
         opened = current["snap"].get("opened", {}).get(str(body["node"]))
-        current["snap"] = {**current["snap"], "choices": opened or {**current["snap"]["choices"], "at": body["node"], "keys": []}}
+        current["snap"] = {
+            **current["snap"],
+            "choices": opened or {**current["snap"]["choices"], "at": body["node"], "keys": []},
+        }
         return web.json_response(current["snap"])
 
     async def live(request: web.Request) -> web.WebSocketResponse:

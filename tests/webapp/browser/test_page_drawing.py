@@ -63,11 +63,19 @@ def test_a_phone_screen_needs_no_sideways_scrolling_and_shows_the_whole_table(ka
     assert width <= 360
     seats = browser.driver.execute_script("return [...document.querySelectorAll('#seats .seat')].map(s => s.innerText)")
     assert len(seats) == 3 and "Amina" in seats[0] and "12" in seats[1]
-    assert browser.driver.execute_script("return document.querySelector('#seats .seat.acting .name').textContent") == "Amina"
+    assert (
+        browser.driver.execute_script("return document.querySelector('#seats .seat.acting .name').textContent")
+        == "Amina"
+    )
     felt = browser.driver.execute_script("return document.querySelector('#felt').innerText")
     assert "31" in felt and "Command" in felt
-    assert browser.driver.execute_script("return document.querySelector('#felt [data-zone=top] .card').dataset.code") == "8H"
-    assert "Your turn: play a card, or draw." in browser.driver.execute_script("return document.querySelector('#prompt').innerText")
+    assert (
+        browser.driver.execute_script("return document.querySelector('#felt [data-zone=top] .card').dataset.code")
+        == "8H"
+    )
+    assert "Your turn: play a card, or draw." in browser.driver.execute_script(
+        "return document.querySelector('#prompt').innerText"
+    )
     # The turn timer counts down from the deadline (75 s after the fixture made it), whatever the
     # time the page took to load.
     deadline = browser.driver.execute_script("return KarataApp.state.snap.deadline")
@@ -78,7 +86,9 @@ def test_a_phone_screen_needs_no_sideways_scrolling_and_shows_the_whole_table(ka
 
 
 def shown_seconds(browser) -> int:
-    minutes, seconds = browser.driver.execute_script("return document.querySelector('#timer').textContent").split()[-1].split(":")
+    minutes, seconds = (
+        browser.driver.execute_script("return document.querySelector('#timer').textContent").split()[-1].split(":")
+    )
     return int(minutes) * 60 + int(seconds)
 
 
@@ -89,7 +99,9 @@ def test_cards_of_a_play_are_tapped_one_by_one_then_confirmed(kadi_page):
     cards = hand(browser)
     assert [card["code"] for card in cards if card["marked"]] == ["QH"]
     assert [card["code"] for card in cards if card["legal"]] == ["10H"]
-    buttons = browser.driver.execute_script("return [...document.querySelectorAll('#moves button')].map(b => b.className + ':' + b.dataset.node)")
+    buttons = browser.driver.execute_script(
+        "return [...document.querySelectorAll('#moves button')].map(b => b.className + ':' + b.dataset.node)"
+    )
     assert "btn confirm:7" in buttons and "btn back:0" in buttons
     assert presses[-1] == {"version": 12, "digest": "abc", "node": 2}
 
@@ -104,15 +116,27 @@ def test_a_refused_tap_says_why(kadi_page):
 
 def test_kadi_moja_is_a_big_button_and_colours_follow_the_dark_theme(browsers):
     snap = fixture("kadi")
-    snap["choices"]["keys"].append({"label": "📣 Kadi Moja!", "node": 9, "kind": "call", "card": None, "cards": None,
-                                    "marked": False, "opens": False})
+    snap["choices"]["keys"].append(
+        {
+            "label": "📣 Kadi Moja!",
+            "node": 9,
+            "kind": "call",
+            "card": None,
+            "cards": None,
+            "marked": False,
+            "opens": False,
+        }
+    )
     with ServerThread(stub_app(snap, GOOD)) as server:
         browser = browsers()
         browser.driver.get(app_url(server.base, GOOD, "dark"))
         wait(browser, "return !!document.querySelector('#prompt')")
         call = browser.driver.execute_script(
-            "var b = document.querySelector('#moves .btn.call'); return b && [b.textContent, b.offsetWidth, b.offsetHeight]")
-        draw = browser.driver.execute_script("var b = document.querySelector('#moves .btn.alone'); return [b.offsetHeight]")
+            "var b = document.querySelector('#moves .btn.call'); return b && [b.textContent, b.offsetWidth, b.offsetHeight]"
+        )
+        draw = browser.driver.execute_script(
+            "var b = document.querySelector('#moves .btn.alone'); return [b.offsetHeight]"
+        )
         assert call[0] == "📣 Kadi Moja!" and call[1] > 300 and call[2] > draw[0]
         background = browser.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(23, 33, 43)"  # the theme's bg_color, #17212b
@@ -124,7 +148,8 @@ def test_the_chat_link_opens_the_private_chat_in_telegram(kadi_page):
     browser, _ = kadi_page
     browser.driver.execute_script(
         "window.opened = []; Telegram.WebApp.openTelegramLink = function (url) { window.opened.push(url); };"
-        "document.querySelector('#to-chat').click()")
+        "document.querySelector('#to-chat').click()"
+    )
     assert browser.driver.execute_script("return window.opened") == ["https://t.me/karata_demo_bot"]
 
 
@@ -178,16 +203,19 @@ def test_on_your_turn_the_hand_and_its_buttons_stay_on_the_screen_and_a_toast_ne
         assert run("return document.querySelector('#results').open")
         assert run("return document.documentElement.scrollHeight") > 740, "more than a screen to show"
         assert run("return document.querySelectorAll('#moves button').length") >= 2, "Lopti's buttons"
-        on_screen = ("var r = document.querySelector(arguments[0]).getBoundingClientRect();"
-                     "return [r.top, r.bottom, innerHeight]")
+        on_screen = (
+            "var r = document.querySelector(arguments[0]).getBoundingClientRect();return [r.top, r.bottom, innerHeight]"
+        )
         for scroll in ("0", "document.documentElement.scrollHeight"):
             run(f"window.scrollTo(0, {scroll})")
             for part in ("#hand", "#moves", "#prompt"):
                 top, bottom, height = run(on_screen, part)
                 assert 0 <= top and bottom <= height, (part, scroll, top, bottom)
         # Every line is whole: wrapped, never cut.
-        assert run("return [...document.querySelectorAll('#lines .line')].every(l => l.scrollWidth <= l.clientWidth"
-                   " && getComputedStyle(l).textOverflow !== 'ellipsis' && l.offsetHeight > 20)")
+        assert run(
+            "return [...document.querySelectorAll('#lines .line')].every(l => l.scrollWidth <= l.clientWidth"
+            " && getComputedStyle(l).textOverflow !== 'ellipsis' && l.offsetHeight > 20)"
+        )
         # A refused tap's toast leaves the hand and its buttons in sight.
         run("document.querySelector('#hand .hand-slot.legal').click()")
         wait(browser, "return !document.querySelector('#toast').hidden")

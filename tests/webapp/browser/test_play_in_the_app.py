@@ -30,8 +30,9 @@ LIVE_SECONDS = 15.0
 
 
 def init_data(user, auth_date=None, token=DEMO_TOKEN, start_param=None):
-    return sign_init_data(token, {"id": user.id, "first_name": user.first_name, "language_code": "en"},
-                          auth_date, start_param)
+    return sign_init_data(
+        token, {"id": user.id, "first_name": user.first_name, "language_code": "en"}, auth_date, start_param
+    )
 
 
 def base(application) -> str:
@@ -44,7 +45,9 @@ async def open_page(browsers, application, user, **kwargs) -> Page:
     return page
 
 
-async def play_match(application, sim, table_id, pages, chat_users, rng, max_moves=600, until=None, prefer=None, pick=None):
+async def play_match(
+    application, sim, table_id, pages, chat_users, rng, max_moves=600, until=None, prefer=None, pick=None
+):
     """Until the match is over (or `until(loaded)`): whoever is to act moves, in their app
     (`pages`, each move chosen as `Page.play_one` does with `prefer`, and `pick(loaded, player,
     leaves)` when given) or in chat (`chat_users`, through the simulation's chat presses). Each
@@ -62,7 +65,9 @@ async def play_match(application, sim, table_id, pages, chat_users, rng, max_mov
         version = loaded.table.version
         for page in pages.values():
             await page.at_version(version, timeout=LIVE_SECONDS)
-        acting = [player for player in loaded.game.to_act(loaded.state) if loaded.game.legal_actions(loaded.state, player)]
+        acting = [
+            player for player in loaded.game.to_act(loaded.state) if loaded.game.legal_actions(loaded.state, player)
+        ]
         movers = [player for player in acting if player in pages]
         if movers:
             mover = movers[0]
@@ -87,11 +92,15 @@ async def whole_match(api, start_bot, browsers, game, options, in_app, seed, cou
         sim.application = application
         await sim.open_table(game, options)
         table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
-        pages = {str(user.id): await open_page(browsers, application, user)
-                 for seat, user in enumerate(sim.users) if seat in in_app}
+        pages = {
+            str(user.id): await open_page(browsers, application, user)
+            for seat, user in enumerate(sim.users)
+            if seat in in_app
+        }
         chat_users = [user for seat, user in enumerate(sim.users) if seat not in in_app]
-        loaded, moves = await play_match(application, sim, table.table_id, pages, chat_users, random.Random(seed),
-                                         prefer=prefer)
+        loaded, moves = await play_match(
+            application, sim, table.table_id, pages, chat_users, random.Random(seed), prefer=prefer
+        )
         assert loaded.game.is_finished(loaded.state)
         # Everyone played their part, in the app or in chat.
         assert all(moves.values()), {player: len(made) for player, made in moves.items()}
@@ -104,8 +113,9 @@ async def whole_match(api, start_bot, browsers, game, options, in_app, seed, cou
 
 
 async def test_kadi_match_two_players_in_the_app_one_in_chat(api, start_bot, browsers):
-    users, loaded, shown, _ = await whole_match(api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5,
-                                                prefer=kadi_moves)
+    users, loaded, shown, _ = await whole_match(
+        api, start_bot, browsers, "kadi", "hand_size=5 points_limit=1", (0, 1), 5, prefer=kadi_moves
+    )
     winner = next(user for user in users if str(user.id) in loaded.game.winners(loaded.state))
     for snap, prompt, standings in shown:
         assert snap["status"] == "finished" or snap["prompt"] == snap["labels"]["match_over"]
@@ -141,8 +151,16 @@ async def test_euchre3_match_two_players_in_the_app_one_in_chat(api, start_bot, 
 @pytest.mark.long
 async def test_pitch_match_in_partnerships_two_players_in_the_app_two_in_chat(api, start_bot, browsers):
     users, loaded, shown, moves = await whole_match(
-        api, start_bot, browsers, "pitch", "target=7 win_condition=anyone partnerships=true", (0, 1), 4,
-        count=4, prefer=pitch_moves)
+        api,
+        start_bot,
+        browsers,
+        "pitch",
+        "target=7 win_condition=anyone partnerships=true",
+        (0, 1),
+        4,
+        count=4,
+        prefer=pitch_moves,
+    )
     view = loaded.game.view(loaded.state, None)
     assert max(view["scores"].values()) >= 7
     # Partners share a score.
@@ -187,7 +205,10 @@ async def test_lopti_swaps_and_a_round_in_the_app(api, start_bot, browsers):
         await page.tap(swap)
         snap = await page.snap()
         card = next(key for key in snap["choices"]["keys"] if key["kind"] == "card")
-        assert await page.run("return !!document.querySelector('#hand .hand-slot.legal[data-node=\"' + arguments[0] + '\"]')", card["node"])
+        assert await page.run(
+            "return !!document.querySelector('#hand .hand-slot.legal[data-node=\"' + arguments[0] + '\"]')",
+            card["node"],
+        )
         await page.tap(card["node"])
         snap = await page.snap()
         target = next(key for key in snap["choices"]["keys"] if key["label"].startswith("↔"))
@@ -197,7 +218,9 @@ async def test_lopti_swaps_and_a_round_in_the_app(api, start_bot, browsers):
         assert card["card"] in me["face_up"] and card["card"] not in snap["hand"]
         assert sorted(snap["hand"] + me["face_up"]) == sorted(before_hand + before_up)
         # The swapped card lies face up on the page, in front of Amina's seat.
-        codes = await page.run("return [...document.querySelectorAll('#seats .seat.you .seat-cards .card')].map(c => c.dataset.code)")
+        codes = await page.run(
+            "return [...document.querySelectorAll('#seats .seat.you .seat-cards .card')].map(c => c.dataset.code)"
+        )
         assert card["card"] in codes
         # Then the round: Amina in the app, Baraka in chat, until someone is out.
         rng = random.Random(3)
@@ -233,8 +256,9 @@ async def test_three_thirteen_round_going_out_in_the_app_shows_the_melds_grouped
             return loaded.game.view(loaded.state, None)["went_out"]
 
         # Both play in the app until one of them goes out (through "🏁 Go out", then the discard).
-        loaded, moves = await play_match(application, sim, table.table_id, pages, [], rng, until=went_out,
-                                         prefer=going_out, pick=least_deadwood(rng))
+        loaded, moves = await play_match(
+            application, sim, table.table_id, pages, [], rng, until=went_out, prefer=going_out, pick=least_deadwood(rng)
+        )
         out = went_out(loaded)
         assert [node["label"] for node in moves[out][-1]][0] == "🏁 Go out"
         melds = loaded.game.view(loaded.state, None)["table_melds"][out]
@@ -245,12 +269,21 @@ async def test_three_thirteen_round_going_out_in_the_app_shows_the_melds_grouped
             shown = await page.run(
                 "var zone = document.querySelector('#felt .zone[data-zone=\"' + arguments[0] + '\"]');"
                 "return zone && [...zone.querySelectorAll('.meld')].map(m => [...m.querySelectorAll('.card')].map(c => c.dataset.code))",
-                f"melds:{out}")
+                f"melds:{out}",
+            )
             assert shown == melds
         # The other player's last turn ends the round: the next one is dealt (four cards each).
-        loaded, _ = await play_match(application, sim, table.table_id, pages, [], rng,
-                                     until=lambda loaded: loaded.game.round_number(loaded.state) > 1,
-                                     prefer=going_out, pick=least_deadwood(rng))
+        loaded, _ = await play_match(
+            application,
+            sim,
+            table.table_id,
+            pages,
+            [],
+            rng,
+            until=lambda loaded: loaded.game.round_number(loaded.state) > 1,
+            prefer=going_out,
+            pick=least_deadwood(rng),
+        )
         assert loaded.game.round_number(loaded.state) == 2
         for page in pages.values():
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
@@ -271,8 +304,16 @@ async def test_three_thirteen_round_going_out_in_the_app_shows_the_melds_grouped
         await closer.run("document.querySelector('#results summary').click()")
         await closer.until("return !document.querySelector('#results').open", what="the results closed")
         version = loaded.table.version
-        loaded, _ = await play_match(application, sim, table.table_id, pages, [], rng,
-                                     until=lambda loaded: loaded.table.version > version, pick=least_deadwood(rng))
+        loaded, _ = await play_match(
+            application,
+            sim,
+            table.table_id,
+            pages,
+            [],
+            rng,
+            until=lambda loaded: loaded.table.version > version,
+            pick=least_deadwood(rng),
+        )
         for page in pages.values():
             await page.at_version(loaded.table.version, timeout=LIVE_SECONDS)
             assert (await page.snap())["results"] is None
@@ -320,10 +361,14 @@ def lopti_moves(start):
 
 # The error screen, all of it in one language: the server's sentence and the page's own button.
 REFUSED = {
-    "forged": {"en": ("Open the table from Telegram: this page could not tell who you are.", "Try again"),
-               "sw": ("Fungua meza kutoka Telegram: ukurasa huu haukuweza kujua wewe ni nani.", "Jaribu tena")},
-    "expired": {"en": ("This page has been open too long: close it and open the table again.", "Try again"),
-                "sw": ("Ukurasa huu umekaa wazi muda mrefu mno: ufunge kisha ufungue meza tena.", "Jaribu tena")},
+    "forged": {
+        "en": ("Open the table from Telegram: this page could not tell who you are.", "Try again"),
+        "sw": ("Fungua meza kutoka Telegram: ukurasa huu haukuweza kujua wewe ni nani.", "Jaribu tena"),
+    },
+    "expired": {
+        "en": ("This page has been open too long: close it and open the table again.", "Try again"),
+        "sw": ("Ukurasa huu umekaa wazi muda mrefu mno: ufunge kisha ufungue meza tena.", "Jaribu tena"),
+    },
 }
 
 
@@ -339,8 +384,10 @@ async def test_forged_or_expired_init_data_is_refused_in_the_players_language(ap
         await sim.open_table("kadi")
         amina = sim.users[0]
         if how == "forged":
-            data = sign_init_data("123456789:not-the-bot-token",
-                                  {"id": amina.id, "first_name": amina.first_name, "language_code": language})
+            data = sign_init_data(
+                "123456789:not-the-bot-token",
+                {"id": amina.id, "first_name": amina.first_name, "language_code": language},
+            )
         else:
             await application.bot_data["karata"].store.set_user_language(amina.id, language)
             data = init_data(amina, auth_date=int(time.time()) - 2 * 86400)
@@ -364,8 +411,11 @@ async def test_a_table_the_user_does_not_sit_at_stays_invisible(api, start_bot, 
         table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
         stranger = api.add_user(1009, "Gati", language_code="en")
         page = Page(browsers())
-        await page.open(app_url(base(application), init_data(stranger, start_param=f"t{table.table_id}"))
-                        .replace("/app/#", f"/app/?table={table.table_id}#"))
+        await page.open(
+            app_url(base(application), init_data(stranger, start_param=f"t{table.table_id}")).replace(
+                "/app/#", f"/app/?table={table.table_id}#"
+            )
+        )
         assert await page.run("return document.querySelector('#fatal').dataset.error")
         assert await page.run("return KarataApp.state.snap") is None
         shown = await page.text("body")
@@ -383,9 +433,11 @@ async def test_a_dropped_connection_reconnects_and_catches_up(api, start_bot, br
         page = await open_page(browsers, application, baraka)
         await page.until("return KarataApp.state.ws && KarataApp.state.ws.readyState === 1", what="the live socket")
         # The connection drops, and cannot come back for a while (no socket can be opened).
-        await page.run("window.RealWebSocket = window.WebSocket;"
-                       "window.WebSocket = function () { throw new Error('offline'); };"
-                       "KarataApp.dropLive();")
+        await page.run(
+            "window.RealWebSocket = window.WebSocket;"
+            "window.WebSocket = function () { throw new Error('offline'); };"
+            "KarataApp.dropLive();"
+        )
         await page.until("return !document.querySelector('#offline').hidden", what="the reconnecting notice")
         others = Simulation(api, [amina, chausiku], sim.group_id, random.Random(2))
         others.application = application
@@ -402,7 +454,9 @@ async def test_a_dropped_connection_reconnects_and_catches_up(api, start_bot, br
         await page.run("window.WebSocket = window.RealWebSocket;")
         await page.at_version(loaded.table.version, timeout=15)
         await page.until("return document.querySelector('#offline').hidden", what="the notice gone")
-        await page.until("return KarataApp.state.ws && KarataApp.state.ws.readyState === 1", timeout=15, what="the socket back")
+        await page.until(
+            "return KarataApp.state.ws && KarataApp.state.ws.readyState === 1", timeout=15, what="the socket back"
+        )
         # Live again: the next move arrives through the socket.
         if str(baraka.id) not in loaded.game.to_act(loaded.state):
             await others.shown()
@@ -429,9 +483,14 @@ async def test_closing_the_app_hands_the_game_back_to_the_chat(api, start_bot, b
         assert len(snap["hand"]) < len(dealt)
         # Amina closes the app: her chat hand catches up with the move she made in it.
         await page.run("window.location = 'about:blank'")
-        await api.wait_until(lambda: sorted(hand_line_cards(api.bot_messages(amina.id)[-1].text))
-                             == sorted(code for code in snap["hand"] if code != "X"),
-                             timeout=10, what="Amina's chat hand caught up")
+        await api.wait_until(
+            lambda: (
+                sorted(hand_line_cards(api.bot_messages(amina.id)[-1].text))
+                == sorted(code for code in snap["hand"] if code != "X")
+            ),
+            timeout=10,
+            what="Amina's chat hand caught up",
+        )
         # And she plays on from the chat when her turn comes back.
         rng = random.Random(6)
         others = Simulation(api, [baraka, chausiku], sim.group_id, rng)

@@ -28,7 +28,9 @@ GAMES = {
 # Long enough never to end by itself: the test ends it when the page has shown it.
 PAUSE = {"KARATA_ROUND_PAUSE_SECONDS": 120}
 PAUSED = "Next round in a moment..."
-ON_SCREEN = "var r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]"
+ON_SCREEN = (
+    "var r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]"
+)
 # Something to tap: a card of the hand, or a button of the moves.
 OFFERS_A_MOVE = "return !!document.querySelector('#hand .hand-slot.legal, #moves [data-node]')"
 
@@ -40,7 +42,8 @@ async def prompt(page: Page) -> str:
 @pytest.mark.long
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_the_first_player_of_a_new_round_gets_their_moves_without_reopening_the_page(
-        api, start_bot, browsers, game):
+    api, start_bot, browsers, game
+):
     count, options, prefer = GAMES[game]
     sim = simulation(api, count=count)
     async with start_bot(**APP, **PAUSE) as application, leaving(browsers):
@@ -53,8 +56,12 @@ async def test_the_first_player_of_a_new_round_gets_their_moves_without_reopenin
         page = await open_page(browsers, application, first)
         await page.at_version(last.version, timeout=LIVE_SECONDS)
         await make(karata, table.table_id, last)
-        await page.until("return document.querySelector('#prompt').innerText === arguments[0]", PAUSED,
-                         timeout=LIVE_SECONDS, what="the pause between rounds")
+        await page.until(
+            "return document.querySelector('#prompt').innerText === arguments[0]",
+            PAUSED,
+            timeout=LIVE_SECONDS,
+            what="the pause between rounds",
+        )
         assert not await page.run(OFFERS_A_MOVE)
         await karata.service.end_pause(table.table_id)
         await page.until(OFFERS_A_MOVE, timeout=LIVE_SECONDS, what="the new round's moves")
@@ -82,12 +89,18 @@ async def test_a_page_offline_when_the_pause_ends_shows_the_new_round_when_it_is
         first = next(user for user in sim.users if str(user.id) in last.first)
         page = await open_page(browsers, application, first)
         await make(karata, table.table_id, last)
-        await page.until("return document.querySelector('#prompt').innerText === arguments[0]", PAUSED,
-                         timeout=LIVE_SECONDS, what="the pause between rounds")
+        await page.until(
+            "return document.querySelector('#prompt').innerText === arguments[0]",
+            PAUSED,
+            timeout=LIVE_SECONDS,
+            what="the pause between rounds",
+        )
         # The connection drops and no socket can be opened for a while; meanwhile the pause ends.
-        await page.run("window.RealWebSocket = window.WebSocket;"
-                       "window.WebSocket = function () { throw new Error('offline'); };"
-                       "KarataApp.dropLive();")
+        await page.run(
+            "window.RealWebSocket = window.WebSocket;"
+            "window.WebSocket = function () { throw new Error('offline'); };"
+            "KarataApp.dropLive();"
+        )
         await page.until("return !document.querySelector('#offline').hidden", what="the reconnecting notice")
         await karata.service.end_pause(table.table_id)
         loaded = await karata.service.load(table.table_id)
