@@ -55,7 +55,9 @@ async def request(
 def assert_refused_quietly(answer: Answer, records: list[logging.LogRecord], what: object) -> None:
     """A 4xx with a short body, and at most one log line, without a traceback."""
     # The scheduler's own lines (a periodic job that happened to run meanwhile) are not the request's.
-    said = [record for record in records if record.levelno >= logging.INFO and not record.name.startswith("apscheduler")]
+    said = [
+        record for record in records if record.levelno >= logging.INFO and not record.name.startswith("apscheduler")
+    ]
     assert 400 <= answer.status < 500, (what, answer.status, answer.body[:200])
     assert len(answer.body) <= SHORT_BODY, (what, answer.body[:200])
     assert len(said) <= 1, (what, [record.getMessage() for record in said])

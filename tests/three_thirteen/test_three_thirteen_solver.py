@@ -5,7 +5,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.three_thirteen.melds import SOLVERS_KEPT, _solver, best_arrangement, deadwood_without, least_deadwood, outable_discards
+from engine.three_thirteen.melds import (
+    SOLVERS_KEPT,
+    _solver,
+    best_arrangement,
+    deadwood_without,
+    least_deadwood,
+    outable_discards,
+)
 from engine.three_thirteen.rules import MeldRules, game_deck
 
 
