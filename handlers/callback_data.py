@@ -1,7 +1,7 @@
 """Callback data and deep-link payloads: short strings we make, and a strict parser for them.
 
 In-game buttons carry the table, a digest of the keyboard they belong to (or the table version),
-and a node of the action tree (see render/action_tree.py), never a card or rule the server
+and a node of the action tree (see action_tree.py), never a card or rule the server
 would trust: the server rebuilds the player's actions and looks the node up, so forged or stale
 data can only select something legal now, or be refused. Parsing accepts only what we produce:
 ASCII digits within bounds, known kinds and operations. Anything else is `BadCallbackData`.

@@ -1,7 +1,7 @@
 """What a game's renderer provides, with plain defaults that make any engine playable.
 
 A renderer turns views and events (never raw states) into localized text, and each legal action
-into a path of button labels (see handlers/render/action_tree.py). Adding a game is an engine
+into a path of button labels (see handlers/action_tree.py). Adding a game is an engine
 package plus a subclass of this (docs/ARCHITECTURE.md, "add a game").
 """
 
@@ -12,8 +12,8 @@ from html import escape
 from typing import Any
 
 from handlers import cards as show
+from handlers.action_tree import Alone, Card, Shortcut, Step
 from handlers.i18n import N_, Translator
-from handlers.render.action_tree import Alone, Card, Shortcut, Step
 
 ACTION_LABELS: dict[str, str] = {
     "draw": N_("Draw"),

@@ -7,6 +7,8 @@ from typing import Any
 
 from engine.euchre3 import strongest_first
 from handlers import cards as show
+from handlers.action_tree import Alone, Card, Pick, Shortcut, Step
+from handlers.fit import pack
 from handlers.games.base import (
     ALL_AT_ONCE,
     GameRenderer,
@@ -17,8 +19,6 @@ from handlers.games.base import (
     zone,
 )
 from handlers.i18n import N_, Translator
-from handlers.render.action_tree import Alone, Card, Pick, Shortcut, Step
-from handlers.render.fit import pack
 
 ACCEPT_LABELS = {"order_up": N_("I order it up"), "assist": N_("I assist"), "accept": N_("I accept")}
 KIND_ORDER = {

@@ -9,10 +9,10 @@ from typing import Any
 
 from engine.core.cards import JOKER
 from handlers import cards as show
+from handlers.action_tree import Alone, Call, Card, Spare, Step
+from handlers.fit import pack
 from handlers.games.base import NAME_LIMIT, GameRenderer, all_of_a_rank, name, names_list, shorten, winners_line, zone
 from handlers.i18n import N_, Translator
-from handlers.render.action_tree import Alone, Call, Card, Spare, Step
-from handlers.render.fit import pack
 
 CALL = "📣"
 KADI_CALL = re.compile(r"^\s*(kadi\s+moja|niko\s+kadi)\s*!*\s*$", re.IGNORECASE)

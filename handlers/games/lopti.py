@@ -7,11 +7,11 @@ from html import escape
 from typing import Any
 
 from handlers import cards as show
+from handlers.action_tree import Alone, Card, Pick, Spare, Step
+from handlers.fit import LINE_WIDTH, pack, wrap
 from handlers.games.base import PROPOSALS_KEY, GameRenderer, all_of_a_rank, name, shorten, zone
 from handlers.games.house_rules import shown_rule
 from handlers.i18n import N_, Translator
-from handlers.render.action_tree import Alone, Card, Pick, Spare, Step
-from handlers.render.fit import LINE_WIDTH, pack, wrap
 
 KIND_ORDER = {
     "throw": 0,

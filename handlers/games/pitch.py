@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handlers import cards as show
+from handlers.action_tree import Alone, Step
+from handlers.fit import LINE_WIDTH, broken, pack, phone_width
 from handlers.games.base import (
     GameRenderer,
     name,
@@ -16,8 +18,6 @@ from handlers.games.base import (
     zone,
 )
 from handlers.i18n import N_, Translator
-from handlers.render.action_tree import Alone, Step
-from handlers.render.fit import LINE_WIDTH, broken, pack, phone_width
 
 KIND_ORDER = {"bid": 0, "pass": 1, "play": 2}
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from handlers import cards as show
+from handlers.action_tree import Alone, Card, Step
+from handlers.fit import pack
 from handlers.games.base import GameRenderer, cards_and_tricks, name, names_list, signed, winners_line, zone
 from handlers.i18n import N_, Translator
-from handlers.render.action_tree import Alone, Card, Step
-from handlers.render.fit import pack
 
 KIND_ORDER = {"draw": 0, "go_out": 1, "discard": 2}
 

@@ -14,11 +14,11 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.core.protocol import Game, State
+from handlers.action_tree import DONE, Node
 from handlers.callback_data import LeaveTable, RuleDraft, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
 from handlers.i18n import Translator
-from handlers.render.action_tree import DONE, Node
 from handlers.render.common import title_heading
 from handlers.render.keyboard import BOTTOM, Key, arrange
 from handlers.render.seat import BACK, Choice, Seen, choices_at, seen_by

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Generic, TypeVar
 
-from handlers.render.action_tree import ALONE, CARD, DONE
+from handlers.action_tree import ALONE, CARD, DONE
 
 MAX_ROWS = 8
 CARDS_PER_ROW = 5

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.protocol import Action, Game, State
+from handlers.action_tree import CARD, ActionTree, Node, build_tree
+from handlers.fit import shown_text
 from handlers.games import renderer_for
 from handlers.i18n import Translator
-from handlers.render.action_tree import CARD, ActionTree, Node, build_tree
-from handlers.render.fit import shown_text
 from tables.models import LIVE, TableRow
 
 BACK = "back"  # the kind of ↩, which goes back one step (or unmarks every card)

@@ -14,11 +14,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from engine.core.options import OptionsError, parse_options
 from engine.core.protocol import Game, State
 from handlers.callback_data import HowTo, LobbyOp, PlayAgain, TableButton
+from handlers.fit import LINE_WIDTH, broken, pack, phone_width, shown_text
 from handlers.games import renderer_for
 from handlers.games.base import name, names_list, shorten
 from handlers.i18n import Translator
 from handlers.render.common import clock_text, game_title, rows, title_heading
-from handlers.render.fit import LINE_WIDTH, broken, pack, phone_width, shown_text
 from tables.models import CANCELLED, FINISHED, TableRow
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Game, State
+from handlers.action_tree import CARD, CARDS
+from handlers.fit import shown_text
 from handlers.games import renderer_for
 from handlers.games.base import PROPOSALS_KEY, winners_line
 from handlers.i18n import Translator
-from handlers.render.action_tree import CARD, CARDS
 from handlers.render.common import game_title
-from handlers.render.fit import shown_text
 from handlers.render.seat import Choice, Shared, choices_at, player_view, seen_by, shared_by
 from tables.models import FINISHED, LOBBY, PLAYING, TableRow
 

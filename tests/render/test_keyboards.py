@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.options import parse_options
+from handlers.action_tree import ALONE, CARD, DONE
 from handlers.games.lopti import MAX_BUTTON
 from handlers.games.lopti import RENDERER as LOPTI
 from handlers.i18n import translator
-from handlers.render.action_tree import ALONE, CARD, DONE
 from handlers.render.hand import render_hand
 from handlers.render.keyboard import MAX_PER_ROW, MAX_ROWS
 from handlers.render.seat import seen_by
