@@ -96,11 +96,6 @@ def tls_for(base_url: str) -> ssl.SSLContext | bool:
     return httpx.create_ssl_context()
 
 
-def bot_id_of(settings: Settings) -> int:
-    """The bot's own number (the token's first part): a fleet's tables and locks are told apart by it."""
-    return int(settings.token.partition(":")[0])
-
-
 def call_log_path(settings: Settings) -> str | None:
     """Where the last minute's group calls are kept across a restart: beside a SQLite database;
     with PostgreSQL (no file of ours), in this machine's temporary folder, one file per bot, which
@@ -108,7 +103,7 @@ def call_log_path(settings: Settings) -> str | None:
     if settings.db_path == ":memory:":
         return None
     if is_postgresql(settings.db_path):
-        return str(Path(tempfile.gettempdir()) / f"karata-bot{bot_id_of(settings)}.calls")
+        return str(Path(tempfile.gettempdir()) / f"karata-bot{settings.bot_id}.calls")
     return settings.db_path + ".calls"
 
 
@@ -215,7 +210,7 @@ def timing_of(settings: Settings) -> Timing:
 async def _post_init(application: Application) -> None:
     services = services_of(application)
     settings, metrics = services.settings, services.metrics
-    store = Store(settings.db_path, bot_id=bot_id_of(settings))
+    store = Store(settings.db_path, bot_id=settings.bot_id)
     store.metrics = metrics
     await store.open()
     feed = ChangeFeed()

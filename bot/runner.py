@@ -59,7 +59,7 @@ async def _database_claimed(settings: Settings) -> AsyncIterator[None]:
         finally:
             lock.release()
         return
-    claim = BotClaim(settings.db_path, int(settings.token.partition(":")[0]))
+    claim = BotClaim(settings.db_path, settings.bot_id)
     if not await claim.take():
         raise DatabaseInUse(
             "karata: a bot with this token already runs on this database; two would undo each other's moves"

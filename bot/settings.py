@@ -181,6 +181,11 @@ class Settings(BaseSettings):
         return self.bot_token.get_secret_value()
 
     @property
+    def bot_id(self) -> int:
+        """The bot's own number (the token's first part): a fleet's tables and locks are told apart by it."""
+        return int(self.token.partition(":")[0])
+
+    @property
     def base_file_url(self) -> str:
         base = self.telegram_api_base_url
         return base[: -len("/bot")] + "/file/bot" if base.endswith("/bot") else base
