@@ -12,11 +12,11 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ExtBot
 
-from handlers.chat_keeper import ChatKeeper
-from handlers.courier import Courier
+from handlers.delivery.chat_keeper import ChatKeeper
+from handlers.delivery.courier import Courier
+from handlers.delivery.publisher import Publisher
 from handlers.i18n import Translator, reader_translator, translator
 from handlers.moves import Moves
-from handlers.publisher import Publisher
 from handlers.recent import Recent
 from tables.metrics import Metrics
 from tables.models import Seat, TableRow
@@ -35,11 +35,11 @@ class Karata:
     service: TableService
     publisher: Publisher
     courier: Courier
-    # The one owner of whether a chat can be written to (handlers/chat_keeper.py).
+    # The one owner of whether a chat can be written to (handlers/delivery/chat_keeper.py).
     keeper: ChatKeeper
     # The bot's figures (/metrics, the owner's /status).
     metrics: Metrics
-    # Update ids seen lately in this process (handlers/redelivery.py).
+    # Update ids seen lately in this process (handlers/chat/redelivery.py).
     recent_updates: Recent
     # The one door for presses and table buttons, chat and app alike, and their open branches.
     moves: Moves
@@ -48,7 +48,7 @@ class Karata:
     guides_dir: Path | None = None
     # Telegram user ids of the bot's owners (KARATA_OWNER_IDS): /status.
     owners: frozenset[int] = frozenset()
-    # The name last stored for each user seen (a cache: handlers/basics.py `track_user`).
+    # The name last stored for each user seen (a cache: handlers/chat/basics.py `track_user`).
     names_seen: dict[int, str] = field(default_factory=dict)
     # Costly table buttons pressed once, waiting for their second press: (table, user, key) -> when.
     confirmations: dict[tuple[int, int, str], float] = field(default_factory=dict)

@@ -55,7 +55,7 @@ def project_graph() -> dict[str, set[str]]:
     for name, path in known.items():
         targets = set()
         for imported in imports_of(path, name):
-            # `from handlers import play` names the module handlers.play; keep the longest known name.
+            # `from handlers import play` names the module handlers.chat.play; keep the longest known name.
             while imported and imported not in known:
                 imported = imported.rpartition(".")[0]
             if imported and imported != name:
@@ -134,11 +134,11 @@ def test_above_the_engine_a_game_is_seen_only_through_its_package():
 
 
 def test_what_a_seat_sees_is_built_without_telegram():
-    """The seat's screen (handlers/render/seat.py) and the Mini App's snapshot of it know no
+    """The seat's screen (handlers/presentation/render/seat.py) and the Mini App's snapshot of it know no
     Telegram: no module they import, however indirectly, imports `telegram`. The chat keyboard
     is one drawing of the model, the snapshot another; neither is read back into the other."""
     graph, known = project_graph(), modules()
-    for start in ("handlers.render.seat", "handlers.webapp.snapshot"):
+    for start in ("handlers.presentation.render.seat", "handlers.webapp.snapshot"):
         reached, todo = set(), [start]
         while todo:
             module = todo.pop()
