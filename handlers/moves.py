@@ -17,7 +17,7 @@ from engine.core.protocol import Action, MalformedAction, Refused
 from handlers.i18n import Translator
 from handlers.presentation.callback_data import TreeNode
 from handlers.presentation.games import renderer_for
-from handlers.presentation.games.lopti import AMEND
+from handlers.presentation.games.house_rules import AMEND
 from handlers.presentation.render.seat import earlier_move, player_view, seen_by
 from tables.feed import ChangeFeed
 from tables.models import LIVE, Loaded, Outcome

@@ -172,6 +172,20 @@ def test_above_the_engine_a_game_is_seen_only_through_its_package():
     assert not inside, inside
 
 
+def test_in_handlers_a_game_is_seen_only_through_its_renderer():
+    """Outside handlers/presentation/games/, a game's renderer is reached by `renderer_for`,
+    never by importing its module: nothing else of the bot names a game."""
+    renderers = {f"handlers.presentation.games.{module.split('.')[1]}" for module in GAME_MODULES.values()}
+    named = [
+        f"{source} -> {target}"
+        for source, targets in project_graph().items()
+        if not source.startswith("handlers.presentation.games")
+        for target in targets
+        if target in renderers
+    ]
+    assert not named, named
+
+
 def test_what_a_seat_sees_is_built_without_telegram():
     """The seat's screen (handlers/presentation/render/seat.py) and the Mini App's snapshot of it know no
     Telegram: no module they import, however indirectly, imports `telegram`. The chat keyboard

@@ -7,7 +7,8 @@ from engine.lopti import GAME
 from handlers.chat.rule_builder import DraftCode, builder_message, replay, steps_of
 from handlers.i18n import translator
 from handlers.presentation.games import renderer_for
-from handlers.presentation.games.lopti import AMEND, RENDERER
+from handlers.presentation.games.house_rules import AMEND
+from handlers.presentation.games.lopti import RENDERER
 
 EN, SW = translator("en"), translator("sw")
 EIGHTS = {

@@ -21,6 +21,9 @@ from babel.lists import format_list
 
 from handlers.i18n import Translator, pN_
 
+# A proposal to amend a rule is made in the rule builder: this choice opens it (the one door for
+# moves, handlers/moves.py, sees to that), it is never an engine action.
+AMEND = "amend_rule"
 SENTENCE = "rule sentence"
 BUTTON = "rule button"
 

@@ -11,7 +11,7 @@ from handlers.presentation import cards as show
 from handlers.presentation.action_tree import Alone, Card, Pick, Spare, Step
 from handlers.presentation.fit import LINE_WIDTH, pack, wrap
 from handlers.presentation.games.base import PROPOSALS_KEY, GameRenderer, all_of_a_rank, name, shorten, zone
-from handlers.presentation.games.house_rules import shown_rule
+from handlers.presentation.games.house_rules import AMEND, shown_rule
 
 KIND_ORDER = {
     "throw": 0,
@@ -26,9 +26,6 @@ KIND_ORDER = {
     "propose": 7,
     "amend_rule": 7,
 }
-# A proposal to amend a rule is made in the rule builder: this button opens it (play.py), it is
-# never an engine action.
-AMEND = "amend_rule"
 MAX_BUTTON = 40  # a change on the Propose button; longer texts are cut between words
 MAX_RULE_IN_LOG = 100
 # House rules are shown on the table while they are at most this many, this short in all.
