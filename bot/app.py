@@ -52,7 +52,8 @@ from handlers.chat import (
     seasons,
     status,
 )
-from handlers.context import KARATA, BotData, Karata, KarataContext
+from handlers.chat.context import BotData, KarataContext
+from handlers.context import KARATA, Karata
 from handlers.delivery.chat_keeper import ChatKeeper
 from handlers.delivery.courier import Courier
 from handlers.delivery.flood import FloodGate, FloodLimiter

@@ -10,7 +10,8 @@ from telegram.error import TelegramError
 from telegram.helpers import create_deep_linked_url
 
 from handlers.chat import howto, languages, lobby, play, profile, telegram_io
-from handlers.context import KARATA, KarataContext, chat_translator, effective, is_admin, pressed, seat_for
+from handlers.chat.context import KarataContext, chat_translator, effective, is_admin, pressed, seat_for
+from handlers.context import KARATA
 from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
 from handlers.presentation.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from telegram import Chat, ChatMember, ChatMemberRestricted, Update
 
 from handlers.chat import play
-from handlers.context import KarataContext
+from handlers.chat.context import KarataContext
 
 GONE = (ChatMember.LEFT, ChatMember.BANNED)
 

@@ -23,7 +23,7 @@ from telegram.helpers import create_deep_linked_url
 from engine.core.options import parse_options
 from engine.registry import available_games, get_game
 from handlers.chat import telegram_io
-from handlers.context import KarataContext, chat_translator, effective, group_translator
+from handlers.chat.context import KarataContext, chat_translator, effective, group_translator
 from handlers.i18n import N_, Translator, translator
 from handlers.presentation import guide_pages
 from handlers.presentation.callback_data import HowTo, HowToLink

@@ -8,7 +8,7 @@ little. Their own choice wins everywhere from then on. A group speaks what its a
 from __future__ import annotations
 
 from handlers.chat import profile
-from handlers.context import KarataContext, group_translator
+from handlers.chat.context import KarataContext, group_translator
 
 
 async def adopt_group_language(context: KarataContext, group_chat_id: int, user_id: int) -> None:

@@ -10,7 +10,7 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from engine.registry import available_games, get_game
 from handlers.chat import languages, telegram_io
-from handlers.context import (
+from handlers.chat.context import (
     KarataContext,
     chat_translator,
     effective,

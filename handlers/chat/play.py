@@ -15,8 +15,7 @@ from telegram.error import TelegramError
 
 from engine.core.protocol import Action
 from handlers.chat import telegram_io
-from handlers.chat.telegram_io import press_request
-from handlers.context import (
+from handlers.chat.context import (
     KarataContext,
     chat_translator,
     effective,
@@ -26,6 +25,7 @@ from handlers.context import (
     thread_of,
     user_translator,
 )
+from handlers.chat.telegram_io import press_request
 from handlers.presentation.callback_data import LeaveTable, TableButton, TreeNode
 from handlers.presentation.games import renderer_for
 from handlers.presentation.games.base import PROPOSALS_KEY

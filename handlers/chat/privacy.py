@@ -8,7 +8,7 @@ from __future__ import annotations
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from handlers.chat import telegram_io
-from handlers.context import KarataContext, chat_translator, effective, pressed
+from handlers.chat.context import KarataContext, chat_translator, effective, pressed
 from handlers.i18n import Translator
 from handlers.presentation.callback_data import ForgetMe
 

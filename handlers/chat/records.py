@@ -11,7 +11,7 @@ from telegram.error import BadRequest, Forbidden
 
 from engine.registry import available_games
 from handlers.chat import seasons, telegram_io
-from handlers.context import KarataContext, chat_translator, effective, pressed, seat_for, user_translator
+from handlers.chat.context import KarataContext, chat_translator, effective, pressed, seat_for, user_translator
 from handlers.presentation.callback_data import MatchReplay
 from handlers.presentation.render.common import game_title
 from handlers.presentation.render.records import (

@@ -16,7 +16,7 @@ from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
 from handlers.chat import telegram_io
-from handlers.context import KarataContext
+from handlers.chat.context import KarataContext
 from handlers.presentation.callback_data import TableButton, TreeNode
 
 

@@ -28,8 +28,8 @@ from engine.lopti import (
     WHEN,
 )
 from handlers.chat import telegram_io
+from handlers.chat.context import KarataContext, pressed
 from handlers.chat.telegram_io import press_request
-from handlers.context import KarataContext, pressed
 from handlers.i18n import N_, Translator
 from handlers.presentation.callback_data import RuleDraft
 from handlers.presentation.games import renderer_for

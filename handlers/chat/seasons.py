@@ -11,7 +11,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from handlers.chat import telegram_io
-from handlers.context import Karata, KarataContext, chat_translator, effective, is_admin, seat_for
+from handlers.chat.context import KarataContext, chat_translator, effective, is_admin, seat_for
+from handlers.context import Karata
 from handlers.delivery.flood import BACKGROUND, Rate
 from handlers.i18n import Translator, translator
 from handlers.presentation.render.seasons import (

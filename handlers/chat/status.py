@@ -8,7 +8,7 @@ from importlib import metadata
 from telegram import Chat, Update
 
 from handlers.chat import telegram_io
-from handlers.context import KarataContext, chat_translator, effective
+from handlers.chat.context import KarataContext, chat_translator, effective
 from handlers.i18n import Translator
 from handlers.presentation.render.common import game_title
 from tables.census import open_tables
