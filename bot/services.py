@@ -19,8 +19,8 @@ from telegram.ext import Application
 
 from bot.loop_lag import LoopLagProbe
 from bot.settings import Settings
-from handlers.flood import FloodGate, FloodLimiter
-from handlers.precedence import UpdatesFirst
+from handlers.delivery.flood import FloodGate, FloodLimiter
+from handlers.delivery.precedence import UpdatesFirst
 from tables.metrics import Metrics
 
 if TYPE_CHECKING:

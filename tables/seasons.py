@@ -25,7 +25,7 @@ from tables.database import Database
 from tables.models import ANONYMOUS_FROM
 from tables.records import Records
 
-# Where the bot's players are; every date it shows is in this time (handlers/render/records.py).
+# Where the bot's players are; every date it shows is in this time (handlers/presentation/render/records.py).
 PLAYERS_TIME = timezone(timedelta(hours=3))
 MONTH, WEEK, OFF = "month", "week", "off"
 LENGTHS = (MONTH, WEEK, OFF)
