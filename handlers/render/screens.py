@@ -23,7 +23,7 @@ from handlers.i18n import Translator
 from handlers.render import hand
 from handlers.render import table as group
 from handlers.render.seat import player_view, round_results
-from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded
+from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded, TableRow
 
 # How a slot is delivered: a message edited in place; a post sent once per content and never
 # edited or deleted; a nudge or notice sent once and deleted when it no longer applies; a poll.
@@ -109,10 +109,38 @@ def app_link(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardBu
     return InlineKeyboardButton("🃏 " + _("Open the table"), url=url)
 
 
-def _with_row(markup: InlineKeyboardMarkup | None, button: InlineKeyboardButton | None) -> InlineKeyboardMarkup | None:
-    if button is None:
+WATCH_PREFIX = "w"
+
+
+def watch_param(table_id: int, join_token: str) -> str:
+    """The Mini App's start parameter that lets anyone who has it watch the table: its id and the
+    table's join token, which its group was shown in the lobby's join link (docs/DECISIONS.md)."""
+    return f"{WATCH_PREFIX}{table_id}_{join_token}"
+
+
+def watch_url(bot_username: str, webapp_name: str | None, table: TableRow) -> str | None:
+    """The link that opens the Mini App watching `table` (None: the app has no short name, or the
+    table no token)."""
+    if not webapp_name or not table.join_token:
+        return None
+    return f"https://t.me/{bot_username}/{webapp_name}?startapp={watch_param(table.table_id, table.join_token)}"
+
+
+def watch_button(readers: Readers, table: TableRow, _: Translator) -> InlineKeyboardButton | None:
+    """A group's "👀 Watch" link to the table in the Mini App (the table's message; an arena's
+    standings): anyone in the group may follow the table live, and it costs no Bot API call."""
+    url = watch_url(readers.bot_username, readers.webapp_name, table) if readers.webapp_url else None
+    return InlineKeyboardButton("👀 " + _("Watch"), url=url) if url else None
+
+
+def _with_row(
+    markup: InlineKeyboardMarkup | None, *buttons: InlineKeyboardButton | None
+) -> InlineKeyboardMarkup | None:
+    """The markup with a row of the given buttons below (those that are None left out)."""
+    row = [button for button in buttons if button is not None]
+    if not row:
         return markup
-    return InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), [button]])
+    return InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), row])
 
 
 # A panel that stands in for a player's hand while they use it: given the reader's language,
@@ -154,7 +182,11 @@ def table_screens(
         text=group.table_text(table, game, state, _, view, now),
         markup=_with_row(
             group.table_markup(table, game, state, _, view, link),
-            app_link(readers, table.table_id, _) if table.chat_id < 0 and table.status == PLAYING else None,
+            *(
+                (app_link(readers, table.table_id, _), watch_button(readers, table, _))
+                if table.chat_id < 0 and table.status == PLAYING
+                else ()
+            ),
         ),
     )
     results = round_results(table, _)
