@@ -41,6 +41,7 @@ def labels(_: Translator) -> dict[str, str]:
         "reconnecting": _("Reconnecting..."),
         "match_over": _("Match over."),
         "results": _("Round results"),
+        "watchers": _("People watching"),
     }
 
 
