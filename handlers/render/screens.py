@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
+from handlers.callback_data import WatchLink
 from handlers.flood import BACKGROUND, POST, TABLE, URGENT
 from handlers.games import renderer_for
 from handlers.i18n import Translator
@@ -109,21 +110,14 @@ def app_link(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardBu
     return InlineKeyboardButton("🃏 " + _("Open the table"), url=url)
 
 
-WATCH_PREFIX = "w"
-
-
-def watch_param(table_id: int, join_token: str) -> str:
-    """The Mini App's start parameter that lets anyone who has it watch the table: its id and the
-    table's join token, which its group was shown in the lobby's join link (docs/DECISIONS.md)."""
-    return f"{WATCH_PREFIX}{table_id}_{join_token}"
-
-
 def watch_url(bot_username: str, webapp_name: str | None, table: TableRow) -> str | None:
-    """The link that opens the Mini App watching `table` (None: the app has no short name, or the
-    table no token)."""
+    """The link that opens the Mini App watching `table`: its start parameter carries the table's
+    join token, which its group was shown in the lobby's join link (docs/DECISIONS.md). None
+    when the app has no short name, or the table no token."""
     if not webapp_name or not table.join_token:
         return None
-    return f"https://t.me/{bot_username}/{webapp_name}?startapp={watch_param(table.table_id, table.join_token)}"
+    watch = WatchLink(table.table_id, table.join_token)
+    return f"https://t.me/{bot_username}/{webapp_name}?startapp={watch.payload()}"
 
 
 def watch_button(readers: Readers, table: TableRow, _: Translator) -> InlineKeyboardButton | None:

@@ -280,7 +280,7 @@ async def me(request: web.Request) -> web.Response:
     ids = [entry["id"] for entry in listed]
     current = wanted if wanted in ids else (ids[-1] if ids else None)
     watch = await _watched(karata, user)
-    if watch is not None and watch not in ids:
+    if watch is not None:  # a player who follows their own table's watch link plays it
         current = watch
     return web.json_response({
         "user": {"id": user.id, "name": user.name},
@@ -296,7 +296,7 @@ async def me(request: web.Request) -> web.Response:
 async def _watched(karata: Karata, user: WebAppUser) -> int | None:
     """The table the app was opened to watch (its link's token checked), or None."""
     table_id = watched_id(user.start_param)
-    if table_id is None or not 0 < table_id < MAX_ID:
+    if table_id is None:
         return None
     loaded = await karata.service.load(table_id)
     return table_id if loaded is not None and may_watch(loaded.table, user.start_param) else None

@@ -225,5 +225,4 @@ class LiveTables:
         return sum(len(found) for found in self._connections.values())
 
     def stats(self) -> dict[str, Any]:
-        watching = sum(connection.watcher for found in self._connections.values() for connection in found)
-        return {"tables": len(self._connections), "connections": self.count(), "watching": watching}
+        return {"tables": len(self._connections), "connections": self.count()}

@@ -1,7 +1,7 @@
 """Watching a table in the Mini App: who may, and the one screen all its watchers share.
 
 A watcher is let in by the start parameter of the link that opened the app (`w<table>_<join
-token>`, handlers/render/screens.py `watch_param`): Telegram signs it into the initData, and the
+token>`, handlers/callback_data.py `WatchLink`; handlers/render/screens.py `watch_url`): Telegram signs it into the initData, and the
 table's join token is what its group was shown in the lobby's join link already (docs/DECISIONS.md
 says why, rather than asking Telegram who is in the group). A watcher's screen is the table's
 seat-less snapshot (snapshot.py with no player: the engine's spectator view only); it is built
@@ -15,8 +15,8 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 
+from handlers.callback_data import parse_watch
 from handlers.i18n import Translator
-from handlers.render.screens import WATCH_PREFIX
 from handlers.webapp.snapshot import snapshot
 from tables.models import Loaded, TableRow
 
@@ -26,20 +26,16 @@ KEPT_TABLES = 256
 
 def may_watch(table: TableRow, start_param: str | None) -> bool:
     """Whether the link that opened the app (its signed start parameter) lets its user watch."""
-    if not start_param or not table.join_token:
+    watch = parse_watch(start_param)
+    if watch is None or watch.table_id != table.table_id or not table.join_token:
         return False
-    wanted = f"{WATCH_PREFIX}{table.table_id}_"
-    if not start_param.startswith(wanted):
-        return False
-    return secrets.compare_digest(start_param[len(wanted) :].encode(), table.join_token.encode())
+    return secrets.compare_digest(watch.token.encode(), table.join_token.encode())
 
 
 def watched_id(start_param: str | None) -> int | None:
     """The table a watch link names (its token is checked when the table is read)."""
-    if not start_param or not start_param.startswith(WATCH_PREFIX):
-        return None
-    number = start_param[len(WATCH_PREFIX) :].partition("_")[0]
-    return int(number) if number.isascii() and number.isdigit() and len(number) < 16 else None
+    watch = parse_watch(start_param)
+    return watch.table_id if watch is not None else None
 
 
 class WatchScreens:
