@@ -320,7 +320,7 @@ class HowToLink:
 
 # The Mini App's start parameter of a group's 👀 Watch link: the table and its join token
 # (docs/DECISIONS.md, "Watching").
-WATCH_LINK = re.compile(r"w([0-9]{1,15})_([0-9a-f]{12})", re.ASCII)
+WATCH_LINK = re.compile(r"w([1-9][0-9]{0,14})_([0-9a-f]{12})", re.ASCII)
 
 
 @dataclass(frozen=True)

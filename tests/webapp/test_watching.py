@@ -11,15 +11,16 @@ import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.demo import DEMO_TOKEN
 from bot.services import services_of
 from fakeapi.webapp import sign_init_data
+from handlers.callback_data import WatchLink, parse_watch
 from tests.e2e.test_kadi_table import FIVES
 from tests.webapp.test_api import APP, BARAKA, Client, base_of, kadi, live, next_snapshot
 from tests.webapp.watching import hidden_cards, leaked
-
-pytestmark = pytest.mark.asyncio
 
 WATCH_APP = {**APP, "KARATA_WEBAPP_NAME": "karata"}
 
@@ -55,6 +56,17 @@ async def told_count(socket, count, timeout=10.0):
             return
 
 
+@given(st.text(alphabet="w_0123456789abcdefABCDEF²٣-t", max_size=40))
+def test_a_watch_parameter_is_one_we_make_or_nothing(param):
+    """Only `w<table>_<12 hex digits>` names a table to watch (its token is then the table's to
+    check): no other digits, no huge numbers, nothing after it."""
+    watch = parse_watch(param)
+    assert watch is None or watch.payload() == param
+    assert parse_watch(WatchLink(12, "0a1b2c3d4e5f").payload()) == WatchLink(12, "0a1b2c3d4e5f")
+    assert parse_watch("w9999999999999999_0a1b2c3d4e5f") is None and parse_watch("w12_0a1b") is None
+
+
+@pytest.mark.asyncio
 async def test_the_group_tables_watch_link_shows_the_table_and_no_hand_to_anyone_who_has_it(api, start_bot, http):
     async with start_bot(**WATCH_APP) as application:
         sim, table = await kadi(api, application)
@@ -91,6 +103,7 @@ async def test_the_group_tables_watch_link_shows_the_table_and_no_hand_to_anyone
         assert (await application.bot_data["karata"].store.get_table(table.table_id)).version == table.version
 
 
+@pytest.mark.asyncio
 async def test_watchers_follow_the_table_live_cost_no_bot_api_call_and_the_players_see_how_many(api, start_bot, http):
     async with start_bot(**WATCH_APP) as application:
         karata = application.bot_data["karata"]
