@@ -60,3 +60,19 @@ def test_no_hidden_card_reaches_a_watcher_in_a_whole_match(game_name):
             assert not leaked(frame, hidden_cards(game, state)), (game_name, table.version)
             versions += 1
     assert over(game, state) and versions > 20
+
+
+def test_watchers_share_one_screen_per_table_change_and_language():
+    """A hundred watchers of a table hold one text per language: each is sent the very same one,
+    built again only when the table changes."""
+    screens = WatchScreens(lambda: 0.0)
+    positions = whole_match("kadi", 5)
+    table, game, state = next(positions)
+    sw, en = translator("sw"), translator("en")
+    first = screens.text(Loaded(table, game, state), sw)
+    assert all(screens.text(Loaded(table, game, state), sw) is first for _watcher in range(100))
+    english = screens.text(Loaded(table, game, state), en)
+    assert english is not first and json.loads(english)["language"] == "en"
+    table, game, state = next(positions)
+    moved = screens.text(Loaded(table, game, state), sw)
+    assert moved is not first and json.loads(moved)["version"] == json.loads(first)["version"] + 1
