@@ -1,9 +1,10 @@
 """Watching a table in the Mini App: who may, and the one screen all its watchers share.
 
 A watcher is let in by the start parameter of the link that opened the app (`w<table>_<join
-token>`, handlers/callback_data.py `WatchLink`; handlers/render/screens.py `watch_url`): Telegram signs it into the initData, and the
-table's join token is what its group was shown in the lobby's join link already (docs/DECISIONS.md
-says why, rather than asking Telegram who is in the group). A watcher's screen is the table's
+token>`: handlers/callback_data.py `WatchLink`, made by handlers/render/screens.py `watch_url`):
+Telegram signs it into the initData, and the table's join token is what its group was shown in
+the lobby's join link already (docs/DECISIONS.md says why, rather than asking Telegram who is in
+the group). A watcher's screen is the table's
 seat-less snapshot (snapshot.py with no player: the engine's spectator view only); it is built
 and encoded once per table change and language, and every watcher's socket sends that one text.
 """
