@@ -77,8 +77,9 @@ from tables.call_log import CallLog
 from tables.database import is_postgresql
 from tables.feed import ChangeFeed
 from tables.metrics import Metrics
-from tables.service import TableService, Timing
+from tables.service import TableService
 from tables.store import Store
+from tables.table_core import Timing
 from tables.thinking import Thinker
 
 log = logging.getLogger(__name__)

@@ -15,9 +15,7 @@ import hashlib
 import logging
 import secrets
 import time
-import weakref
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -26,20 +24,16 @@ from telegram.ext import JobQueue
 from engine import ai
 from engine.core.options import OptionsError, options_dict, parse_options
 from engine.core.protocol import (
-    CHAMPION_WINDOW,
     CLOCK,
-    VOTE_WINDOW,
     Action,
     Applied,
     Event,
     Game,
     MalformedAction,
-    State,
 )
-from engine.core.serialize import state_from_json, state_to_json
+from engine.core.serialize import state_to_json
 from engine.registry import UnknownGame, get_game
 from tables.feed import ChangeFeed
-from tables.log_context import about
 from tables.metrics import UNREAD, Metrics
 from tables.models import (
     CANCELLED,
@@ -56,36 +50,20 @@ from tables.models import (
     computer_seat,
 )
 from tables.store import Store
+from tables.table_core import (
+    COMPUTER,
+    RECENT_EVENTS,
+    REPLACED,
+    TIMED_OUT,
+    TIMEOUT,
+    WINDOW,
+    TableCore,
+    Timing,
+)
 from tables.thinking import Thinker
 from tables.timers import Due, Timers
 
 log = logging.getLogger(__name__)
-
-# The table shows the last few of these that have a line (some events have none: a card the
-# seats show); see handlers/render/table.py.
-RECENT_EVENTS = 12
-WINDOW = "window:"
-TIMEOUT = {"type": "timeout"}
-# An event of the table, not of a game: the turn timer ran out for these players.
-TIMED_OUT = "timed_out"
-# An event of the table: a player left the running match and a computer took their seat.
-REPLACED = "replaced"
-COMPUTER = "computer"
-
-
-@dataclass(frozen=True)
-class Timing:
-    """How long things take at a table (seconds)."""
-
-    turn_seconds: int = 90
-    warn_seconds: float = 20
-    nudge_seconds: float = 8
-    round_pause_seconds: float = 0.0
-    # Windows the clock closes besides the turn, by their kind (`Game.clock_windows`).
-    window_seconds: Mapping[str, float] = field(default_factory=lambda: {VOTE_WINDOW: 120.0, CHAMPION_WINDOW: 120.0})
-    # A computer player's pause before it moves, so that a group can follow the game.
-    computer_seconds: float = 1.5
-
 
 # What a handler passes to `act_with`: given the table as committed, the action to apply, or a
 # refusal (or a coroutine giving one: a computer player thinks in a thread). It runs under the
@@ -100,83 +78,25 @@ def not_lobby(table: TableRow | None) -> Outcome:
     return Outcome.refused("not_lobby", table=table)
 
 
-def windows_after(
-    windows: Mapping[str, list[float]],
-    kinds: Sequence[str],
-    fired: str | None,
-    now: float,
-    seconds_for: Callable[[str], float],
-) -> dict[str, list[float]]:
-    """The clock windows ([deadline, armed length] by the clock action that closes them) after a
-    move: a window keeps its first deadline while the game still offers its action, and one the
-    clock just closed starts afresh if the game offers it again (a new stage must not inherit a
-    deadline already past, or it would close at once)."""
-    after = {}
-    for kind in kinds:
-        kept = windows.get(kind) if kind != fired else None
-        after[kind] = kept or [now + seconds_for(kind), seconds_for(kind)]
-    return after
-
-
-class TableService:
+class TableService(TableCore):
     def __init__(
         self,
         store: Store,
         feed: ChangeFeed,
-        timing: Timing = Timing(),
+        timing: Timing | None = None,
         job_queue: JobQueue | None = None,
         clock: Callable[[], float] = time.time,
         thinker: Thinker | None = None,
         metrics: Metrics = UNREAD,
     ):
-        self.store = store
-        self.feed = feed
-        self.timing = timing
-        self.clock = clock
+        super().__init__(store, feed, timing or Timing(), clock, metrics)
         self.thinker = thinker or Thinker()
-        self.metrics = metrics
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
-        # A lock lives while someone holds or waits for it; idle tables cost no memory. Keys are
-        # table ids, and ("chat", chat, topic) for opening a table there.
-        self._locks: weakref.WeakValueDictionary[object, asyncio.Lock] = weakref.WeakValueDictionary()
         self.restarted_at = clock()
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
         # Tests and demos may fix the first dealer and the decks of a new match.
         self.deal_override: Callable[[TableRow], tuple[str | None, list[list[str]]]] | None = None
-
-    def lock(self, key: object) -> asyncio.Lock:
-        lock = self._locks.get(key)
-        if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
-        return lock
-
-    async def load(self, table_id: int) -> Loaded | None:
-        about(table_id=table_id)
-        table = await self.store.get_table(table_id)
-        return self._loaded(table) if table is not None else None
-
-    @staticmethod
-    def _loaded(table: TableRow) -> Loaded:
-        game = get_game(table.game)
-        return Loaded(table, game, state_from_json(game, table.state) if table.state else None)
-
-    async def _load_for(self, table_id: int, request: str) -> tuple[Loaded | None, bool]:
-        """The table as `load` gives it, and whether `request` was already applied to it."""
-        about(table_id=table_id)
-        table, repeated = await self.store.get_table_for(table_id, request)
-        if table is None or repeated:
-            return None, repeated
-        return self._loaded(table), False
-
-    def _changed(self, loaded: Loaded) -> None:
-        self.feed.put(loaded.table.table_id, loaded)
-
-    async def _save(self, table: TableRow) -> None:
-        """Save a change that is not a move (lobby, consent, warning, nudge) and publish it."""
-        await self.store.save_table(table)
-        self._arm(table)
-        self._changed(self._loaded(table))
 
     # ----- the lobby ----------------------------------------------------------------------
     async def open_lobby(
@@ -236,7 +156,7 @@ class TableService:
             table = await self.store.create_table(table)
         if start:
             return await self.start(table.table_id, creator.user_id)
-        self._changed(Loaded(table, game, None))
+        self.changed(Loaded(table, game, None))
         return Outcome(True, table=table)
 
     async def join(self, table_id: int, seat: Seat, token: str) -> Outcome:
@@ -258,7 +178,7 @@ class TableService:
         if seat is None or len(table.seats) >= most:
             return Outcome.refused("table_full", table=table, limit=most)
         table.seats.append(seat)
-        await self._save(table)
+        await self.save(table)
         return Outcome(True, table=table)
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
@@ -273,7 +193,7 @@ class TableService:
                 table.status, table.closed_reason = CANCELLED, "empty"
             elif table.creator_id == user_id:
                 table.creator_id = table.humans[0].user_id
-            await self._save(table)
+            await self.save(table)
             return Outcome(True, table=table)
 
     async def add_computer(self, table_id: int, user_id: int) -> Outcome:
@@ -299,7 +219,7 @@ class TableService:
             if last is None:
                 return Outcome.refused("no_computer", table=table)
             table.seats = [seat for seat in table.seats if seat is not last]
-            await self._save(table)
+            await self.save(table)
             return Outcome(True, table=table)
 
     async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Outcome:
@@ -313,7 +233,7 @@ class TableService:
             table.deadline = table.deadline_seconds = None
             table.paused_until = None
             table.nudged = []
-            await self._save(table)
+            await self.save(table)
             return Outcome(True, table=table)
 
     async def start(self, table_id: int, user_id: int) -> Outcome:
@@ -341,7 +261,7 @@ class TableService:
                 table.consents = {player: True for player in table.computers}
                 if len(table.consents) == len(table.players):
                     return await self._deal(table, game, options)
-                await self._save(table)
+                await self.save(table)
                 return Outcome(True, table=table)
             return await self._deal(table, game, options)
 
@@ -363,7 +283,7 @@ class TableService:
                 return await self._deal(table, game, options)
             if all(table.consents.get(player) for player in table.players):
                 return await self._deal(table, game, parse_options(game.Options, table.options))
-            await self._save(table)
+            await self.save(table)
             return Outcome(True, table=table)
 
     async def _deal(self, table: TableRow, game: Game, options: BaseModel) -> Outcome:
@@ -376,12 +296,12 @@ class TableService:
         table.status = PLAYING
         table.state = state_to_json(game, state)
         table.version = 1
-        self._set_deadline(table, game, state)
-        self._set_windows(table, game, state, None)
-        self._set_computer_turn(table, game, state)
+        self.set_deadline(table, game, state)
+        self.set_windows(table, game, state, None)
+        self.set_computer_turn(table, game, state)
         await self.store.save_table(table)
-        self._arm(table)
-        self._changed(Loaded(table, game, state))
+        self.arm(table)
+        self.changed(Loaded(table, game, state))
         return Outcome(True, table=table)
 
     async def end_session(self, table_id: int, user_id: int | None, is_admin: bool) -> Outcome:
@@ -399,8 +319,8 @@ class TableService:
             table.nudged = []
             await self.store.save_table(table, finished=True)
             self.metrics.matches_finished.labels(table.game).inc()
-            self._arm(table)
-            self._changed(loaded)
+            self.arm(table)
+            self.changed(loaded)
             return Outcome(True, table=table)
 
     async def end_idle_tables(self, idle_seconds: float) -> list[int]:
@@ -462,7 +382,7 @@ class TableService:
             if request is None:
                 loaded = await self.load(table_id)
             else:
-                loaded, repeated = await self._load_for(table_id, request)
+                loaded, repeated = await self.load_for(table_id, request)
                 if repeated:
                     return Outcome(True, repeated=True)
             if loaded is None or loaded.state is None:
@@ -505,13 +425,6 @@ class TableService:
 
     async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
         return await self.act(table_id, player, None, action)
-
-    @staticmethod
-    def clock_actions(game: Game, state: State) -> list[str]:
-        """Windows the clock closes besides the turn timer (a Rule Vote, a champion's call)."""
-        if game.is_finished(state):
-            return []
-        return [action["type"] for action in game.legal_actions(state, CLOCK) if action["type"] != "timeout"]
 
     async def clock_action(self, table_id: int, kind: str) -> Outcome:
         return await self.act_now(table_id, CLOCK, {"type": kind})
@@ -595,17 +508,11 @@ class TableService:
             table.recent_events = (table.recent_events + [replaced.view(None)])[-RECENT_EVENTS:]
             table.nudged = [player for player in table.nudged if player != seat.player]
             table.notes.pop(seat.player, None)
-            self._set_computer_turn(table, game, state)
+            self.set_computer_turn(table, game, state)
             await self.store.save_table(table)
-            self._arm(table)
-            self._changed(Loaded(table, game, state))
+            self.arm(table)
+            self.changed(Loaded(table, game, state))
             return Outcome(True, table=table, values={"name": computer.name})
-
-    def _set_computer_turn(self, table: TableRow, game: Game, state: State) -> None:
-        computers = table.computers
-        table.computer_turn = bool(
-            table.status == PLAYING and computers and any(player in computers for player in game.to_act(state))
-        )
 
     async def _commit(
         self,
@@ -633,16 +540,16 @@ class TableService:
         table.nudged = [nudged for nudged in table.nudged if nudged in waiting and nudged != player]
         if finished:
             table.status = FINISHED
-        self._set_deadline(table, game, state)
-        self._set_windows(table, game, state, action["type"] if player == CLOCK else None)
-        self._set_computer_turn(table, game, state)
+        self.set_deadline(table, game, state)
+        self.set_windows(table, game, state, action["type"] if player == CLOCK else None)
+        self.set_computer_turn(table, game, state)
         await self.store.save_table(
             table, (player, action), [event.to_json() for event in events], request, finished=finished
         )
         if finished:
             self.metrics.matches_finished.labels(table.game).inc()
-        self._arm(table)
-        self._changed(loaded)
+        self.arm(table)
+        self.changed(loaded)
 
     @staticmethod
     def _keep_notes(table: TableRow, events: list[Event], actor: str, round_number: int) -> None:
@@ -657,26 +564,6 @@ class TableService:
                 notes.pop(player, None)
         table.notes = notes
 
-    def _set_deadline(self, table: TableRow, game: Game, state: State) -> None:
-        waiting = game.to_act(state)
-        if table.status != PLAYING or not waiting or table.turn_seconds <= 0:
-            table.deadline = table.deadline_seconds = None
-        else:
-            seconds = float(game.decision_seconds(state, table.turn_seconds))
-            pause = max(0.0, table.paused_until - self.clock()) if self.paused(table) else 0.0
-            table.deadline = self.clock() + pause + seconds
-            table.deadline_seconds = seconds
-        table.warned = False
-
-    def _set_windows(self, table: TableRow, game: Game, state: State, fired: str | None) -> None:
-        kinds = self.clock_actions(game, state) if table.status == PLAYING else []
-        table.windows = windows_after(
-            table.windows, kinds, fired, self.clock(), lambda kind: self.timing.window_seconds[game.clock_windows[kind]]
-        )
-
-    def paused(self, table: TableRow) -> bool:
-        return table.paused_until is not None and self.clock() < table.paused_until
-
     async def end_pause(self, table_id: int) -> None:
         """The pause between rounds is over: show the new deal."""
         async with self.lock(table_id):
@@ -684,33 +571,9 @@ class TableService:
             if table is None or table.paused_until is None:
                 return
             table.paused_until = None
-            await self._save(table)
+            await self.save(table)
 
     # ----- timers -------------------------------------------------------------------------
-    def _arm(self, table: TableRow) -> None:
-        """Arm the table's timers for its committed row (and disarm what it no longer needs)."""
-        if self.timers is None:
-            return
-        table_id, version = table.table_id, table.version
-        self.timers.cancel(table_id)
-        if table.status != PLAYING:
-            return
-        now = self.clock()
-        start = table.paused_until if self.paused(table) else now
-        if table.paused_until is not None:
-            self.timers.set(table_id, "pause", table.paused_until, version)
-        if self.timing.nudge_seconds > 0:
-            self.timers.set(table_id, "nudge", start + self.timing.nudge_seconds, version)
-        if table.deadline is not None:
-            self.timers.set(table_id, "timeout", table.deadline, version)
-            warn_at = table.deadline - self.timing.warn_seconds
-            if self.timing.warn_seconds and warn_at > now and not table.warned:
-                self.timers.set(table_id, "warn", warn_at, version)
-        for kind, (due, _seconds) in table.windows.items():
-            self.timers.set(table_id, WINDOW + kind, due, version)
-        if table.computer_turn:
-            self.timers.set(table_id, COMPUTER, start + self.timing.computer_seconds, version)
-
     async def _on_due(self, due: Due) -> None:
         if due.kind == "timeout":
             await self.timeout(due.table_id, due.version)
@@ -732,7 +595,7 @@ class TableService:
                 return
             table.warned = True
             await self.store.save_table(table)
-            self._changed(self._loaded(table))
+            self.changed(self.loaded(table))
 
     async def nudge(self, table_id: int, version: int) -> None:
         """A "your turn" nudge for whoever the table waits for and was not nudged yet."""
@@ -752,7 +615,7 @@ class TableService:
                 return
             table.nudged = [*table.nudged, *fresh]
             await self.store.save_table(table)
-            self._changed(loaded)
+            self.changed(loaded)
 
     async def resume_after_restart(self) -> int:
         """Arm every running table's timers again, each from the full length it was armed with
@@ -778,7 +641,7 @@ class TableService:
                 continue
             table_id, version = row["table_id"], row["version"]
             if table is not None:
-                self._arm(table)
+                self.arm(table)
                 continue
             if row["computer_turn"]:  # a computer's pending move: it moves after its pause
                 self.timers.set(table_id, COMPUTER, now + self.timing.computer_seconds, version)
@@ -832,7 +695,7 @@ class TableService:
             if table is None or table.status != PLAYING or user_id in table.unreachable:
                 return False
             table.unreachable = [*table.unreachable, user_id]
-            await self._save(table)
+            await self.save(table)
             return True
 
     async def mark_reachable(self, user_id: int) -> list[int]:
@@ -846,7 +709,7 @@ class TableService:
                 table = await self.store.get_table(found.table_id)
                 if table is not None and user_id in table.unreachable:
                     table.unreachable = [user for user in table.unreachable if user != user_id]
-                    await self._save(table)
+                    await self.save(table)
                     recovered.append(table.table_id)
         return recovered
 
@@ -904,7 +767,7 @@ class TableService:
                 table.windows = {}
                 table.computer_turn = False
                 await self.store.save_table(table, finished=finished)
-                self._arm(table)
-                self._changed(loaded)
+                self.arm(table)
+                self.changed(loaded)
                 ended.append(table.table_id)
         return ended

@@ -18,7 +18,7 @@ from engine.core.options import options_dict, parse_options
 from engine.core.protocol import CLOCK, Event, Game, State
 from engine.registry import get_game
 from tables.models import PLAYING, Seat, TableRow
-from tables.service import RECENT_EVENTS, TIMED_OUT
+from tables.table_core import RECENT_EVENTS, TIMED_OUT
 
 NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
 # The most players each game seats: the biggest table message and the widest keyboards.

@@ -28,7 +28,8 @@ from handlers.render import hand, screens
 from handlers.render.seat import player_view, seen_by
 from handlers.rule_builder import DIGITS, builder_message, next_step, replay
 from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Seat, TableRow
-from tables.service import RECENT_EVENTS, TIMED_OUT, TableService
+from tables.service import TableService
+from tables.table_core import RECENT_EVENTS, TIMED_OUT
 
 OPEN, CLOSE = "\ue000", "\ue001"
 NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
