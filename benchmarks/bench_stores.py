@@ -86,7 +86,7 @@ async def play(service: TableService, table_id: int, moves: int, rng: random.Ran
         player = loaded.game.to_act(loaded.state)[0]
         action = rng.choice(loaded.game.legal_actions(loaded.state, player))
         started = time.perf_counter()
-        outcome = await service.act(table_id, player, loaded.table.version, action)
+        outcome = await service.play.act(table_id, player, loaded.table.version, action)
         latencies.append(time.perf_counter() - started)
         made += outcome.ok
     return made

@@ -249,4 +249,4 @@ async def offer_carry_over(context: KarataContext, table_id: int) -> None:
     seated = {player: player for player in table.players}
     action = renderer_for(table.game).carry_over(view, seated)
     if action is not None:
-        await karata.service.act_now(table_id, str(table.creator_id), action)
+        await karata.service.play.act_now(table_id, str(table.creator_id), action)

@@ -124,7 +124,7 @@ class Moves:
         """A press of the player's choices: a branch opens (the hand shows it), a rule opens in
         the builder (in the private chat, whichever door), or the move is played."""
         tap = TreePress(str(user_id), data, _, version)
-        outcome = await self.service.act_with(table_id, str(user_id), tap.choose, request)
+        outcome = await self.service.play.act_with(table_id, str(user_id), tap.choose, request)
         if tap.opened and tap.opened[0] != 0:
             self.branches.open(table_id, user_id, data.keyboard, tap.opened[0])
         else:
@@ -152,4 +152,4 @@ class Moves:
             action = renderer.table_action(name, public) if name in offered else None
             return action if action is not None else Outcome.refused("unknown_button", table=loaded.table)
 
-        return await self.service.act_with(table_id, str(user_id), choose, request)
+        return await self.service.play.act_with(table_id, str(user_id), choose, request)

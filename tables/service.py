@@ -9,13 +9,12 @@ what each message shows, which the service records under the table's lock.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -26,10 +25,8 @@ from engine.core.options import OptionsError, options_dict, parse_options
 from engine.core.protocol import (
     CLOCK,
     Action,
-    Applied,
     Event,
     Game,
-    MalformedAction,
 )
 from engine.core.serialize import state_to_json
 from engine.registry import UnknownGame, get_game
@@ -49,12 +46,12 @@ from tables.models import (
     TableRow,
     computer_seat,
 )
+from tables.playing import Play
 from tables.store import Store
 from tables.table_core import (
     COMPUTER,
     RECENT_EVENTS,
     REPLACED,
-    TIMED_OUT,
     TIMEOUT,
     WINDOW,
     TableCore,
@@ -64,11 +61,6 @@ from tables.thinking import Thinker
 from tables.timers import Due, Timers
 
 log = logging.getLogger(__name__)
-
-# What a handler passes to `act_with`: given the table as committed, the action to apply, or a
-# refusal (or a coroutine giving one: a computer player thinks in a thread). It runs under the
-# table's lock, so what it saw is what the action applies to.
-Chooser = Callable[[Loaded], "Action | Outcome | Awaitable[Action | Outcome]"]
 
 
 def not_lobby(table: TableRow | None) -> Outcome:
@@ -90,6 +82,7 @@ class TableService(TableCore):
         metrics: Metrics = UNREAD,
     ):
         super().__init__(store, feed, timing or Timing(), clock, metrics)
+        self.play = Play(self)
         self.thinker = thinker or Thinker()
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
         self.restarted_at = clock()
@@ -356,78 +349,8 @@ class TableService(TableCore):
         return outcome
 
     # ----- play ---------------------------------------------------------------------------
-    async def act(
-        self, table_id: int, player: str, version: int | None, action: Action, request: str | None = None
-    ) -> Outcome:
-        """Apply `action` by `player`, drawn for `version`; a stale version changes nothing.
-        Without a version the action applies to the table as it is when its turn in the lock comes
-        (an out-of-turn action that does not depend on what the player saw: a vote, a typed call)."""
-
-        def chosen(loaded: Loaded) -> Action | Outcome:
-            if version is not None and version != loaded.table.version:
-                return Outcome.refused("stale", table=loaded.table)
-            return action
-
-        return await self.act_with(table_id, player, chosen, request)
-
-    async def act_with(
-        self, table_id: int, player: str, choose: Chooser, request: str | None = None, computer: bool = False
-    ) -> Outcome:
-        """Apply the action `choose` picks from the table as committed, under the table's lock.
-
-        `request` names what asked for it (a button press): a request seen before is not applied
-        again, and its outcome says so (`repeated`). `computer`: the computer player of the seat
-        acts (or moves for a person who ran out of time)."""
-        async with self.lock(table_id):
-            if request is None:
-                loaded = await self.load(table_id)
-            else:
-                loaded, repeated = await self.load_for(table_id, request)
-                if repeated:
-                    return Outcome(True, repeated=True)
-            if loaded is None or loaded.state is None:
-                return Outcome.refused("no_table")
-            table, game, state = loaded.table, loaded.game, loaded.state
-            if table.status != PLAYING:
-                return Outcome.refused("not_playing", table=table)
-            if player != CLOCK:
-                if self.paused(table):
-                    return Outcome.refused("round_pause", table=table)
-                # A leaver's seat is the computer's now: their old buttons do nothing.
-                replaced = [seat.plays_for for seat in table.seats if seat.plays_for is not None]
-                if player not in table.players or (player in replaced and not computer):
-                    return Outcome.refused("not_seated", table=table)
-            action = choose(loaded)
-            if asyncio.iscoroutine(action):
-                action = await action
-            if isinstance(action, Outcome):
-                return action
-            try:
-                action = game.check_action(player, action, table.players)
-            except MalformedAction as error:
-                return Outcome(False, "malformed", str(error), table, action=action)
-            round_before = game.round_number(state)
-            waited_for = game.to_act(state)
-            # The state was just loaded for this call, so the engine may change it in place.
-            result = game.advance(state, player, action)
-            if not isinstance(result, Applied):
-                return Outcome(False, result.code, result.message, table, dict(result.details), action=action)
-            events = result.events
-            if action == TIMEOUT:
-                # The table says who ran out of time before what the bot did for them.
-                events = [Event(TIMED_OUT, {"players": waited_for}), *events]
-            elif computer and player not in table.computers:
-                # A computer moved for a player who ran out of time (the table's stand-in option).
-                events = [Event(TIMED_OUT, {"players": [player]}), *events]
-            committed = Loaded(table, game, result.state)
-            await self._commit(committed, events, player, action, round_before, request)
-            return Outcome(True, table=table, action=action, loaded=committed)
-
-    async def act_now(self, table_id: int, player: str, action: Action) -> Outcome:
-        return await self.act(table_id, player, None, action)
-
     async def clock_action(self, table_id: int, kind: str) -> Outcome:
-        return await self.act_now(table_id, CLOCK, {"type": kind})
+        return await self.play.act_now(table_id, CLOCK, {"type": kind})
 
     async def timeout(self, table_id: int, version: int) -> Outcome:
         table = await self.store.get_table(table_id)
@@ -438,7 +361,7 @@ class TableService(TableCore):
             moved = [await self.computer_move(table_id, None, player) for player in waiting]
             if any(outcome.ok for outcome in moved):
                 return next(outcome for outcome in moved if outcome.ok)
-        return await self.act(table_id, CLOCK, version, dict(TIMEOUT))
+        return await self.play.act(table_id, CLOCK, version, dict(TIMEOUT))
 
     # ----- computer players ---------------------------------------------------------------
     async def computer_move(self, table_id: int, version: int | None, player: str | None = None) -> Outcome:
@@ -473,7 +396,7 @@ class TableService(TableCore):
         if seat is None or seat not in waiting:
             return Outcome.refused("not_your_turn")
         try:
-            outcome: Outcome | None = await self.act_with(table_id, seat, decide, computer=True)
+            outcome: Outcome | None = await self.play.act_with(table_id, seat, decide, computer=True)
         except Exception:  # a computer's bug must never stall a table
             log.exception("computer player %s of table %s failed", seat, table_id)
             outcome = None
@@ -482,7 +405,7 @@ class TableService(TableCore):
         if outcome is not None and outcome.action is not None:
             log.warning("table %s refused computer %s's %s: %s", table_id, seat, outcome.action, outcome.code)
         current = await self.store.get_table(table_id)
-        return await self.act(table_id, CLOCK, current.version if current else version, dict(TIMEOUT))
+        return await self.play.act(table_id, CLOCK, current.version if current else version, dict(TIMEOUT))
 
     async def replace_with_computer(self, table_id: int, user_id: int) -> Outcome:
         """A player leaves the running match: a computer player takes their seat and plays on."""
@@ -513,56 +436,6 @@ class TableService(TableCore):
             self.arm(table)
             self.changed(Loaded(table, game, state))
             return Outcome(True, table=table, values={"name": computer.name})
-
-    async def _commit(
-        self,
-        loaded: Loaded,
-        events: list[Event],
-        player: str,
-        action: Action,
-        round_before: int,
-        request: str | None,
-    ) -> None:
-        table, game, state = loaded.table, loaded.game, loaded.state
-        table.version += 1
-        table.state = state_to_json(game, state)
-        spectator = [event.view(None) for event in events]
-        table.recent_events = (table.recent_events + spectator)[-RECENT_EVENTS:]
-        finished = game.is_finished(state)
-        round_now = game.round_number(state)
-        # The move's events, from which its round's results are posted when it closed one (a
-        # round may close before the next begins: Lopti's winner writes a rule in between).
-        table.round_events = {"round": round_before, "version": table.version, "events": spectator}
-        if round_now != round_before and not finished and self.timing.round_pause_seconds > 0:
-            table.paused_until = self.clock() + self.timing.round_pause_seconds
-        self._keep_notes(table, events, player, round_now)
-        waiting = set(game.to_act(state))
-        table.nudged = [nudged for nudged in table.nudged if nudged in waiting and nudged != player]
-        if finished:
-            table.status = FINISHED
-        self.set_deadline(table, game, state)
-        self.set_windows(table, game, state, action["type"] if player == CLOCK else None)
-        self.set_computer_turn(table, game, state)
-        await self.store.save_table(
-            table, (player, action), [event.to_json() for event in events], request, finished=finished
-        )
-        if finished:
-            self.metrics.matches_finished.labels(table.game).inc()
-        self.arm(table)
-        self.changed(loaded)
-
-    @staticmethod
-    def _keep_notes(table: TableRow, events: list[Event], actor: str, round_number: int) -> None:
-        """Each player's private lines of this move ("You drew 7♥") replace their last ones; the
-        actor's go even when the move had none for them. A note belongs to its round."""
-        notes = {player: note for player, note in table.notes.items() if note.get("round") == round_number}
-        for player in table.players:
-            private = [event.view(player) for event in events if player in event.private]
-            if private:
-                notes[player] = {"round": round_number, "events": private}
-            elif player == actor:
-                notes.pop(player, None)
-        table.notes = notes
 
     async def end_pause(self, table_id: int) -> None:
         """The pause between rounds is over: show the new deal."""

@@ -98,6 +98,6 @@ async def play_a_match_amina_wins(application, sim):
     while (loaded := await karata.service.load(table.table_id)).table.status == "playing":
         player = loaded.game.to_act(loaded.state)[0]
         action = winning_policy(loaded.game, loaded.state, player, players[0])
-        assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
+        assert (await karata.service.play.act(table.table_id, player, loaded.table.version, action)).ok
     await karata.publisher.flush()
     return loaded

@@ -37,7 +37,7 @@ async def move(karata, table, winner):
         return False
     player = loaded.game.to_act(loaded.state)[0]
     action = winning_policy(loaded.game, loaded.state, player, winner)
-    assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
+    assert (await karata.service.play.act(table.table_id, player, loaded.table.version, action)).ok
     return True
 
 

@@ -40,7 +40,7 @@ async def play_until(application, sim, table_id, until, seconds=60.0, presses=Tr
         if waiting and not presses:
             player = sorted(waiting)[0]
             action = sim.choose(player, loaded.game.legal_actions(loaded.state, player), loaded)
-            await application.bot_data["karata"].service.act(table_id, player, loaded.table.version, action)
+            await application.bot_data["karata"].service.play.act(table_id, player, loaded.table.version, action)
         elif waiting:
             await application.bot_data["karata"].publisher.settle(private_only=True)
             await sim.step()
@@ -117,7 +117,9 @@ async def test_a_player_who_leaves_is_replaced_and_the_match_goes_on(api, start_
         closed = [m for m in api.bot_messages(leaver.id) if "You left this table" in (m.plain or "")]
         assert closed and buttons(closed[0]) == [], "the leaver's hand is closed"
         # The leaver's old buttons do nothing any more.
-        stale = await application.bot_data["karata"].service.act(table.table_id, str(leaver.id), None, {"type": "draw"})
+        stale = await application.bot_data["karata"].service.play.act(
+            table.table_id, str(leaver.id), None, {"type": "draw"}
+        )
         assert stale.code == "not_seated"
 
 
@@ -178,7 +180,7 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(api, start_
         loaded = await table_state(application, table.table_id)
         person = str(sim.users[0].id)
         if person in loaded.game.to_act(loaded.state):  # let the person bid so that a computer is next
-            await service.act(table.table_id, person, None, loaded.game.legal_actions(loaded.state, person)[0])
+            await service.play.act(table.table_id, person, None, loaded.game.legal_actions(loaded.state, person)[0])
         pending = (await table_state(application, table.table_id)).table
         assert pending.computer_turn
     async with start_bot(**FAST) as application:

@@ -103,7 +103,7 @@ async def test_without_a_turn_timer_every_round_and_pause_moves_on(api, start_bo
             player = loaded.game.to_act(loaded.state)[0]
             legal = loaded.game.legal_actions(loaded.state, player)
             action = choose(player, legal, loaded) or rng.choice(legal)
-            outcome = await service.act(table.table_id, player, loaded.table.version, action)
+            outcome = await service.play.act(table.table_id, player, loaded.table.version, action)
             assert outcome.ok or outcome.code == "round_pause", outcome
         assert loaded.table.status == "finished" or len(rounds) > 3, f"{game} stalled in round {max(rounds)}"
         assert len(rounds) > 1

@@ -109,7 +109,7 @@ async def test_metrics_move_with_a_played_match_and_name_nobody(api, start_bot):
         while (loaded := await karata.service.load(table.table_id)).table.status == "playing":
             player = loaded.game.to_act(loaded.state)[0]
             action = winning_policy(loaded.game, loaded.state, player, players[0])
-            assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
+            assert (await karata.service.play.act(table.table_id, player, loaded.table.version, action)).ok
         await karata.publisher.flush()  # the round's results are posted: the refused post, then again
 
         status, after = await get(application, "/metrics")

@@ -33,7 +33,7 @@ async def test_a_lopti_pair_plays_with_one_press_for_three_edits(api, start_bot)
         await sim.open_table("lopti")
         table = await karata.store.live_table(sim.group_id, 0)
         for user in sim.users:
-            outcome = await karata.service.act_now(table.table_id, str(user.id), {"type": "ready"})
+            outcome = await karata.service.play.act_now(table.table_id, str(user.id), {"type": "ready"})
             assert outcome.ok, outcome
         await karata.publisher.settle()
         labels = [label for row in sim.hand_message(amina).buttons for label, _data in row]

@@ -41,7 +41,7 @@ async def lopti_table(api, application, sim, options="", deck=None):
 
 async def act(application, table, player, action):
     service = application.bot_data["karata"].service
-    outcome = await service.act_now(table.table_id, str(player.id if hasattr(player, "id") else player), action)
+    outcome = await service.play.act_now(table.table_id, str(player.id if hasattr(player, "id") else player), action)
     assert outcome.ok, (player, action, outcome)
 
 
@@ -79,7 +79,7 @@ async def play_quick_round(application, table, winner):
             action = max(moves, key=lambda action: len(action.get("cards", [])))
         else:
             action = next((action for action in legal if action["type"] in ("ready", "take")), legal[0])
-        assert (await service.act(table.table_id, player, loaded.table.version, action)).ok
+        assert (await service.play.act(table.table_id, player, loaded.table.version, action)).ok
     raise AssertionError("the quick round was not won")
 
 

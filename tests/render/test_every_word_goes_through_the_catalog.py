@@ -28,7 +28,7 @@ from handlers.render import hand, screens
 from handlers.render.seat import player_view, seen_by
 from handlers.rule_builder import DIGITS, builder_message, next_step, replay
 from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Seat, TableRow
-from tables.service import TableService
+from tables.playing import Play
 from tables.table_core import RECENT_EVENTS, TIMED_OUT
 
 OPEN, CLOSE = "\ue000", "\ue001"
@@ -201,13 +201,13 @@ def random_match(game_name: str, raw: dict[str, Any], seed: int) -> list[Loaded]
 
 
 def commit(table: TableRow, game: Any, state: Any, events: list[Event], player: str, before: int) -> None:
-    """What TableService._commit keeps of a move, without the store."""
+    """What Play._commit keeps of a move, without the store."""
     table.version += 1
     spectator = [event.view(None) for event in events]
     table.recent_events = (table.recent_events + spectator)[-RECENT_EVENTS:]
     if game.round_number(state) != before or game.is_finished(state):
         table.round_events = {"round": before, "version": table.version, "events": spectator}
-    TableService._keep_notes(table, events, player, game.round_number(state))
+    Play._keep_notes(table, events, player, game.round_number(state))
     if game.is_finished(state):
         table.status = FINISHED
 

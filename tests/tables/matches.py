@@ -74,7 +74,7 @@ async def play_match(
             return loaded.table
         player = loaded.game.to_act(loaded.state)[0]
         action = winning_policy(loaded.game, loaded.state, player, winner.player)
-        outcome = await service.act(table.table_id, player, loaded.table.version, action)
+        outcome = await service.play.act(table.table_id, player, loaded.table.version, action)
         assert outcome.ok, outcome
     raise AssertionError("the match did not end")
 
@@ -91,5 +91,5 @@ async def play_random_match(
             return loaded.table
         player = loaded.game.to_act(loaded.state)[0]
         legal = loaded.game.legal_actions(loaded.state, player)
-        assert (await service.act(table.table_id, player, loaded.table.version, pick(legal))).ok
+        assert (await service.play.act(table.table_id, player, loaded.table.version, pick(legal))).ok
     raise AssertionError("the match did not end")

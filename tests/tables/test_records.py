@@ -173,7 +173,7 @@ async def test_cancelled_and_abandoned_tables_leave_no_record_and_a_session_with
             break
         player = loaded.game.to_act(loaded.state)[0]
         choice = rng.choice(loaded.game.legal_actions(loaded.state, player))
-        assert (await service.act(lopti.table_id, player, loaded.table.version, choice)).ok
+        assert (await service.play.act(lopti.table_id, player, loaded.table.version, choice)).ok
     assert (await service.end_session(lopti.table_id, None, True)).ok, "the idle timer ends the session"
     [session] = await service.store.records.history(GROUP)
     assert session.game == "lopti" and len(session.winners) == 1 and session.winners[0].score == 1
