@@ -296,7 +296,7 @@ async def _post_stop(application: Application) -> None:
 async def _post_shutdown(application: Application) -> None:
     found: Karata | None = application.bot_data.get(KARATA)
     if found is not None:
-        found.service.thinker.close()
+        found.service.computers.thinker.close()
         await found.store.close()
 
 

@@ -339,7 +339,7 @@ async def press_leave(update: Update, context: KarataContext) -> None:
         await telegram_io.answer(query, _("You stay at the table."))
         await _close_question(message)
         return
-    outcome = await karata.service.replace_with_computer(data.table_id, user.id)
+    outcome = await karata.service.computers.replace_with_computer(data.table_id, user.id)
     if not outcome.ok:
         await telegram_io.answer(query, outcome_text(outcome, _), alert=True)
         return

@@ -10,7 +10,6 @@ what each message shows, which the service records under the table's lock.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import secrets
 import time
@@ -20,16 +19,14 @@ from typing import Any
 from pydantic import BaseModel
 from telegram.ext import JobQueue
 
-from engine import ai
 from engine.core.options import OptionsError, options_dict, parse_options
 from engine.core.protocol import (
     CLOCK,
-    Action,
-    Event,
     Game,
 )
 from engine.core.serialize import state_to_json
 from engine.registry import UnknownGame, get_game
+from tables.computers import ComputerPlayers
 from tables.feed import ChangeFeed
 from tables.metrics import UNREAD, Metrics
 from tables.models import (
@@ -50,8 +47,6 @@ from tables.playing import Play
 from tables.store import Store
 from tables.table_core import (
     COMPUTER,
-    RECENT_EVENTS,
-    REPLACED,
     TIMEOUT,
     WINDOW,
     TableCore,
@@ -83,7 +78,7 @@ class TableService(TableCore):
     ):
         super().__init__(store, feed, timing or Timing(), clock, metrics)
         self.play = Play(self)
-        self.thinker = thinker or Thinker()
+        self.computers = ComputerPlayers(self, self.play, thinker or Thinker())
         self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
         self.restarted_at = clock()
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
@@ -358,85 +353,12 @@ class TableService(TableCore):
             # The table chose that a computer moves for whoever ran out of time.
             loaded = await self.load(table_id)
             waiting = loaded.game.to_act(loaded.state) if loaded and loaded.state else []
-            moved = [await self.computer_move(table_id, None, player) for player in waiting]
+            moved = [await self.computers.computer_move(table_id, None, player) for player in waiting]
             if any(outcome.ok for outcome in moved):
                 return next(outcome for outcome in moved if outcome.ok)
         return await self.play.act(table_id, CLOCK, version, dict(TIMEOUT))
 
     # ----- computer players ---------------------------------------------------------------
-    async def computer_move(self, table_id: int, version: int | None, player: str | None = None) -> Outcome:
-        """A computer player's move: it sees what its seat may see (the seat's view and legal
-        actions, never the state) and its move goes the way a person's does. `player`: the
-        seat to move for (a person who ran out of time); else the first computer the table
-        waits for. A move the engine refuses gives way to the game's timeout move."""
-
-        async def decide(loaded: Loaded) -> Action | Outcome:
-            table, game, state = loaded.table, loaded.game, loaded.state
-            if version is not None and version != table.version:
-                return Outcome.refused("stale", table=table)
-            if self.paused(table):
-                return Outcome.refused("round_pause", table=table)
-            legal = game.legal_actions(state, seat)
-            if not legal:
-                return Outcome.refused("not_your_turn", table=table)
-            view = game.view(state, seat)
-            level = table.level if table.level in ai.LEVELS else "easy"
-            # Repeatable for a table, a move and a seat; nothing of the table's seed (the deck).
-            digest = hashlib.sha256(f"{table.table_id}:{table.version}:{seat}".encode()).digest()
-            # A search takes up to a second, in another process: the other tables go on.
-            return await self.thinker.choose(
-                game.name, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
-            )
-
-        loaded = await self.load(table_id)
-        if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
-            return Outcome.refused("not_playing")
-        waiting = loaded.game.to_act(loaded.state)
-        seat = player or next((name for name in waiting if name in loaded.table.computers), None)
-        if seat is None or seat not in waiting:
-            return Outcome.refused("not_your_turn")
-        try:
-            outcome: Outcome | None = await self.play.act_with(table_id, seat, decide, computer=True)
-        except Exception:  # a computer's bug must never stall a table
-            log.exception("computer player %s of table %s failed", seat, table_id)
-            outcome = None
-        if outcome is not None and (outcome.ok or outcome.code in ("stale", "round_pause", "not_playing", "no_table")):
-            return outcome
-        if outcome is not None and outcome.action is not None:
-            log.warning("table %s refused computer %s's %s: %s", table_id, seat, outcome.action, outcome.code)
-        current = await self.store.get_table(table_id)
-        return await self.play.act(table_id, CLOCK, current.version if current else version, dict(TIMEOUT))
-
-    async def replace_with_computer(self, table_id: int, user_id: int) -> Outcome:
-        """A player leaves the running match: a computer player takes their seat and plays on."""
-        async with self.lock(table_id):
-            loaded = await self.load(table_id)
-            if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
-                return Outcome.refused("not_playing", table=loaded.table if loaded else None)
-            table, game, state = loaded.table, loaded.game, loaded.state
-            seat = table.seat_of(user_id)
-            if seat is None:
-                return Outcome.refused("not_seated", table=table)
-            if len(table.humans) == 1:
-                return Outcome.refused("last_human", table=table)
-            computer = computer_seat(table.level, table.seats, plays_for=seat.player)
-            if computer is None:
-                return Outcome.refused("table_full", table=table, limit=len(table.seats))
-            table.seats = [computer if other is seat else other for other in table.seats]
-            if table.creator_id == user_id:
-                table.creator_id = table.humans[0].user_id
-            state = game.with_computers(state, table.computers)
-            table.state = state_to_json(game, state)
-            replaced = Event(REPLACED, {"player": seat.player, "left": seat.name, "by": computer.name})
-            table.recent_events = (table.recent_events + [replaced.view(None)])[-RECENT_EVENTS:]
-            table.nudged = [player for player in table.nudged if player != seat.player]
-            table.notes.pop(seat.player, None)
-            self.set_computer_turn(table, game, state)
-            await self.store.save_table(table)
-            self.arm(table)
-            self.changed(Loaded(table, game, state))
-            return Outcome(True, table=table, values={"name": computer.name})
-
     async def end_pause(self, table_id: int) -> None:
         """The pause between rounds is over: show the new deal."""
         async with self.lock(table_id):
@@ -457,7 +379,7 @@ class TableService(TableCore):
         elif due.kind == "pause":
             await self.end_pause(due.table_id)
         elif due.kind == COMPUTER:
-            await self.computer_move(due.table_id, due.version)
+            await self.computers.computer_move(due.table_id, due.version)
         elif due.kind.startswith(WINDOW):
             await self.clock_action(due.table_id, due.kind.removeprefix(WINDOW))
 
