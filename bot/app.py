@@ -265,10 +265,10 @@ async def _post_init(application: Application) -> None:
         )
     await store.seasons.begin(seasons.now())
     started = time.monotonic()
-    resumed = await service.resume_after_restart()
+    resumed = await service.timekeeper.resume_after_restart()
     metrics.resumed_tables.set(resumed)
     # Writing thousands of fresh deadlines must not hold up the first update.
-    deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
+    deadlines = asyncio.get_running_loop().create_task(service.timekeeper.store_fresh_deadlines())
     services.background = (background, deadlines)
     publisher.start()
     services.loop_lag = LoopLagProbe(metrics.loop_lag)

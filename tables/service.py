@@ -21,7 +21,6 @@ from telegram.ext import JobQueue
 
 from engine.core.options import OptionsError, options_dict, parse_options
 from engine.core.protocol import (
-    CLOCK,
     Game,
 )
 from engine.core.serialize import state_to_json
@@ -46,14 +45,12 @@ from tables.models import (
 from tables.playing import Play
 from tables.store import Store
 from tables.table_core import (
-    COMPUTER,
-    TIMEOUT,
-    WINDOW,
     TableCore,
     Timing,
 )
 from tables.thinking import Thinker
-from tables.timers import Due, Timers
+from tables.timekeeping import Timekeeper
+from tables.timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +76,8 @@ class TableService(TableCore):
         super().__init__(store, feed, timing or Timing(), clock, metrics)
         self.play = Play(self)
         self.computers = ComputerPlayers(self, self.play, thinker or Thinker())
-        self.timers = Timers(job_queue, self._on_due, clock) if job_queue is not None else None
-        self.restarted_at = clock()
+        self.timekeeper = Timekeeper(self, self.play, self.computers)
+        self.timers = Timers(job_queue, self.timekeeper.on_due, clock) if job_queue is not None else None
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
         # Tests and demos may fix the first dealer and the decks of a new match.
@@ -342,118 +339,6 @@ class TableService(TableCore):
             elif seat.user_id != opener.user_id:
                 await self.join(new.table_id, seat, new.join_token)
         return outcome
-
-    # ----- play ---------------------------------------------------------------------------
-    async def clock_action(self, table_id: int, kind: str) -> Outcome:
-        return await self.play.act_now(table_id, CLOCK, {"type": kind})
-
-    async def timeout(self, table_id: int, version: int) -> Outcome:
-        table = await self.store.get_table(table_id)
-        if table is not None and table.stand_in and table.version == version and table.status == PLAYING:
-            # The table chose that a computer moves for whoever ran out of time.
-            loaded = await self.load(table_id)
-            waiting = loaded.game.to_act(loaded.state) if loaded and loaded.state else []
-            moved = [await self.computers.computer_move(table_id, None, player) for player in waiting]
-            if any(outcome.ok for outcome in moved):
-                return next(outcome for outcome in moved if outcome.ok)
-        return await self.play.act(table_id, CLOCK, version, dict(TIMEOUT))
-
-    # ----- computer players ---------------------------------------------------------------
-    async def end_pause(self, table_id: int) -> None:
-        """The pause between rounds is over: show the new deal."""
-        async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table is None or table.paused_until is None:
-                return
-            table.paused_until = None
-            await self.save(table)
-
-    # ----- timers -------------------------------------------------------------------------
-    async def _on_due(self, due: Due) -> None:
-        if due.kind == "timeout":
-            await self.timeout(due.table_id, due.version)
-        elif due.kind == "warn":
-            await self.warn(due.table_id, due.version)
-        elif due.kind == "nudge":
-            await self.nudge(due.table_id, due.version)
-        elif due.kind == "pause":
-            await self.end_pause(due.table_id)
-        elif due.kind == COMPUTER:
-            await self.computers.computer_move(due.table_id, due.version)
-        elif due.kind.startswith(WINDOW):
-            await self.clock_action(due.table_id, due.kind.removeprefix(WINDOW))
-
-    async def warn(self, table_id: int, version: int) -> None:
-        async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table is None or table.version != version or table.status != PLAYING or table.warned:
-                return
-            table.warned = True
-            await self.store.save_table(table)
-            self.changed(self.loaded(table))
-
-    async def nudge(self, table_id: int, version: int) -> None:
-        """A "your turn" nudge for whoever the table waits for and was not nudged yet."""
-        async with self.lock(table_id):
-            loaded = await self.load(table_id)
-            if loaded is None or loaded.state is None or loaded.table.version != version:
-                return
-            table = loaded.table
-            if table.status != PLAYING or self.paused(table):
-                return
-            computers = table.computers
-            waiting = [
-                player for player in loaded.game.to_act(loaded.state) if player.isdigit() and player not in computers
-            ]
-            fresh = [player for player in waiting if player not in table.nudged]
-            if not fresh:
-                return
-            table.nudged = [*table.nudged, *fresh]
-            await self.store.save_table(table)
-            self.changed(loaded)
-
-    async def resume_after_restart(self) -> int:
-        """Arm every running table's timers again, each from the full length it was armed with
-        (our downtime is never a player's penalty), and republish what may not have gone out.
-        Touches no engine state: a restart costs one row read per running table. The stored
-        deadlines follow in `store_fresh_deadlines`, which need not hold up the first update."""
-        now = self.restarted_at = self.clock()
-        rows = await self.store.timed_tables()
-        for row in rows:
-            special = row["windows"] != "{}" or row["paused_until"] is not None or row["warned"]
-            table = await self.store.get_table(row["table_id"]) if special else None
-            if table is not None:
-                async with self.lock(table.table_id):
-                    # A pause ends at once, a vote window starts again in full, and a warning
-                    # shown before the restart gives way to the fresh time.
-                    table.paused_until = None
-                    table.windows = {kind: [now + seconds, seconds] for kind, (_due, seconds) in table.windows.items()}
-                    if table.deadline is not None and table.deadline_seconds is not None:
-                        table.deadline = now + table.deadline_seconds
-                    await self.store.save_table(table)
-                    self.feed.put(table.table_id)
-            if self.timers is None:
-                continue
-            table_id, version = row["table_id"], row["version"]
-            if table is not None:
-                self.arm(table)
-                continue
-            if row["computer_turn"]:  # a computer's pending move: it moves after its pause
-                self.timers.set(table_id, COMPUTER, now + self.timing.computer_seconds, version)
-            # No nudge: a restart must not send thousands of them at once; the next move arms it.
-            if row["deadline"] is not None and row["deadline_seconds"] is not None:
-                deadline = now + row["deadline_seconds"]
-                self.timers.set(table_id, "timeout", deadline, version)
-                if self.timing.warn_seconds and row["deadline_seconds"] > self.timing.warn_seconds:
-                    self.timers.set(table_id, "warn", deadline - self.timing.warn_seconds, version)
-        for table_id in await self.store.tables_behind():
-            self.feed.put(table_id)
-        return len(rows)
-
-    async def store_fresh_deadlines(self) -> None:
-        """Write the deadlines the restart armed (what the table messages show as time left), for
-        every table that has not moved since: a table that moved already has its own."""
-        await self.store.rearm_deadlines(self.restarted_at)
 
     # ----- what the messages show (reported by the publisher) ------------------------------
     async def screens(self, table_id: int) -> dict[str, Shown]:

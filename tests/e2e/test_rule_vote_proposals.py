@@ -160,7 +160,7 @@ async def test_every_refusal_of_the_vote_and_the_duel_names_its_reason(api, star
         )
         author_rock = data_of(amina_hand, "✊ Rock")
         # The author does not answer in time: she is no longer a duelist, and her old throw says so.
-        await application.bot_data["karata"].service.clock_action(table.table_id, "close_author")
+        await application.bot_data["karata"].service.timekeeper.clock_action(table.table_id, "close_author")
         assert (await options_of(application, table))["duel"]["stage"] == "champion"
         await api.settle(quiet=0.1)
         query = await api.press_forged(amina, amina.id, amina_hand.message_id, author_rock)
