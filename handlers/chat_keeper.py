@@ -74,11 +74,11 @@ class ChatKeeper:
     async def user_unreachable(self, user_id: int, table_id: int | None = None) -> None:
         """The user's private chat refuses the bot: every group table of theirs (and `table_id`,
         whose message failed) tells its group."""
-        tables = await self.service.mark_user_unreachable(user_id, table_id)
+        tables = await self.service.reachability.mark_user_unreachable(user_id, table_id)
         if tables:
             log.info("user %s cannot be written to: marked unreachable at %d tables", user_id, len(tables))
 
     async def user_back(self, user_id: int) -> list[int]:
         """The user opened their private chat (/start, /hand, an unblock): returns the tables whose
         hands are to be sent again."""
-        return await self.service.mark_reachable(user_id)
+        return await self.service.reachability.mark_reachable(user_id)

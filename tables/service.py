@@ -43,6 +43,7 @@ from tables.models import (
     computer_seat,
 )
 from tables.playing import Play
+from tables.reachability import Reachability
 from tables.store import Store
 from tables.table_core import (
     TableCore,
@@ -77,6 +78,7 @@ class TableService(TableCore):
         self.play = Play(self)
         self.computers = ComputerPlayers(self, self.play, thinker or Thinker())
         self.timekeeper = Timekeeper(self, self.play, self.computers)
+        self.reachability = Reachability(self)
         self.timers = Timers(job_queue, self.timekeeper.on_due, clock) if job_queue is not None else None
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
@@ -367,46 +369,6 @@ class TableService(TableCore):
 
     async def close_polls(self, table_id: int) -> None:
         await self.store.close_polls(table_id)
-
-    async def _add_unreachable(self, table_id: int, user_id: int) -> bool:
-        """Mark the player unreachable at one running table; False if there is nothing to mark."""
-        async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table is None or table.status != PLAYING or user_id in table.unreachable:
-                return False
-            table.unreachable = [*table.unreachable, user_id]
-            await self.save(table)
-            return True
-
-    async def mark_reachable(self, user_id: int) -> list[int]:
-        """The player opened their private chat again; returns the tables it had failed for."""
-        await self.store.set_dm_ok(user_id, True)
-        recovered = []
-        for found in await self.store.live_tables_of_user(user_id):
-            if user_id not in found.unreachable:
-                continue
-            async with self.lock(found.table_id):
-                table = await self.store.get_table(found.table_id)
-                if table is not None and user_id in table.unreachable:
-                    table.unreachable = [user for user in table.unreachable if user != user_id]
-                    await self.save(table)
-                    recovered.append(table.table_id)
-        return recovered
-
-    async def mark_user_unreachable(self, user_id: int, table_id: int | None = None) -> list[int]:
-        """The user's private chat refuses the bot (blocked, or never opened): every running group
-        table of theirs, and `table_id` whose message failed, tells its group until they open it
-        again. Only the chat keeper (handlers/chat_keeper.py) calls this and `mark_reachable`."""
-        await self.store.set_dm_ok(user_id, False)
-        marked = []
-        for table in await self.store.live_tables_of_user(user_id):
-            # Checked again under the table's lock; tables with nothing to mark cost no second read.
-            wanted = table.chat_id < 0 or table.table_id == table_id
-            if not wanted or table.status != PLAYING or user_id in table.unreachable:
-                continue
-            if await self._add_unreachable(table.table_id, user_id):
-                marked.append(table.table_id)
-        return marked
 
     # ----- the chat changed under its tables -----------------------------------------------
     async def migrate_chat(self, old: int, new: int) -> list[int]:
