@@ -9,7 +9,6 @@ what each message shows, which the service records under the table's lock.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import secrets
 import time
@@ -25,12 +24,12 @@ from engine.core.protocol import (
 )
 from engine.core.serialize import state_to_json
 from engine.registry import UnknownGame, get_game
+from tables.chat_migration import ChatMigration
 from tables.computers import ComputerPlayers
 from tables.feed import ChangeFeed
 from tables.metrics import UNREAD, Metrics
 from tables.models import (
     CANCELLED,
-    CHAT_LOST,
     COMPUTER_LEVELS,
     FINISHED,
     LOBBY,
@@ -79,6 +78,7 @@ class TableService(TableCore):
         self.computers = ComputerPlayers(self, self.play, thinker or Thinker())
         self.timekeeper = Timekeeper(self, self.play, self.computers)
         self.reachability = Reachability(self)
+        self.migration = ChatMigration(self)
         self.timers = Timers(job_queue, self.timekeeper.on_due, clock) if job_queue is not None else None
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
@@ -369,47 +369,3 @@ class TableService(TableCore):
 
     async def close_polls(self, table_id: int) -> None:
         await self.store.close_polls(table_id)
-
-    # ----- the chat changed under its tables -----------------------------------------------
-    async def migrate_chat(self, old: int, new: int) -> list[int]:
-        """The group `old` became the supergroup `new`: its tables, messages and records move
-        there, under the locks of its chat and of its open tables, once (a second call moves
-        nothing). Returns the open tables moved; each is put on the change feed, to be posted
-        again in the new chat."""
-        if old == new:
-            return []
-        async with contextlib.AsyncExitStack() as held:
-            # The chat's locks first (no lobby opens meanwhile), then its tables' (no move is
-            # applied meanwhile), each in one order.
-            for chat in sorted((old, new)):
-                await held.enter_async_context(self.lock(("chat", chat, 0)))
-            for table in await self.store.live_tables_in_chat(old):
-                await held.enter_async_context(self.lock(table.table_id))
-            moved = await self.store.move_chat(old, new)
-        for table_id in moved:
-            self.feed.put(table_id)
-        return moved
-
-    async def end_lost_chat(self, chat_id: int) -> list[int]:
-        """The bot can no longer write in `chat_id`: its open tables end where they stand (a
-        lobby is cancelled, a match finishes; the players' private chats show the standings)
-        and their timers stop. Returns the tables ended."""
-        ended = []
-        for found in await self.store.live_tables_in_chat(chat_id):
-            async with self.lock(found.table_id):
-                loaded = await self.load(found.table_id)
-                if loaded is None or loaded.table.status not in (LOBBY, PLAYING) or loaded.table.chat_id != chat_id:
-                    continue
-                table = loaded.table
-                finished = table.status == PLAYING and loaded.state is not None
-                table.status, table.closed_reason = (FINISHED if finished else CANCELLED), CHAT_LOST
-                table.deadline = table.deadline_seconds = None
-                table.paused_until = None
-                table.nudged = []
-                table.windows = {}
-                table.computer_turn = False
-                await self.store.save_table(table, finished=finished)
-                self.arm(table)
-                self.changed(loaded)
-                ended.append(table.table_id)
-        return ended

@@ -90,7 +90,7 @@ async def test_a_group_upgraded_mid_match_plays_on_in_the_supergroup_with_its_re
 
         # The same upgrade told again (both service messages, a restart's retry) changes nothing.
         await karata.keeper.moved(old, SUPERGROUP)
-        assert await karata.service.migrate_chat(old, SUPERGROUP) == [], "nothing left to move"
+        assert await karata.service.migration.migrate_chat(old, SUPERGROUP) == [], "nothing left to move"
         assert await karata.store.live_table(old, 0) is None
         assert not await karata.store.records.history(old)
         assert (await karata.store.get_table(table.table_id)).chat_id == SUPERGROUP
