@@ -27,6 +27,7 @@ from engine.registry import UnknownGame, get_game
 from tables.chat_migration import ChatMigration
 from tables.computers import ComputerPlayers
 from tables.feed import ChangeFeed
+from tables.message_records import MessageRecords
 from tables.metrics import UNREAD, Metrics
 from tables.models import (
     CANCELLED,
@@ -37,7 +38,6 @@ from tables.models import (
     Loaded,
     Outcome,
     Seat,
-    Shown,
     TableRow,
     computer_seat,
 )
@@ -79,6 +79,7 @@ class TableService(TableCore):
         self.timekeeper = Timekeeper(self, self.play, self.computers)
         self.reachability = Reachability(self)
         self.migration = ChatMigration(self)
+        self.messages = MessageRecords(self)
         self.timers = Timers(job_queue, self.timekeeper.on_due, clock) if job_queue is not None else None
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
@@ -341,31 +342,3 @@ class TableService(TableCore):
             elif seat.user_id != opener.user_id:
                 await self.join(new.table_id, seat, new.join_token)
         return outcome
-
-    # ----- what the messages show (reported by the publisher) ------------------------------
-    async def screens(self, table_id: int) -> dict[str, Shown]:
-        return await self.store.screens_of(table_id)
-
-    async def record_screen(self, table_id: int, slot: str, shown: Shown | None) -> None:
-        async with self.lock(table_id):
-            await self.store.record_screen(table_id, slot, shown)
-
-    async def record_screens(self, table_id: int, shown: dict[str, Shown], published: int) -> None:
-        """What several messages show now, and that the table's messages caught up with
-        `published` (its revision), in one write.
-
-        The record never holds the table's lock while it waits for its turn to write (a press on
-        the table would wait behind other tables' moves): it writes when its turn comes and the
-        lock is free, which makes the write as if under the lock (writes take turns, and nothing
-        else records the table's messages); while a move of the table is under way, that goes first."""
-        lock = self.lock(table_id)
-        while not await self.store.record_screens(table_id, shown, published, unless=lock.locked):
-            async with lock:
-                pass
-
-    async def record_poll(self, poll_id: str, table_id: int, key: str, chat_id: int, message_id: int) -> None:
-        """A poll was opened for the table (its answers are looked up by poll id)."""
-        await self.store.add_poll(poll_id, table_id, key, chat_id, message_id)
-
-    async def close_polls(self, table_id: int) -> None:
-        await self.store.close_polls(table_id)

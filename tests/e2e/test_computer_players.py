@@ -139,7 +139,7 @@ async def test_a_practice_game_in_the_private_chat(api, start_bot):
         before = (await table_state(application, table.table_id)).table.version
         await play_until(application, sim, table.table_id, lambda loaded: loaded.table.version >= before + 6)
         await application.bot_data["karata"].publisher.settle()
-        shown = await application.bot_data["karata"].service.screens(table.table_id)
+        shown = await application.bot_data["karata"].service.messages.screens(table.table_id)
         # One message for the table and one for the hand, both in the private chat.
         assert {slot for slot in shown} == {"table", f"hand:{player.id}"}
         assert {item.chat_id for item in shown.values()} == {player.id}
