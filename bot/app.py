@@ -246,7 +246,7 @@ async def _post_init(application: Application) -> None:
         idle = settings.session_idle_hours * 3600
 
         async def end_idle(_context: object) -> None:
-            await service.end_idle_tables(idle)
+            await service.lobby.end_idle_tables(idle)
 
         application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
 

@@ -25,7 +25,7 @@ async def open_quick_kadi(sim, karata, options=QUICK):
     """A Kadi table that Amina wins in a few moves (a fixed deal)."""
     players = [str(user.id) for user in sim.users]
     deck = build_deck(players, players[-1], hands={players[0]: FIVES[0]}, start="6H")
-    karata.service.deal_override = lambda table: (players[-1], [deck])
+    karata.service.lobby.deal_override = lambda table: (players[-1], [deck])
     await sim.open_table("kadi", options)
     return await karata.store.live_table(sim.group_id, 0)
 

@@ -159,7 +159,7 @@ async def test_computer_players_never_sit_alone(api, start_bot):
         alone = await service.store.get_table(table.table_id)
         alone.seats = [seat for seat in alone.seats if seat.is_computer]
         await service.store.save_table(alone)
-        refused = await service.start(table.table_id, creator.id)
+        refused = await service.lobby.start(table.table_id, creator.id)
         assert refused.code == "no_human"
         assert "at least one person" in outcome_text(refused, translator("en"))
         # The opener leaving a lobby of computers closes it.

@@ -33,7 +33,7 @@ async def lopti_table(api, application, sim, options="", deck=None):
     karata = application.bot_data["karata"]
     if deck is not None:
         dealer = str(sim.users[0].id)
-        karata.service.deal_override = lambda table: (dealer, [deck])
+        karata.service.lobby.deal_override = lambda table: (dealer, [deck])
     sim.application = application
     await sim.open_table("lopti", options)
     return await karata.store.live_table(sim.group_id, 0)

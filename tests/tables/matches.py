@@ -27,17 +27,17 @@ async def open_service(path: str, bot_id: int = 0) -> TableService:
         await store.remember_user(seat.user_id, seat.name, "en")
     service = TableService(store, ChangeFeed())
     seeds = itertools.count(1)
-    service.new_seed = lambda: f"series-{next(seeds)}"
+    service.lobby.new_seed = lambda: f"series-{next(seeds)}"
     return service
 
 
 async def seat_table(service: TableService, chat_id: int, seats: Sequence[Seat], game: str, options: dict) -> TableRow:
-    opened = await service.open_lobby(chat_id, 0, game, seats[0], dict(options), 0)
+    opened = await service.lobby.open_lobby(chat_id, 0, game, seats[0], dict(options), 0)
     assert opened.ok and opened.table is not None, opened
     table = opened.table
     for seat in seats[1:]:
-        assert (await service.join(table.table_id, seat, table.join_token)).ok
-    assert (await service.start(table.table_id, seats[0].user_id)).ok
+        assert (await service.lobby.join(table.table_id, seat, table.join_token)).ok
+    assert (await service.lobby.start(table.table_id, seats[0].user_id)).ok
     return table
 
 
