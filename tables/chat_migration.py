@@ -12,7 +12,7 @@ from tables.table_core import TableCore
 
 
 class ChatMigration:
-    def __init__(self, core: TableCore):
+    def __init__(self, core: TableCore) -> None:
         self.core = core
 
     async def migrate_chat(self, old: int, new: int) -> list[int]:

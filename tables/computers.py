@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 class ComputerPlayers:
-    def __init__(self, core: TableCore, play: Play, thinker: Thinker):
+    def __init__(self, core: TableCore, play: Play, thinker: Thinker) -> None:
         self.core, self.play, self.thinker = core, play, thinker
 
     async def computer_move(self, table_id: int, version: int | None, player: str | None = None) -> Outcome:

@@ -39,7 +39,7 @@ def not_lobby(table: TableRow | None) -> Outcome:
 
 
 class Lobby:
-    def __init__(self, core: TableCore):
+    def __init__(self, core: TableCore) -> None:
         self.core = core
         # Where a new table's seed comes from; tests fix it so that every run deals the same.
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)

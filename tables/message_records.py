@@ -9,7 +9,7 @@ from tables.table_core import TableCore
 
 
 class MessageRecords:
-    def __init__(self, core: TableCore):
+    def __init__(self, core: TableCore) -> None:
         self.core = core
 
     async def screens(self, table_id: int) -> dict[str, Shown]:

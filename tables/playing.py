@@ -25,7 +25,7 @@ Chooser = Callable[[Loaded], "Action | Outcome | Awaitable[Action | Outcome]"]
 
 
 class Play:
-    def __init__(self, core: TableCore):
+    def __init__(self, core: TableCore) -> None:
         self.core = core
 
     async def act(

@@ -12,7 +12,7 @@ from tables.table_core import TableCore
 
 
 class Reachability:
-    def __init__(self, core: TableCore):
+    def __init__(self, core: TableCore) -> None:
         self.core = core
 
     async def _add_unreachable(self, table_id: int, user_id: int) -> bool:

@@ -79,7 +79,7 @@ class TableCore:
         timing: Timing = Timing(),
         clock: Callable[[], float] = time.time,
         metrics: Metrics = UNREAD,
-    ):
+    ) -> None:
         self.store = store
         self.feed = feed
         self.timing = timing

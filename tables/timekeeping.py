@@ -17,7 +17,7 @@ from tables.timers import Due
 
 
 class Timekeeper:
-    def __init__(self, core: TableCore, play: Play, computers: ComputerPlayers):
+    def __init__(self, core: TableCore, play: Play, computers: ComputerPlayers) -> None:
         self.core, self.play, self.computers = core, play, computers
         self.restarted_at = core.clock()
 
