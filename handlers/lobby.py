@@ -181,26 +181,26 @@ async def join_by_link(update: Update, context: KarataContext, link: JoinLink) -
 
 async def lobby_op(update: Update, context: KarataContext) -> None:
     query, data, chat, user, _message, _ = await pressed(update, context, LobbyOp.parse)
-    service = context.karata.service
+    lobby = context.karata.service.lobby
     table = await context.karata.store.get_table(data.table_id)
     if table is None or table.chat_id != chat.id:
         await telegram_io.answer(query, refusal_text("no_table", None, {}, _))
         return
     if data.op == "leave":
-        outcome = await service.lobby.leave(data.table_id, user.id)
+        outcome = await lobby.leave(data.table_id, user.id)
     elif data.op == "start":
-        outcome = await service.lobby.start(data.table_id, user.id)
+        outcome = await lobby.start(data.table_id, user.id)
         if outcome.ok:
             await offer_carry_over(context, data.table_id)
     elif data.op in ("agree", "refuse"):
-        outcome = await service.lobby.consent(data.table_id, user.id, data.op == "agree")
+        outcome = await lobby.consent(data.table_id, user.id, data.op == "agree")
     elif data.op == "add_bot":
-        outcome = await service.lobby.add_computer(data.table_id, user.id)
+        outcome = await lobby.add_computer(data.table_id, user.id)
     elif data.op == "drop_bot":
-        outcome = await service.lobby.remove_computer(data.table_id, user.id)
+        outcome = await lobby.remove_computer(data.table_id, user.id)
     else:
         admin = user.id != table.creator_id and await is_admin(context, chat.id, user.id)
-        outcome = await service.lobby.cancel(data.table_id, user.id, admin)
+        outcome = await lobby.cancel(data.table_id, user.id, admin)
     if outcome.ok:
         await telegram_io.answer(query)
     else:

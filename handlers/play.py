@@ -242,12 +242,12 @@ async def end_session_command(update: Update, context: KarataContext) -> None:
         return
     _, table = found
     chat, user, message = effective(update)
-    service = context.karata.service
+    lobby = context.karata.service.lobby
     admin = user.id != table.creator_id and await is_admin(context, chat.id, user.id)
     if table.status == "lobby":
-        outcome = await service.lobby.cancel(table.table_id, user.id, admin)
+        outcome = await lobby.cancel(table.table_id, user.id, admin)
     else:
-        outcome = await service.lobby.end_session(table.table_id, user.id, admin)
+        outcome = await lobby.end_session(table.table_id, user.id, admin)
     if not outcome.ok:
         await telegram_io.reply(message, outcome_text(outcome, _))
 
