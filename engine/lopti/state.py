@@ -119,6 +119,12 @@ class LoptiState(GameState):
         self.options = options
         self.follow = FOLLOW[options["ten_on_seven"], options["sevens_stack_singly"]]
 
+    def winner_seat(self) -> int:
+        """The round's winner (the first out): there is one while the winner authors a rule."""
+        if self.round_winner is None:
+            raise LookupError("nobody has won this round yet")
+        return self.round_winner
+
     def rebuild_hooks(self) -> None:
         self.hooks = build_hooks(self.rules) if self.rules else {}
 
