@@ -598,8 +598,9 @@ class KadiGame(Game):
         hands = {}
         for p in state.players:
             cards = list(state.hands[p]) if p in state.seats else []
-            if p in state.seats and state.hidden[p] is not None:
-                cards.append(state.hidden[p])
+            hidden = state.hidden[p] if p in state.seats else None
+            if hidden is not None:
+                cards.append(hidden)
             hands[p] = cards
         return hands
 

@@ -63,8 +63,8 @@ def openers(state: KadiState) -> frozenset[str]:
     top = state.discard[-1]
     if top != JOKER:  # effective_top's usual case, without the call
         return OPENERS_ON[top]
-    top = effective_top(state)
-    return ALL_CARDS if top is None else OPENERS_ON[top]
+    effective = effective_top(state)
+    return ALL_CARDS if effective is None else OPENERS_ON[effective]
 
 
 def finish_refusal(state: KadiState, player: str, rank: str) -> Refused | None:
@@ -184,7 +184,8 @@ def offered_actions(state: KadiState, player: str) -> list[Action]:
             mates = mates.intersection(hand)
             if size > 3 and len(mates) == 1 and first != JOKER:  # a pair; both plays leave 2+
                 actions += singles[first]
-                actions += PAIR[niko][first, *mates]
+                (mate,) = mates
+                actions += PAIR[niko][first, mate]
                 continue
             if first == JOKER:
                 if jokers_done:  # the two jokers open the same plays
