@@ -15,7 +15,7 @@ metrics, and raised on.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol, TypeVar
 
 from prometheus_client import Counter
@@ -48,7 +48,8 @@ class Database(Protocol):
     async def all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """Every row (by name and by position) of a read outside any transaction."""
 
-    async def transaction(self, work: Callable[[Transaction], Awaitable[Result]]) -> Result: ...
+    # `work` is an async function: SQLite runs its coroutine to the end on the database's thread.
+    async def transaction(self, work: Callable[[Transaction], Coroutine[Any, Any, Result]]) -> Result: ...
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         """One statement, committed on its own."""

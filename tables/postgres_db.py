@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from tables.database import Transaction
 from tables.db_errors import counted
 from tables.metrics import UNREAD
 
@@ -133,7 +134,7 @@ class PostgresDatabase:
         )
         return [row[0] for row in rows]
 
-    async def ids_follow_rows(self, transaction: PostgresTransaction) -> None:
+    async def ids_follow_rows(self, transaction: Transaction) -> None:
         await transaction.execute(
             "SELECT setval(pg_get_serial_sequence('tables', 'table_id'), "
             "(SELECT COALESCE(MAX(table_id), 0) + 1 FROM tables), false)"

@@ -16,7 +16,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,7 +90,7 @@ class Timing:
 # What a handler passes to `act_with`: given the table as committed, the action to apply, or a
 # refusal (or a coroutine giving one: a computer player thinks in a thread). It runs under the
 # table's lock, so what it saw is what the action applies to.
-Chooser = Callable[[Loaded], "Action | Outcome | Awaitable[Action | Outcome]"]
+Chooser = Callable[[Loaded], "Action | Outcome | Coroutine[Any, Any, Action | Outcome]"]
 
 
 def not_lobby(table: TableRow | None) -> Outcome:
@@ -349,19 +349,19 @@ class TableService:
         """A player's answer to the options that need everyone's consent; one refusal turns them off."""
         async with self.lock(table_id):
             loaded = await self.load(table_id)
-            if loaded is None or loaded.table.status != LOBBY or loaded.table.consents is None:
+            if loaded is None or loaded.table.status != LOBBY or (consents := loaded.table.consents) is None:
                 return not_lobby(loaded.table if loaded else None)
             table, game = loaded.table, loaded.game
             if table.seat_of(user_id) is None:
                 return Outcome.refused("not_seated", table=table)
-            table.consents[str(user_id)] = agree
+            consents[str(user_id)] = agree
             if not agree:
                 for name in game.consent_options:
                     table.options[name] = False
                 options = parse_options(game.Options, table.options)
                 table.options = options_dict(options)
                 return await self._deal(table, game, options)
-            if all(table.consents.get(player) for player in table.players):
+            if all(consents.get(player) for player in table.players):
                 return await self._deal(table, game, parse_options(game.Options, table.options))
             await self._save(table)
             return Outcome(True, table=table)
@@ -533,6 +533,13 @@ class TableService:
         actions, never the state) and its move goes the way a person's does. `player`: the
         seat to move for (a person who ran out of time); else the first computer the table
         waits for. A move the engine refuses gives way to the game's timeout move."""
+        loaded = await self.load(table_id)
+        if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
+            return Outcome.refused("not_playing")
+        waiting = loaded.game.to_act(loaded.state)
+        seat = player or next((name for name in waiting if name in loaded.table.computers), None)
+        if seat is None or seat not in waiting:
+            return Outcome.refused("not_your_turn")
 
         async def decide(loaded: Loaded) -> Action | Outcome:
             table, game, state = loaded.table, loaded.game, loaded.state
@@ -552,13 +559,6 @@ class TableService:
                 game.name, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
             )
 
-        loaded = await self.load(table_id)
-        if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
-            return Outcome.refused("not_playing")
-        waiting = loaded.game.to_act(loaded.state)
-        seat = player or next((name for name in waiting if name in loaded.table.computers), None)
-        if seat is None or seat not in waiting:
-            return Outcome.refused("not_your_turn")
         try:
             outcome: Outcome | None = await self.act_with(table_id, seat, decide, computer=True)
         except Exception:  # a computer's bug must never stall a table
@@ -663,7 +663,8 @@ class TableService:
             table.deadline = table.deadline_seconds = None
         else:
             seconds = float(game.decision_seconds(state, table.turn_seconds))
-            pause = max(0.0, table.paused_until - self.clock()) if self.paused(table) else 0.0
+            end = self.pause_end(table)
+            pause = 0.0 if end is None else max(0.0, end - self.clock())
             table.deadline = self.clock() + pause + seconds
             table.deadline_seconds = seconds
         table.warned = False
@@ -675,7 +676,12 @@ class TableService:
         )
 
     def paused(self, table: TableRow) -> bool:
-        return table.paused_until is not None and self.clock() < table.paused_until
+        return self.pause_end(table) is not None
+
+    def pause_end(self, table: TableRow) -> float | None:
+        """When the pause between rounds under way ends; None when there is none."""
+        until = table.paused_until
+        return until if until is not None and self.clock() < until else None
 
     async def end_pause(self, table_id: int) -> None:
         """The pause between rounds is over: show the new deal."""
@@ -696,7 +702,8 @@ class TableService:
         if table.status != PLAYING:
             return
         now = self.clock()
-        start = table.paused_until if self.paused(table) else now
+        end = self.pause_end(table)
+        start = now if end is None else end
         if table.paused_until is not None:
             self.timers.set(table_id, "pause", table.paused_until, version)
         if self.timing.nudge_seconds > 0:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from tables.database import Transaction
 from tables.db_errors import counted
 from tables.metrics import UNREAD
 
@@ -122,7 +123,7 @@ class SqliteDatabase:
     async def columns(self, table: str) -> list[str]:
         return [row[1] for row in await self.all(f"PRAGMA table_info({table})")]
 
-    async def ids_follow_rows(self, transaction: SqliteTransaction) -> None:
+    async def ids_follow_rows(self, transaction: Transaction) -> None:
         """Nothing to do: AUTOINCREMENT counts from the largest id ever inserted."""
 
 
