@@ -140,7 +140,9 @@ def table_screens(
     screens: dict[str, Screen] = {}
     if table.status == LOBBY:
         most = group.player_range(table, game)[1]
-        markup = group.lobby_markup(table, _, join_link(readers, table.table_id, table.join_token), most)
+        markup: InlineKeyboardMarkup | None = group.lobby_markup(
+            table, _, join_link(readers, table.table_id, table.join_token), most
+        )
         screens["table"] = in_group(MESSAGE, TABLE, text=group.lobby_text(table, game, _), markup=markup)
         return screens
     if state is None:
