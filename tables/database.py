@@ -20,20 +20,11 @@ from typing import Any, Protocol, TypeVar
 
 from prometheus_client import Counter
 
+from tables.transaction import Transaction
+
 Result = TypeVar("Result")
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
-
-
-class Transaction(Protocol):
-    # SQL condition: some seat of the row of `tables` has the user id given as its one parameter.
-    seated: str
-
-    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None: ...
-
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]: ...
 
 
 class Database(Protocol):

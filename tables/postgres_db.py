@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from tables.database import Transaction
 from tables.db_errors import counted
 from tables.metrics import UNREAD
+from tables.transaction import Transaction
 
 Result = TypeVar("Result")
 

@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from tables.database import Transaction
 from tables.db_errors import counted
 from tables.metrics import UNREAD
+from tables.transaction import Transaction
 
 log = logging.getLogger(__name__)
 
