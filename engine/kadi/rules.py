@@ -56,7 +56,11 @@ def effective_top(state: KadiState) -> str | None:
 def openers(state: KadiState) -> frozenset[str]:
     """The cards that may open a play now (section 5, rules 1-5)."""
     if state.pen_amount:
-        return STACK_ANSWERS["mixed" if state.rules.mixed_stacking else state.pen_kind]  # type: ignore[index]
+        if state.rules.mixed_stacking:
+            return STACK_ANSWERS["mixed"]
+        kind = state.pen_kind
+        assert kind is not None  # a penalty has its kind
+        return STACK_ANSWERS[kind]
     command = state.command
     if command is not None:
         return POWER_CARDS if command == "power" else OPENERS_FOR_SUIT[command]
