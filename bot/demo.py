@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.progress import progress_bar
 from bot.settings import Settings
@@ -40,8 +40,9 @@ SKIP = "\x00skip"
 MAX_PRESSES = 20_000
 
 
-def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrides: object) -> Settings:
-    values: dict[str, object] = {
+def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrides: Any) -> Settings:
+    # Each setting's own type, which Settings validates.
+    values: dict[str, Any] = {
         "KARATA_GROUP_LANGUAGE": language,
         "BOT_TOKEN": DEMO_TOKEN,
         "TELEGRAM_API_BASE_URL": api.base_url,
@@ -57,7 +58,7 @@ def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrid
         "KARATA_HTTP_PORT": 0,
     }
     values.update(overrides)
-    return Settings(**values)  # type: ignore[arg-type]
+    return Settings(**values)
 
 
 class Simulation:

@@ -83,7 +83,9 @@ class SqliteDatabase:
         # leave no name in the file.
         await self._db.execute("PRAGMA secure_delete=ON")
         async with self._db.execute("PRAGMA user_version") as cursor:
-            (current,) = await cursor.fetchone()  # type: ignore[misc]
+            row = await cursor.fetchone()
+        assert row is not None  # PRAGMA user_version always answers one row
+        (current,) = row
         for number, script in enumerate(migrations, start=1):
             if number > current:
                 await self._db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")

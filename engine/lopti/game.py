@@ -406,20 +406,25 @@ class Lopti(Game):
 
     # ----- a turn -------------------------------------------------------------------------
     def _turn_problem(self, state: LoptiState, seat: int) -> Refused | None:
+        if state.phase != PLAY or seat != state.turn:
+            return self._turn_refusal(state)
+        return None
+
+    @staticmethod
+    def _turn_refusal(state: LoptiState) -> Refused:
+        """Why a seat that may not play now (not its turn, or no round under way) may not."""
         if state.phase != PLAY:
             if state.phase == SETUP:
                 return _refuse("wrong_phase", "The round has not started: swap or say ready.")
             return _refuse("wrong_phase", "The round is over; waiting for the winner's rule.")
-        if seat != state.turn:
-            return _refuse("not_your_turn", f"It is {state.players[state.turn]}'s turn.")
-        return None
+        return _refuse("not_your_turn", f"It is {state.players[state.turn]}'s turn.")
 
     def _play(self, state: LoptiState, seat: int, action: Action) -> Result:
         """A play: the checks in the order of the refusals (the turn, the play's shape, the cards
         held, one rank, then section 5.2), and the play if it passes them. A play of the shape
         `legal_actions` lists (one rank, distinct cards, suit order: `COMBO`) needs no shape check."""
         if state.phase != PLAY or seat != state.turn:
-            return self._turn_problem(state, seat)  # type: ignore[return-value]
+            return self._turn_refusal(state)
         cards = action["cards"]
         known = COMBO.get(tuple(cards)) if type(cards) is list else None
         if known is None:
@@ -516,7 +521,7 @@ class Lopti(Game):
 
     def _take(self, state: LoptiState, seat: int, action: Action) -> Result:
         if state.phase != PLAY or seat != state.turn:
-            return self._turn_problem(state, seat)  # type: ignore[return-value]
+            return self._turn_refusal(state)
         if not state.pile:
             return _refuse("empty_pile", "The table is empty: open with any one rank.")
         if not state.options["face_down_may_take"] and turns.in_face_down_phase(state, seat):
