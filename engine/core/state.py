@@ -35,4 +35,5 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_dict() == other.to_dict()
 
+    # Equal by value and changed in place: unhashable, which typeshed's object.__hash__ cannot say.
     __hash__ = None  # type: ignore[assignment]

@@ -325,7 +325,8 @@ class KadiGame(Game):
         here = seats.index(player)
         following = seats[(here + direction * steps) % len(seats)]
         if rank == "J":
-            value = command.get("suit", "power")  # type: ignore[union-attr]  # judged well-formed
+            assert command is not None  # judged well-formed: a J's play carries its command
+            value = command.get("suit", "power")
             state.command = value
             state.command_for = following
             public["command"] = {"power": True} if value == "power" else {"suit": value}

@@ -134,8 +134,15 @@ def table_screens(
     panels = panels or {}
     _ = readers.group
 
-    def in_group(kind: str, priority: int, **content: object) -> Screen:
-        return Screen(kind, table.chat_id, table.thread_id, priority, **content)  # type: ignore[arg-type]
+    def in_group(
+        kind: str,
+        priority: int,
+        text: str = "",
+        markup: InlineKeyboardMarkup | None = None,
+        poll: Poll | None = None,
+        edition: int = 0,
+    ) -> Screen:
+        return Screen(kind, table.chat_id, table.thread_id, priority, text, markup, poll, edition)
 
     screens: dict[str, Screen] = {}
     if table.status == LOBBY:
