@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-# A clean checkout has no .mypy_cache: the first run reads the libraries' types, about 20 s.
+# A clean checkout has no .mypy_cache: the first run reads the libraries' types (some 10 s of CPU).
 @pytest.mark.long
 def test_mypy_finds_nothing():
     found = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=600)
