@@ -286,8 +286,9 @@ async def _post_stop(application: Application) -> None:
     """A graceful stop: what players were about to be shown goes out before the connection closes
     (what does not fit in the time is sent at the next start)."""
     found: Karata | None = application.bot_data.get(KARATA)
-    if services_of(application).loop_lag is not None:
-        services_of(application).loop_lag.stop()
+    loop_lag = services_of(application).loop_lag
+    if loop_lag is not None:
+        loop_lag.stop()
     # With the token refused nothing can be delivered: no wait.
     flush = 0.0 if services_of(application).token_refused.is_set() else STOP_DELIVERY_SECONDS
     if found is not None and not await found.publisher.stop(flush):

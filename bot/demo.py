@@ -17,12 +17,18 @@ import sys
 import tempfile
 from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bot.progress import progress_bar
 from bot.settings import Settings
 from engine.core.protocol import Game
 from fakeapi import FakeBotAPI, FakeUser, MessageRecord
 from fakeapi.records import markup_buttons
+
+if TYPE_CHECKING:  # imported where they are used, when the demo runs
+    from telegram.ext import Application
+
+    from handlers.presentation.action_tree import Node
 
 DEMO_TOKEN = "123456789:karata-offline-demo-token"
 # `karata demo` says a table never started when its lobby or a join takes longer than this.
@@ -34,8 +40,9 @@ SKIP = "\x00skip"
 MAX_PRESSES = 20_000
 
 
-def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrides: object) -> Settings:
-    values: dict[str, object] = {
+def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrides: Any) -> Settings:
+    # Each setting's own type, which Settings validates.
+    values: dict[str, Any] = {
         "KARATA_GROUP_LANGUAGE": language,
         "BOT_TOKEN": DEMO_TOKEN,
         "TELEGRAM_API_BASE_URL": api.base_url,
@@ -51,7 +58,7 @@ def demo_settings(api: FakeBotAPI, db_path: str, language: str = "en", **overrid
         "KARATA_HTTP_PORT": 0,
     }
     values.update(overrides)
-    return Settings(**values)  # type: ignore[arg-type]
+    return Settings(**values)
 
 
 class Simulation:
@@ -64,9 +71,9 @@ class Simulation:
         self.rng = rng
         # With the running Application, players decide on a move first and then tap its
         # buttons, as people do; without it they press any button they see.
-        self.application = None
-        # Optional policy: (player, legal actions, loaded table) -> the action to make.
-        self.choose: Callable[..., dict] | None = None
+        self.application: Application | None = None
+        # Optional policy: (player, legal actions, loaded table) -> the action to make (None: none now).
+        self.choose: Callable[..., dict | None] | None = None
         # Players press as soon as their own chat shows the move (the group's table may still
         # be waiting for its flood budget), as on a real, rate-limited Telegram.
         self.private_only = False
@@ -204,7 +211,7 @@ class Simulation:
                 return [SKIP]  # this player has nothing they want to do now
             target = next(node for node in targets if node.action == wanted)
         labels = []
-        node = target
+        node: Node | None = target
         while node is not None and node.number > 0:
             labels.append(node.label)
             node = node.parent

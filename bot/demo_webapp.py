@@ -75,7 +75,7 @@ async def deal_with_computers(api: FakeBotAPI, sim: Simulation, game: str, compu
         await api.wait_for_answer(await api.press(creator, sim.group_id, lobby.message_id, add))
         await api.settle(quiet=0.05)
     lobby = sim.table_message() or lobby
-    start = next(data for row in lobby.buttons for _, data in row if (data or "").endswith(":start"))
+    start = next(data for row in lobby.buttons for _, data in row if data is not None and data.endswith(":start"))
     await api.wait_for_answer(await api.press(creator, sim.group_id, lobby.message_id, start))
     await api.settle(quiet=0.05)
 

@@ -258,7 +258,7 @@ class SettingProblem(ValueError):
         self.variable = variable
 
 
-def load_settings(**overrides: object) -> Settings:
+def load_settings(**overrides: Any) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as error:

@@ -48,10 +48,12 @@ def read_update(raw: bytes, bot: Bot) -> Update:
 def _problem(found: TelegramObject) -> str | None:
     """The first field of `found` or of an object inside it that is absent though required, or
     not of its scalar type."""
-    for name in _required(type(found)):
+    # The caches take the class, which is hashable; mypy checks TelegramObject's instance
+    # __hash__ against Hashable instead (hence the two ignores).
+    for name in _required(type(found)):  # type: ignore[arg-type]
         if getattr(found, name, None) is None:
             return f"{type(found).__name__}.{name} missing"
-    for name, (scalar, many) in _fields(type(found)).items():
+    for name, (scalar, many) in _fields(type(found)).items():  # type: ignore[arg-type]
         value = getattr(found, name, None)
         values = value if isinstance(value, tuple) else (value,)
         if scalar is not None and value is not None:

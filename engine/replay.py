@@ -64,7 +64,7 @@ def parse_replay(data: Any) -> ReplayFile:
 
     players = data["players"]
     _require(
-        isinstance(players, list) and players and all(isinstance(p, str) and p for p in players),
+        isinstance(players, list) and bool(players) and all(isinstance(p, str) and p for p in players),
         "'players' must be a non-empty list of names",
     )
     _require(len(set(players)) == len(players), "'players' has a name twice")

@@ -31,6 +31,14 @@ class ComputerPlayers:
         seat to move for (a person who ran out of time); else the first computer the table
         waits for. A move the engine refuses gives way to the game's timeout move."""
 
+        loaded = await self.core.load(table_id)
+        if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
+            return Outcome.refused("not_playing")
+        waiting = loaded.game.to_act(loaded.state)
+        seat = player or next((name for name in waiting if name in loaded.table.computers), None)
+        if seat is None or seat not in waiting:
+            return Outcome.refused("not_your_turn")
+
         async def decide(loaded: Loaded) -> Action | Outcome:
             table, game, state = loaded.table, loaded.game, loaded.state
             if version is not None and version != table.version:
@@ -49,13 +57,6 @@ class ComputerPlayers:
                 game.name, view, list(legal), seat, level, int.from_bytes(digest[:8], "big")
             )
 
-        loaded = await self.core.load(table_id)
-        if loaded is None or loaded.state is None or loaded.table.status != PLAYING:
-            return Outcome.refused("not_playing")
-        waiting = loaded.game.to_act(loaded.state)
-        seat = player or next((name for name in waiting if name in loaded.table.computers), None)
-        if seat is None or seat not in waiting:
-            return Outcome.refused("not_your_turn")
         try:
             outcome: Outcome | None = await self.play.act_with(table_id, seat, decide, computer=True)
         except Exception:  # a computer's bug must never stall a table

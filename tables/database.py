@@ -15,25 +15,16 @@ metrics, and raised on.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, Protocol, TypeVar
 
 from prometheus_client import Counter
 
+from tables.transaction import Transaction
+
 Result = TypeVar("Result")
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
-
-
-class Transaction(Protocol):
-    # SQL condition: some seat of the row of `tables` has the user id given as its one parameter.
-    seated: str
-
-    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None: ...
-
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-
-    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]: ...
 
 
 class Database(Protocol):
@@ -48,7 +39,8 @@ class Database(Protocol):
     async def all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """Every row (by name and by position) of a read outside any transaction."""
 
-    async def transaction(self, work: Callable[[Transaction], Awaitable[Result]]) -> Result: ...
+    # `work` is an async function: SQLite runs its coroutine to the end on the database's thread.
+    async def transaction(self, work: Callable[[Transaction], Coroutine[Any, Any, Result]]) -> Result: ...
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         """One statement, committed on its own."""

@@ -216,19 +216,19 @@ class Lobby:
         """A player's answer to the options that need everyone's consent; one refusal turns them off."""
         async with self.core.lock(table_id):
             loaded = await self.core.load(table_id)
-            if loaded is None or loaded.table.status != LOBBY or loaded.table.consents is None:
+            if loaded is None or loaded.table.status != LOBBY or (consents := loaded.table.consents) is None:
                 return not_lobby(loaded.table if loaded else None)
             table, game = loaded.table, loaded.game
             if table.seat_of(user_id) is None:
                 return Outcome.refused("not_seated", table=table)
-            table.consents[str(user_id)] = agree
+            consents[str(user_id)] = agree
             if not agree:
                 for name in game.consent_options:
                     table.options[name] = False
                 options = parse_options(game.Options, table.options)
                 table.options = options_dict(options)
                 return await self._deal(table, game, options)
-            if all(table.consents.get(player) for player in table.players):
+            if all(consents.get(player) for player in table.players):
                 return await self._deal(table, game, parse_options(game.Options, table.options))
             await self.core.save(table)
             return Outcome(True, table=table)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.core.protocol import Game, State
 
@@ -106,6 +106,13 @@ def _stored(kind: str = "value", *, fixed: bool = False, players: bool = False, 
     return field(metadata={"column": Column(kind, fixed, players)}, **options)
 
 
+class Note(TypedDict):
+    """A player's private lines of their latest move: its round, and its events as they see them."""
+
+    round: int
+    events: list[dict[str, Any]]
+
+
 @dataclass
 class TableRow:
     table_id: int = _stored(fixed=True)
@@ -138,7 +145,7 @@ class TableRow:
     # Windows the clock closes besides the turn (a Rule Vote): kind -> [due epoch, armed seconds].
     windows: dict[str, list[float]] = _stored("json", players=True, default_factory=dict)
     # Each player's private lines of their latest move ("You drew 7♥"), until they act again.
-    notes: dict[str, list[dict[str, Any]]] = _stored("json", players=True, default_factory=dict)
+    notes: dict[str, Note] = _stored("json", players=True, default_factory=dict)
     # The spectator events of the latest move: {"round", "version", "events"}; the round's results
     # are posted from them when the move closed a round.
     round_events: dict[str, Any] | None = _stored("json", players=True, default=None)

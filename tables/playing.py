@@ -10,7 +10,8 @@ transaction; then the core arms the table's timers and puts it on the change fee
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from engine.core.protocol import CLOCK, Action, Applied, Event, MalformedAction
 from engine.core.serialize import state_to_json
@@ -21,7 +22,7 @@ from tables.table_core import RECENT_EVENTS, TIMED_OUT, TIMEOUT, TableCore
 # refusal (or a coroutine giving one: a computer player thinks in a thread). It runs under the
 # table's lock, so what it saw is what the action applies to; a refusal it returns (or an
 # Outcome that plays nothing) is what `act_with` returns, and nothing is stored.
-Chooser = Callable[[Loaded], "Action | Outcome | Awaitable[Action | Outcome]"]
+Chooser = Callable[[Loaded], "Action | Outcome | Coroutine[Any, Any, Action | Outcome]"]
 
 
 class Play:

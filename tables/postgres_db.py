@@ -19,6 +19,7 @@ import asyncpg
 
 from tables.db_errors import counted
 from tables.metrics import UNREAD
+from tables.transaction import Transaction
 
 Result = TypeVar("Result")
 
@@ -133,7 +134,7 @@ class PostgresDatabase:
         )
         return [row[0] for row in rows]
 
-    async def ids_follow_rows(self, transaction: PostgresTransaction) -> None:
+    async def ids_follow_rows(self, transaction: Transaction) -> None:
         await transaction.execute(
             "SELECT setval(pg_get_serial_sequence('tables', 'table_id'), "
             "(SELECT COALESCE(MAX(table_id), 0) + 1 FROM tables), false)"

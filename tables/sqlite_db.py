@@ -22,6 +22,7 @@ import aiosqlite
 
 from tables.db_errors import counted
 from tables.metrics import UNREAD
+from tables.transaction import Transaction
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,9 @@ class SqliteDatabase:
         # leave no name in the file.
         await self._db.execute("PRAGMA secure_delete=ON")
         async with self._db.execute("PRAGMA user_version") as cursor:
-            (current,) = await cursor.fetchone()  # type: ignore[misc]
+            row = await cursor.fetchone()
+        assert row is not None  # PRAGMA user_version always answers one row
+        (current,) = row
         for number, script in enumerate(migrations, start=1):
             if number > current:
                 await self._db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
@@ -122,7 +125,7 @@ class SqliteDatabase:
     async def columns(self, table: str) -> list[str]:
         return [row[1] for row in await self.all(f"PRAGMA table_info({table})")]
 
-    async def ids_follow_rows(self, transaction: SqliteTransaction) -> None:
+    async def ids_follow_rows(self, transaction: Transaction) -> None:
         """Nothing to do: AUTOINCREMENT counts from the largest id ever inserted."""
 
 

@@ -125,7 +125,12 @@ class TableCore:
         self.changed(self.loaded(table))
 
     def paused(self, table: TableRow) -> bool:
-        return table.paused_until is not None and self.clock() < table.paused_until
+        return self.pause_end(table) is not None
+
+    def pause_end(self, table: TableRow) -> float | None:
+        """When the pause between rounds under way ends; None when there is none."""
+        until = table.paused_until
+        return until if until is not None and self.clock() < until else None
 
     def arm(self, table: TableRow) -> None:
         """Arm the table's timers for its committed row (and disarm what it no longer needs)."""
@@ -136,7 +141,8 @@ class TableCore:
         if table.status != PLAYING:
             return
         now = self.clock()
-        start = table.paused_until if self.paused(table) else now
+        end = self.pause_end(table)
+        start = now if end is None else end
         if table.paused_until is not None:
             self.timers.set(table_id, "pause", table.paused_until, version)
         if self.timing.nudge_seconds > 0:
@@ -157,7 +163,8 @@ class TableCore:
             table.deadline = table.deadline_seconds = None
         else:
             seconds = float(game.decision_seconds(state, table.turn_seconds))
-            pause = max(0.0, table.paused_until - self.clock()) if self.paused(table) else 0.0
+            end = self.pause_end(table)
+            pause = 0.0 if end is None else max(0.0, end - self.clock())
             table.deadline = self.clock() + pause + seconds
             table.deadline_seconds = seconds
         table.warned = False

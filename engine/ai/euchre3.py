@@ -11,6 +11,7 @@ deals of the cards it cannot see, each deal played out to the hand's end with ea
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from engine.ai.search import play_out
 from engine.core.protocol import Action
@@ -111,9 +112,9 @@ Z = 2.0  # how many standard errors better than easy's move another move must lo
 TRIES = 20  # deals tried per sample for one that agrees with what the bidding said
 
 
-def _between(start: int, stop: int) -> list[int]:
-    """Seats clockwise from `start` up to `stop`, `stop` excluded."""
-    seats = []
+def _between(start: int, stop: int | None) -> list[int]:
+    """Seats clockwise from `start` up to `stop`, `stop` excluded (None: all three)."""
+    seats: list[int] = []
     seat = start
     while seat != stop and len(seats) < 3:
         seats.append(seat)
@@ -258,11 +259,14 @@ class Determinizer:
         up = self.up
         up_suit = up[-1]
         named = SUITS if view["options"]["turned_down_suit"] else tuple(s for s in SUITS if s != up_suit)
-        checks = []
+        checks: list[tuple[int, Callable[[tuple[str, ...]], bool]]] = []
+
+        def passed_on_up(extra: tuple[str, ...]) -> Callable[[tuple[str, ...]], bool]:
+            return lambda cards: strength([*cards, *extra], up_suit) < _MAKE
+
         for seat in first:
             if seat != self.me:
-                extra = (up,) if seat == dealer else ()
-                checks.append((seat, lambda cards, extra=extra: strength([*cards, *extra], up_suit) < _MAKE))
+                checks.append((seat, passed_on_up((up,) if seat == dealer else ())))
         for seat in second:
             if seat != self.me:
                 checks.append((seat, lambda cards: all(strength(cards, suit) < _MAKE for suit in named)))
@@ -283,12 +287,11 @@ class Determinizer:
         pool = self.pool[:]
         rng.shuffle(pool)
         hands = list(self.base.hands)
-        trump = self.base.trump
         for seat in range(3):  # a player known to lack a suit first, from the cards of other suits
             voids = self.voids[seat]
             if seat == self.me or not voids:
                 continue
-            effective = EFFECTIVE_SUIT[trump]
+            effective = EFFECTIVE_SUIT[self.base.trump_suit()]
             count = self.hand_counts[seat] - (seat == self.up_to_dealer and self.hand_counts[seat] > 0)
             fits = [card for card in pool if effective[card] not in voids][:count]
             if len(fits) < count:  # cannot happen with a consistent view; deal as if nothing were known
@@ -338,7 +341,7 @@ def quick(state, mover: str, legal: list[Action], rng: random.Random) -> Action:
         return legal[0]
     if legal[0]["type"] == "keep":
         trump = state.trump
-        pool = state.hands[state.turn] + state.dummy
+        pool = state.hands[state.seat_to_act()] + state.dummy_cards()
         chosen = set(sorted(pool, key=lambda card: -strength((card,), trump))[:5])
         return {"type": "keep", "cards": [card for card in pool if card in chosen]}
     return easy(_light_view(state, mover), legal, rng)

@@ -142,7 +142,7 @@ class Determinizer:
                 count = self.hand_counts[seat]
                 state.hands[seat] = pool[at : at + count]
                 at += count
-            row = [None, None, None]
+            row: list[str | None] = [None, None, None]
             for position in self.face_down[seat]:
                 row[position] = pool[at]
                 at += 1

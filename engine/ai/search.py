@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from engine.core.protocol import Action, Game
@@ -85,7 +86,7 @@ def play_out(game: Game, state: Any, rng: random.Random, going, limit: int, poli
     return state, steps
 
 
-def margin(mine: float, others: list[float], scale: float) -> float:
+def margin(mine: float, others: Sequence[float], scale: float) -> float:
     """0..1 from how far `mine` is ahead of the best of `others` (0.5: level)."""
     if not others:
         return 0.5

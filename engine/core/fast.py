@@ -8,8 +8,8 @@ instance dictionary directly. Nothing is validated by the dataclass either, so n
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Self
 
 from engine.core.protocol import Applied, Event, State
 
@@ -35,7 +35,7 @@ def applied(state: State, events: list[Event]) -> Applied:
     return made
 
 
-class _Unheard(list):
+class _Unheard(list[Any]):
     """An events list that keeps nothing, for moves whose events nobody reads (a search's
     rollouts). The hottest paths test `events is UNHEARD` to skip building an event at all."""
 
@@ -47,7 +47,8 @@ class _Unheard(list):
     def extend(self, items: Any) -> None:
         pass
 
-    def __iadd__(self, items: Any) -> _Unheard:
+    # list's own signature; mypy holds it against list.__add__, which takes only a list.
+    def __iadd__(self, items: Iterable[Any]) -> Self:  # type: ignore[misc]
         return self
 
 

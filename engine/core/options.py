@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+Model = TypeVar("Model", bound=BaseModel)
 
 
 class OptionsModel(BaseModel):
@@ -22,7 +24,7 @@ class OptionsError(ValueError):
         self.option = option
 
 
-def parse_options(model: type[BaseModel], raw: Mapping[str, Any] | None) -> BaseModel:
+def parse_options(model: type[Model], raw: Mapping[str, Any] | None) -> Model:
     try:
         return model.model_validate(dict(raw or {}))
     except ValidationError as error:

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
@@ -61,7 +61,8 @@ class Event:
 class Applied:
     state: State
     events: list[Event]
-    ok: ClassVar[bool] = True
+    # Literal, so that a check of `ok` tells mypy which of the two a Result is.
+    ok: ClassVar[Literal[True]] = True
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class Refused:
     code: str
     message: str
     details: Mapping[str, Any] = field(default_factory=dict)
-    ok: ClassVar[bool] = False
+    ok: ClassVar[Literal[False]] = False
 
 
 Result = Applied | Refused

@@ -33,6 +33,7 @@ class GameState:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.to_dict() == other.to_dict()
 
+    # Equal by value and changed in place: unhashable, which typeshed's object.__hash__ cannot say.
     __hash__ = None  # type: ignore[assignment]

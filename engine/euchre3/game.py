@@ -3,15 +3,18 @@ the turn timer's defaults, views and the replay outputs. The moves themselves ar
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
+
+from pydantic import BaseModel
 
 from engine.core.cards import SUITS, is_card_code, parse_card
 from engine.core.fast import applied, event
 from engine.core.protocol import (
     CLOCK,
     Action,
+    Event,
     Game,
     MalformedAction,
     Refused,
@@ -41,8 +44,10 @@ from engine.euchre3.state import (
 )
 from engine.euchre3.views import table_view
 
+# A move changes the state in place and returns its events, or refuses and changes nothing.
+Move = Callable[[Euchre3State, int, Action], list[Event] | Refused]
 # phase -> action type -> move
-MOVES = {
+MOVES: dict[str, dict[str, Move]] = {
     BID1: {"accept": rules.do_accept, "pass": rules.do_bid1_pass},
     PICKUP: {"pick_up": rules.do_pick_up, "leave": rules.do_leave},
     BID2: {"name": rules.do_name, "pass": rules.do_bid2_pass},
@@ -100,17 +105,18 @@ class Euchre3(Game):
     }
 
     # ----- set-up -------------------------------------------------------------------------
-    def deck(self, options: Euchre3Options, players: Sequence[str]) -> list[str]:
-        return list(DECKS[options.deck])
+    def deck(self, options: BaseModel, players: Sequence[str]) -> list[str]:
+        return list(DECKS[_own(options).deck])
 
     def new(
         self,
         players: Sequence[str],
-        options: Euchre3Options,
+        options: BaseModel,
         seed: int | str,
         dealer: str | None = None,
         decks: Sequence[Sequence[str]] = (),
     ) -> Euchre3State:
+        options = _own(options)
         players = tuple(players)
         problem = self.player_count_problem(players, options)
         if problem:
@@ -153,7 +159,10 @@ class Euchre3(Game):
         if phase == PLAY:
             trick = state.trick
             return list(
-                map(_PLAY.__getitem__, legal_plays(state.hands[seat], trick[0][1] if trick else None, state.trump))
+                map(
+                    _PLAY.__getitem__,
+                    legal_plays(state.hands[seat], trick[0][1] if trick else None, state.trump_suit()),
+                )
             )
         if phase == BID1:
             return _BID1_ACTIONS
@@ -171,7 +180,7 @@ class Euchre3(Game):
                 actions.append(_LEAVE)
             return actions
         if phase == KEEP:
-            pool = state.hands[seat] + state.dummy
+            pool = state.hands[seat] + state.dummy_cards()
             return [{"type": "keep", "cards": [a, b, c, d, e]} for a, b, c, d, e in combinations(pool, 5)]
         if phase == BID2:
             actions = [_NAME[suit] for suit in rules.allowed_suits(state)]
@@ -208,14 +217,14 @@ class Euchre3(Game):
         if len(action) != 1 and not _is_canonical(action):
             action = _canonical_cards(action)
         events = move(state, seat, action)
-        if events.__class__ is list:
-            return applied(state, events)
-        return events  # a refusal
+        if isinstance(events, Refused):
+            return events
+        return applied(state, events)
 
     def _timeout(self, new: Euchre3State) -> Result:
         """Section 7's defaults for whoever the game waits for, applied to `new` (owned by the
         caller); the first event says who timed out."""
-        seat = new.turn
+        seat = new.seat_to_act()
         events = [event("timed_out", {"player": new.players[seat], "phase": new.phase})]
         for action in self.timeout_actions(new):
             result = MOVES[new.phase][action["type"]](new, seat, action)
@@ -225,28 +234,28 @@ class Euchre3(Game):
 
     def timeout_actions(self, state: Euchre3State) -> list[Action]:
         """The default action(s) for the seat to act (section 7 and 8)."""
-        seat = state.turn
+        seat = state.seat_to_act()
         phase = state.phase
-        trump = state.trump
         if phase == BID1 or phase == DEFEND:
             return [_PASS]
         if phase == BID2:
             if rules.dealer_is_stuck(state, seat):
                 return [{"type": "name", "suit": rules.allowed_suits(state)[0]}]
             return [_PASS]
+        trump = state.trump_suit()  # named in every later phase
         if phase == PICKUP:
             if state.options.dealer_must_pick_up:
                 six = state.hands[seat] + (state.up_card,)
                 return [{"type": "pick_up", "discard": weakest(six, trump)}]
             return [_LEAVE]
         if phase == MAKER_CHOICE:
-            pool = state.hands[seat] + state.dummy
+            pool = state.hands[seat] + state.dummy_cards()
             return [
                 _WITH_DUMMY,
                 {"type": "keep", "cards": strongest_first(pool, trump)[:5]},
             ]
         if phase == KEEP:
-            pool = state.hands[seat] + state.dummy
+            pool = state.hands[seat] + state.dummy_cards()
             return [{"type": "keep", "cards": strongest_first(pool, trump)[:5]}]
         trick = state.trick
         led = trick[0][1] if trick else None
@@ -306,7 +315,7 @@ def _is_canonical(action: Mapping[str, Any]) -> bool:
     return False
 
 
-def _canonical_cards(action: Mapping[str, Any]) -> Mapping[str, Any]:
+def _canonical_cards(action: Action) -> Action:
     """Upper-case card codes and suits so apply accepts what check_action would have produced.
 
     The action is returned as it is when already canonical (the usual case: no copy)."""
@@ -328,3 +337,10 @@ def _canonical_cards(action: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 GAME = Euchre3()
+
+
+def _own(options: BaseModel) -> Euchre3Options:
+    """The game's own options: the protocol passes them as any model (`Game.parse_options`)."""
+    if not isinstance(options, Euchre3Options):
+        raise TypeError(f"Euchre-3 takes Euchre3Options, not {type(options).__name__}")
+    return options

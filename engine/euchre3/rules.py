@@ -68,10 +68,15 @@ def _add_discards(state: Euchre3State, seat: int, cards: tuple[str, ...]) -> Non
 
 def card_problem(state: Euchre3State, card: object, holding: tuple[str, ...]) -> Refused | None:
     """Refusal for a card that is not in this game's deck or not held; None if it is held."""
+    if isinstance(card, str) and card in holding:
+        return None
+    return not_held(state, card)
+
+
+def not_held(state: Euchre3State, card: object) -> Refused:
+    """Refusal for a card that is not held: not a card, not of this deck, or someone else's."""
     if not isinstance(card, str):
         return Refused("not_a_card", "Give a card code such as JH.")
-    if card in holding:
-        return None
     if card not in DECK_SETS[state.options.deck]:
         return Refused(
             "not_in_deck",
@@ -141,9 +146,8 @@ def do_accept(state: Euchre3State, seat: int, action: dict) -> list[Event]:
 def do_pick_up(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     discard = action.get("discard")
     six = state.hands[seat] + (state.up_card,)
-    problem = card_problem(state, discard, six)
-    if problem is not None:
-        return problem
+    if not isinstance(discard, str) or discard not in six:
+        return not_held(state, discard)
     _replace_hand(state, seat, _without(six, discard))
     _add_discards(state, seat, (discard,))
     state.kitty = state.kitty[1:]
@@ -249,17 +253,18 @@ def do_with_dummy(state: Euchre3State, seat: int, action: dict) -> list[Event]:
         event(
             "maker_with_dummy",
             {"player": _name(state, seat)},
-            {_name(state, seat): {"dummy": list(state.dummy)}},
+            {_name(state, seat): {"dummy": list(state.dummy_cards())}},
         )
     ]
 
 
 def do_keep(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     cards = action.get("cards")
-    pool = state.hands[seat] + state.dummy
+    pool = state.hands[seat] + state.dummy_cards()
     problem = _keep_problem(state, cards, pool)
     if problem is not None:
         return problem
+    assert isinstance(cards, (list, tuple))  # _keep_problem refused anything but five cards
     chosen = set(cards)
     kept = tuple(filter(chosen.__contains__, pool))
     dropped = tuple(filterfalse(chosen.__contains__, pool))
@@ -297,7 +302,8 @@ def start_defence(state: Euchre3State) -> list[Event]:
     """EU3-A8: defenders speak in turn from the maker's left, when a lone defender is possible."""
     if not lone_defence_possible(state):
         return start_play(state)
-    first, second = (state.maker + 1) % 3, (state.maker + 2) % 3
+    maker = state.maker_seat()
+    first, second = (maker + 1) % 3, (maker + 2) % 3
     state.phase = DEFEND
     state.defence_queue = (first, second)
     state.turn = first
@@ -307,7 +313,7 @@ def start_defence(state: Euchre3State) -> list[Event]:
 def do_defender_alone(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refused:
     if action.get("discard") is not None:
         return Refused("no_discard", "A defender goes alone without a discard.")
-    partner = 3 - state.maker - seat
+    partner = 3 - state.maker_seat() - seat
     state.lone_defender = seat
     state.sitting_out = partner
     state.defence_queue = ()
@@ -346,7 +352,7 @@ def first_leader(state: Euchre3State) -> int:
             return state.lone_defender  # both alone: the defender leads
         return next_active(state, state.lone_defender)
     if state.maker_alone:
-        return next_active(state, state.maker)
+        return next_active(state, state.maker_seat())
     return (state.dealer + 1) % 3
 
 
@@ -361,7 +367,7 @@ def start_play(state: Euchre3State) -> list[Event]:
             {
                 "leader": _name(state, leader),
                 "trump": state.trump,
-                "maker": _name(state, state.maker),
+                "maker": _name(state, state.maker_seat()),
                 "maker_alone": bool(state.maker_alone),
                 "lone_defender": None if state.lone_defender is None else _name(state, state.lone_defender),
                 "sitting_out": None if state.sitting_out is None else _name(state, state.sitting_out),
@@ -380,9 +386,9 @@ def do_play(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refus
     hands = state.hands
     hand = hands[seat]
     if card not in hand:
-        return card_problem(state, card, hand)
+        return not_held(state, card)
     trick = state.trick
-    trump = state.trump
+    trump = state.trump_suit()
     if trick and card not in legal_plays(hand, trick[0][1], trump):
         led_suit = EFFECTIVE_SUIT[trump][trick[0][1]]
         return Refused("must_follow_suit", f"Follow the suit led ({led_suit}); the left bower counts as trump.")
@@ -407,7 +413,7 @@ def do_play(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refus
     values = TRICK_VALUE[trump][EFFECTIVE_SUIT[trump][trick[0][1]]]
     if len(trick) == 3:
         (first, card0), (second, card1), (third, card2) = trick
-        cards = (card0, card1, card2)
+        cards: tuple[str, ...] = (card0, card1, card2)
         best = values[card0]
         winner = first
         value = values[card1]
@@ -447,7 +453,7 @@ def do_play(state: Euchre3State, seat: int, action: dict) -> list[Event] | Refus
 
 
 def end_hand(state: Euchre3State) -> list[Event]:
-    maker = state.maker
+    maker = state.maker_seat()
     maker_tricks = state.tricks_won[maker]
     options = state.options
     points = hand_points(maker, maker_tricks, bool(state.maker_alone), state.lone_defender, options)

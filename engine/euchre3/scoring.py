@@ -15,12 +15,12 @@ def hand_points(
             points[maker] = 5 if (maker_alone and options.lone_maker_bonus) else 3
         else:
             points[maker] = 1
-        return tuple(points)  # type: ignore[return-value]
+        return points[0], points[1], points[2]
     defender_points = 4 if (lone_defender is not None and maker_tricks == 0) else 2
     for seat in range(3):
         if seat != maker:
             points[seat] = defender_points
-    return tuple(points)  # type: ignore[return-value]
+    return points[0], points[1], points[2]
 
 
 def match_winners(scores: tuple[int, ...], options: Euchre3Options) -> tuple[int, ...]:

@@ -120,6 +120,28 @@ class Euchre3State(GameState):
         new.up_card = self.up_card
         return new
 
+    # What the bidding has settled, read by the phases that come after it: each raises if asked
+    # before (an engine bug), so that the rules read a seat or a suit, never an Optional.
+    def trump_suit(self) -> str:
+        if self.trump is None:
+            raise LookupError(f"no trump yet (phase {self.phase})")
+        return self.trump
+
+    def maker_seat(self) -> int:
+        if self.maker is None:
+            raise LookupError(f"no maker yet (phase {self.phase})")
+        return self.maker
+
+    def dummy_cards(self) -> tuple[str, ...]:
+        if self.dummy is None:
+            raise LookupError(f"the dummy is gone (phase {self.phase})")
+        return self.dummy
+
+    def seat_to_act(self) -> int:
+        if self.turn is None:
+            raise LookupError("the match is over")
+        return self.turn
+
     def __repr__(self) -> str:
         return f"Euchre3State(round={self.round}, phase={self.phase!r}, turn={self.turn})"
 

@@ -47,7 +47,7 @@ def table_view(state: Euchre3State, player: str | None) -> dict[str, Any]:
         "tricks_won": {players[s]: state.tricks_won[s] for s in range(3)},
         "played": list(state.played),  # public: the cards of this hand's finished tricks
         "last_trick": None
-        if state.last_trick is None
+        if state.last_trick is None or state.last_trick_winner is None  # set together
         else {
             "cards": [{"player": players[s], "card": card} for s, card in state.last_trick],
             "winner": players[state.last_trick_winner],
@@ -63,5 +63,5 @@ def table_view(state: Euchre3State, player: str | None) -> dict[str, Any]:
         view["hand"] = list(state.hands[seat])
         view["discards"] = list(state.discards[seat])
         if state.phase == KEEP and seat == state.maker:
-            view["dummy"] = list(state.dummy)
+            view["dummy"] = list(state.dummy_cards())
     return view

@@ -6,6 +6,8 @@ never change offered actions (see `Game.legal_actions`), so one dict per card se
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.core.cards import JOKER, SUITS
 from engine.core.protocol import Action
 from engine.kadi.cards import DECK, RANK
@@ -18,7 +20,7 @@ ACCEPT: Action = {"type": "accept"}
 TIMEOUT: Action = {"type": "timeout"}
 
 # A J's play is offered once per command: each suit, then the demand for a power card.
-COMMANDS: tuple[dict[str, object], ...] = (*({"suit": suit} for suit in SUITS), {"power": True})
+COMMANDS: tuple[Mapping[str, object], ...] = (*({"suit": suit} for suit in SUITS), {"power": True})
 
 
 def add_play(actions: list[Action], cards: list[str], with_call: bool) -> None:

@@ -86,12 +86,12 @@ class KadiGame(Game):
     # ----- set-up -------------------------------------------------------------------------
     def player_range(self, options: BaseModel) -> tuple[int, int]:
         # KAD-A2: seven hands of 7 would leave 4 cards in the stock.
-        return 2, 7 if options.hand_size <= 6 else 6  # type: ignore[attr-defined]
+        return 2, 7 if _own(options).hand_size <= 6 else 6
 
     def player_count_problem(self, players: Sequence[str], options: BaseModel) -> str | None:
         low, high = self.player_range(options)
         if not low <= len(players) <= high:
-            return f"kadi needs {low}-{high} players with hands of {options.hand_size}"  # type: ignore[attr-defined]
+            return f"kadi needs {low}-{high} players with hands of {_own(options).hand_size}"
         return None
 
     def deck(self, options: BaseModel, players: Sequence[str]) -> list[str]:
@@ -143,7 +143,7 @@ class KadiGame(Game):
     # ----- play ---------------------------------------------------------------------------
     def to_act(self, state: KadiState) -> list[str]:
         if state.phase == "play":
-            return [state.turn]  # type: ignore[list-item]
+            return [state.player_to_move()]
         if state.phase == "challenge":
             return [p for p in state.seats if p != state.provisional and p not in state.accepted]
         return []
@@ -180,13 +180,13 @@ class KadiGame(Game):
             if player in state.players:
                 return Refused("eliminated", "You have left the table (over the points limit).")
             return Refused("not_a_player", "Only players at this table can act.")
-        judge = self._judges.get(kind)  # type: ignore[arg-type]
+        judge = self._judges.get(kind) if isinstance(kind, str) else None
         if judge is None:
             return Refused("unknown_action", f"Kadi has no action {kind!r}.")
         refusal = judge(self, state, player, action)
         if refusal is not None:
             return refusal
-        return self._moves[kind](self, state, player, action)  # type: ignore[index]
+        return self._moves[action["type"]](self, state, player, action)
 
     # ----- judges: why an action is refused on the state as it is, or None ------------------
     def _judge_play(self, state: KadiState, player: str, action: Action) -> Refused | None:
@@ -325,7 +325,8 @@ class KadiGame(Game):
         here = seats.index(player)
         following = seats[(here + direction * steps) % len(seats)]
         if rank == "J":
-            value = command.get("suit", "power")  # type: ignore[union-attr]  # judged well-formed
+            assert command is not None  # judged well-formed: a J's play carries its command
+            value = command.get("suit", "power")
             state.command = value
             state.command_for = following
             public["command"] = {"power": True} if value == "power" else {"suit": value}
@@ -372,9 +373,10 @@ class KadiGame(Game):
 
     def _unhide(self, state: KadiState, player: str, action: Action) -> Result:
         card = state.hidden[player]
+        assert card is not None  # _judge_unhide refused a player who hides no card
         events: list[Event] = []
         self._close_window(state, events)
-        state.hands[player] = [*state.hands[player], card]  # type: ignore[list-item]
+        state.hands[player] = [*state.hands[player], card]
         state.hidden = {**state.hidden, player: None}
         state.hide_used = True
         events.append(event("unhid", {"player": player, "left": len(state.hands[player])}, {player: {"card": card}}))
@@ -416,7 +418,7 @@ class KadiGame(Game):
         events: list[Event] = []
         if state.phase == "challenge":
             return self._confirm_win(state, events)
-        player = state.turn  # type: ignore[assignment]  # the clock acts for the player to move
+        player = state.player_to_move()  # the clock acts for the player to move
         self._close_window(state, events)
         if state.drawn is not None:
             events.append(event("passed", {"player": player, "timeout": True}))
@@ -551,8 +553,9 @@ class KadiGame(Game):
         points: dict[str, int] = {}
         for p in new.seats:
             cards = list(new.hands[p])
-            if new.hidden[p] is not None:
-                cards.append(new.hidden[p])  # type: ignore[arg-type]
+            hidden = new.hidden[p]
+            if hidden is not None:
+                cards.append(hidden)
             revealed[p] = cards
             points[p] = 0 if p == winner else hand_points(cards, scoring)
         new.scores = {p: new.scores[p] + points.get(p, 0) for p in new.players}
@@ -598,8 +601,9 @@ class KadiGame(Game):
         hands = {}
         for p in state.players:
             cards = list(state.hands[p]) if p in state.seats else []
-            if p in state.seats and state.hidden[p] is not None:
-                cards.append(state.hidden[p])
+            hidden = state.hidden[p] if p in state.seats else None
+            if hidden is not None:
+                cards.append(hidden)
             hands[p] = cards
         return hands
 
@@ -622,3 +626,10 @@ class KadiGame(Game):
 
     def load(self, data: Mapping[str, Any]) -> KadiState:
         return KadiState.from_dict(data)
+
+
+def _own(options: BaseModel) -> KadiOptions:
+    """The game's own options: the protocol passes them as any model (`Game.parse_options`)."""
+    if not isinstance(options, KadiOptions):
+        raise TypeError(f"Kadi takes KadiOptions, not {type(options).__name__}")
+    return options

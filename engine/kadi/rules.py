@@ -56,15 +56,19 @@ def effective_top(state: KadiState) -> str | None:
 def openers(state: KadiState) -> frozenset[str]:
     """The cards that may open a play now (section 5, rules 1-5)."""
     if state.pen_amount:
-        return STACK_ANSWERS["mixed" if state.rules.mixed_stacking else state.pen_kind]  # type: ignore[index]
+        if state.rules.mixed_stacking:
+            return STACK_ANSWERS["mixed"]
+        kind = state.pen_kind
+        assert kind is not None  # a penalty has its kind
+        return STACK_ANSWERS[kind]
     command = state.command
     if command is not None:
         return POWER_CARDS if command == "power" else OPENERS_FOR_SUIT[command]
     top = state.discard[-1]
     if top != JOKER:  # effective_top's usual case, without the call
         return OPENERS_ON[top]
-    top = effective_top(state)
-    return ALL_CARDS if top is None else OPENERS_ON[top]
+    effective = effective_top(state)
+    return ALL_CARDS if effective is None else OPENERS_ON[effective]
 
 
 def finish_refusal(state: KadiState, player: str, rank: str) -> Refused | None:
@@ -184,7 +188,8 @@ def offered_actions(state: KadiState, player: str) -> list[Action]:
             mates = mates.intersection(hand)
             if size > 3 and len(mates) == 1 and first != JOKER:  # a pair; both plays leave 2+
                 actions += singles[first]
-                actions += PAIR[niko][first, *mates]
+                (mate,) = mates
+                actions += PAIR[niko][first, mate]
                 continue
             if first == JOKER:
                 if jokers_done:  # the two jokers open the same plays

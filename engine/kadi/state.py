@@ -75,6 +75,12 @@ class KadiState(GameState):
     legal: list[Action]
     legal_for: str | None
 
+    def player_to_move(self) -> str:
+        """Whose turn it is: there is one until the match is over."""
+        if self.turn is None:
+            raise LookupError("the match is over")
+        return self.turn
+
     def copy(self) -> KadiState:
         """A copy that `advance` may change in place without touching this state (see the class)."""
         new = object.__new__(KadiState)

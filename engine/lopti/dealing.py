@@ -32,14 +32,16 @@ def deal_round(state: LoptiState, round_number: int, events: list[Event]) -> Non
     deck = deck_for_round(state, round_number)
     dealer = (state.first_dealer + round_number - 1) % seats
     order = [(dealer + 1 + offset) % seats for offset in range(seats)]
-    zones: list[list[list[str | None]]] = [[[] for _ in range(seats)] for _ in range(3)]
+    face_down: list[list[str | None]] = [[] for _ in range(seats)]
+    face_up: list[list[str]] = [[] for _ in range(seats)]
+    hands: list[list[str]] = [[] for _ in range(seats)]
     index = 0
-    for zone in zones:  # face-down, face-up, hand: one rotation per card, left of the dealer first
+    for zone in (face_down, face_up, hands):  # one rotation per card, left of the dealer first
         for _ in range(3):
             for seat in order:
                 zone[seat].append(deck[index])
                 index += 1
-    state.face_down, state.face_up, state.hands = zones  # type: ignore[assignment]
+    state.face_down, state.face_up, state.hands = face_down, face_up, hands
     state.stock = deck[index:]
     state.pile = []
     state.chain = []

@@ -142,11 +142,11 @@ def _land_with_rules(state: LoptiState, seat: int, cards: list[str], events: lis
     return burned
 
 
-def play_keys(state: LoptiState, seat: int) -> tuple[int, int, int, int]:
+def play_keys(state: LoptiState, seat: int) -> tuple[int, ...]:
     """The `actions.PLAYS` keys, one per chunk of ranks, whose lists together are the plays that
     `seat` may make now: section 5.2 decided once per rank, with the hand as a bit mask (an
     empty chunk's key is 0, which lists nothing). `legal_actions` lists them; a rollout policy
-    may pick among them without listing."""
+    may pick among them without listing. Four keys: one per chunk of `actions.CHUNKS`."""
     held = sum(map(_BIT_OF, state.hands[seat]))  # distinct cards: the sum is the union
     if state.obligation:
         held &= THREES
@@ -271,7 +271,7 @@ class Lopti(Game):
             return [state.players[state.turn]]
         if state.phase == SETUP:
             return [name for name, ready in zip(state.players, state.ready) if not ready]
-        return [state.players[state.round_winner]]
+        return [state.players[state.winner_seat()]]
 
     def legal_actions(self, state: LoptiState, player: str) -> list[Action]:
         """Every action `player` may take now (a new list; the action dicts in it may be shared
@@ -357,7 +357,7 @@ class Lopti(Game):
             seat = state.players.index(player)
         except ValueError:
             raise MalformedAction(f"unknown player {player!r}") from None
-        handler = self._handlers.get(kind)
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise MalformedAction(f"unknown action type {kind!r}")
         # The action's shape was checked by `check_action`: an exception from here on is an
@@ -406,20 +406,25 @@ class Lopti(Game):
 
     # ----- a turn -------------------------------------------------------------------------
     def _turn_problem(self, state: LoptiState, seat: int) -> Refused | None:
+        if state.phase != PLAY or seat != state.turn:
+            return self._turn_refusal(state)
+        return None
+
+    @staticmethod
+    def _turn_refusal(state: LoptiState) -> Refused:
+        """Why a seat that may not play now (not its turn, or no round under way) may not."""
         if state.phase != PLAY:
             if state.phase == SETUP:
                 return _refuse("wrong_phase", "The round has not started: swap or say ready.")
             return _refuse("wrong_phase", "The round is over; waiting for the winner's rule.")
-        if seat != state.turn:
-            return _refuse("not_your_turn", f"It is {state.players[state.turn]}'s turn.")
-        return None
+        return _refuse("not_your_turn", f"It is {state.players[state.turn]}'s turn.")
 
     def _play(self, state: LoptiState, seat: int, action: Action) -> Result:
         """A play: the checks in the order of the refusals (the turn, the play's shape, the cards
         held, one rank, then section 5.2), and the play if it passes them. A play of the shape
         `legal_actions` lists (one rank, distinct cards, suit order: `COMBO`) needs no shape check."""
         if state.phase != PLAY or seat != state.turn:
-            return self._turn_problem(state, seat)  # type: ignore[return-value]
+            return self._turn_refusal(state)
         cards = action["cards"]
         known = COMBO.get(tuple(cards)) if type(cards) is list else None
         if known is None:
@@ -488,6 +493,8 @@ class Lopti(Game):
     def _flip_card(state: LoptiState, seat: int, position: int, events: list[Event]) -> None:
         """L16.3-L16.6: reveal the card; resolve it if legal, else it joins the pile and the pile is taken."""
         card = state.face_down[seat][position]
+        if card is None:  # the callers chose a position that holds a card
+            raise ValueError(f"face-down position {position} is already played")
         state.face_down[seat][position] = None
         legal = _problem_now(state, VALUE[card], 1) is None
         player = state.players[seat]
@@ -514,7 +521,7 @@ class Lopti(Game):
 
     def _take(self, state: LoptiState, seat: int, action: Action) -> Result:
         if state.phase != PLAY or seat != state.turn:
-            return self._turn_problem(state, seat)  # type: ignore[return-value]
+            return self._turn_refusal(state)
         if not state.pile:
             return _refuse("empty_pile", "The table is empty: open with any one rank.")
         if not state.options["face_down_may_take"] and turns.in_face_down_phase(state, seat):
@@ -528,7 +535,7 @@ class Lopti(Game):
         if state.phase != AUTHORING:
             return _refuse("wrong_phase", "A rule is given by the round's winner after the round.")
         if seat != state.round_winner:
-            return _refuse("not_round_winner", f"Only {state.players[state.round_winner]} may give this round's rule.")
+            return _refuse("not_round_winner", f"Only {state.players[state.winner_seat()]} may give this round's rule.")
         return None
 
     def _author_rule(self, state: LoptiState, seat: int, action: Action) -> Result:
@@ -622,7 +629,7 @@ class Lopti(Game):
                 events.append(event("ready", {"player": players[seat]}))
             self._make_ready(state, waiting, events)
         elif state.phase == AUTHORING:
-            seat = state.round_winner
+            seat = state.winner_seat()
             events.append(event("timed_out", {"players": [players[seat]], "phase": AUTHORING}))
             events.append(event("no_rule", {"player": players[seat]}))
             deal_round(state, state.round + 1, events)

@@ -44,6 +44,28 @@ def _record(state: LoptiState, rule_id: Any) -> dict[str, Any] | None:
     return None
 
 
+def _voted_record(state: LoptiState, rule_id: Any) -> dict[str, Any]:
+    """The record of a rule under a vote or duel: removing a rule voids its vote and duel."""
+    record = _record(state, rule_id)
+    if record is None:
+        raise LookupError(f"rule {rule_id!r} is gone but its vote stands")
+    return record
+
+
+def _open_vote(state: LoptiState) -> dict[str, Any]:
+    """The Rule Vote an action acts on: its problem check (`*_problem`) found it open."""
+    if state.vote is None:
+        raise LookupError("no Rule Vote is open")
+    return state.vote
+
+
+def _open_duel(state: LoptiState) -> dict[str, Any]:
+    """The duel an action acts on: its problem check (`*_problem`) found it under way."""
+    if state.duel is None:
+        raise LookupError("no duel is under way")
+    return state.duel
+
+
 def electorate(state: LoptiState) -> list[str]:
     """Who votes: the players, less the computer players (they take no part in the meta-game)."""
     return [name for name in state.players if name not in state.computers]
@@ -161,7 +183,7 @@ def propose(state: LoptiState, seat: int, change: dict[str, Any], starts: str, e
 
 def cast(state: LoptiState, seat: int, yes: bool, events: list[Event]) -> None:
     player = state.players[seat]
-    vote = state.vote
+    vote = _open_vote(state)
     ballots = dict(vote["ballots"])
     order = list(vote["order"])
     if ballots.get(player) is not yes:
@@ -187,7 +209,7 @@ def withdraw(state: LoptiState, seat: int, events: list[Event]) -> None:
     """A member takes their ballot back (a retracted poll answer): they count as not having
     voted, so the vote waits for them again before it can close early."""
     player = state.players[seat]
-    vote = state.vote
+    vote = _open_vote(state)
     ballots = {name: value for name, value in vote["ballots"].items() if name != player}
     order = [name for name in vote["order"] if name != player]
     state.vote = {**vote, "ballots": ballots, "order": order}
@@ -195,14 +217,14 @@ def withdraw(state: LoptiState, seat: int, events: list[Event]) -> None:
 
 
 def _counts(state: LoptiState) -> dict[str, int]:
-    ballots = state.vote["ballots"]
+    ballots = _open_vote(state)["ballots"]
     yes = sum(1 for value in ballots.values() if value)
     return {"yes": yes, "no": len(ballots) - yes}
 
 
 def close_vote(state: LoptiState, events: list[Event]) -> None:
     """Close the vote: yes > N/2 passes, yes = N/2 is a tie (a duel), anything else fails."""
-    vote = state.vote
+    vote = _open_vote(state)
     members = len(electorate(state))
     counts = _counts(state)
     yes = counts["yes"]
@@ -305,7 +327,7 @@ def start_duel(state: LoptiState, vote: dict[str, Any], events: list[Event]) -> 
     no_voters = [name for name in vote["order"] if vote["ballots"][name] is False and name != proposer]
     author = None
     if "option" not in change:
-        author = _record(state, _rule_id(change))["author"]
+        author = _voted_record(state, _rule_id(change))["author"]
         if author == proposer or author in state.computers:
             # The proposer cannot duel themselves, nor a computer anyone: the supporters defend it.
             author = None
@@ -343,7 +365,7 @@ def champion_problem(state: LoptiState, player: str) -> Problem:
 
 
 def champion(state: LoptiState, player: str, events: list[Event]) -> None:
-    state.duel = {**state.duel, "defender": player, "stage": "throws"}
+    state.duel = {**_open_duel(state), "defender": player, "stage": "throws"}
     events.append(event("champion", {"player": player, "vote": state.duel["vote"]}))
 
 
@@ -358,7 +380,7 @@ def close_champion_problem(state: LoptiState, kind: str = "close_champion") -> P
 def close_champion(state: LoptiState, events: list[Event]) -> None:
     """The clock: the author did not answer (they are absent: the no-voters may champion the
     rule), or no champion came forward (the change passes, L21.3)."""
-    duel = state.duel
+    duel = _open_duel(state)
     if duel["stage"] == "author":
         events.append(
             event(
@@ -386,7 +408,7 @@ def throw_problem(state: LoptiState, player: str) -> Problem:
 
 
 def throw(state: LoptiState, player: str, sign: str, events: list[Event]) -> None:
-    duel = state.duel
+    duel = _open_duel(state)
     pending = {**duel["pending"], player: sign}
     stage = duel["stage"]
     if stage == "author" and player == duel["defender"]:

@@ -67,6 +67,45 @@ class LoptiState(GameState):
 
     __slots__ = FIELDS + ("hooks", "follow")
 
+    seed: int | str
+    options: dict[str, Any]  # the options' JSON dict
+    players: list[str]
+    decks: list[list[str]]  # explicit deal orders: deal i+1 = decks[i]
+    first_dealer: int
+    ready: list[bool]  # per seat: done swapping (setup)
+    swaps: list[int]  # per seat: swaps made (setup)
+    wins: list[int]  # per seat: rounds won this session
+    rules: list[dict[str, Any]]  # the house rule records, in the order they were made
+    hands: list[list[str]]
+    face_up: list[list[str]]
+    face_down: list[list[str | None]]  # a used position holds None
+    stock: list[str]
+    pile: list[str]
+    chain: list[str]
+    burned: list[str]
+    out: list[int]  # seats out of cards this round, in the order they went out
+    round: int
+    dealer: int
+    starter: int
+    phase: str
+    turn: int
+    extra: bool
+    obligation: bool
+    last_play: int
+    run: int
+    round_winner: int | None
+    next_rule_id: int
+    direction: int
+    skips: list[int]
+    vote: dict[str, Any] | None
+    vote_used: bool
+    duel: dict[str, Any] | None
+    pending: list[dict[str, Any]]
+    next_vote_id: int
+    computers: list[str]
+    hooks: dict[str, list[dict[str, Any]]]
+    follow: dict[str, tuple[int, int, int]]
+
     def __init__(self, **values: Any):
         for name in FIELDS:
             setattr(
@@ -79,6 +118,12 @@ class LoptiState(GameState):
         """Replace the options (never change them in place: copies share them) and `follow`."""
         self.options = options
         self.follow = FOLLOW[options["ten_on_seven"], options["sevens_stack_singly"]]
+
+    def winner_seat(self) -> int:
+        """The round's winner (the first out): there is one while the winner authors a rule."""
+        if self.round_winner is None:
+            raise LookupError("nobody has won this round yet")
+        return self.round_winner
 
     def rebuild_hooks(self) -> None:
         self.hooks = build_hooks(self.rules) if self.rules else {}

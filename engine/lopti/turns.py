@@ -212,7 +212,7 @@ def _round_over(state: LoptiState, seat: int, events: list[Event]) -> bool:
 
 def end_round(state: LoptiState, events: list[Event]) -> None:
     """The round is over: count the win; the winner may author a rule before the next deal."""
-    winner = state.round_winner
+    winner = state.winner_seat()
     wins = list(state.wins)
     wins[winner] += 1
     state.wins = wins

@@ -54,7 +54,7 @@ def player_view(state: LoptiState, player: str | None, to_act: list[str]) -> dic
         "extra_play": playing and state.extra,
         "out": [players[seat] for seat in state.out],
         "round_winner": players[state.round_winner] if state.round_winner is not None else None,
-        "awaiting_rule": players[state.round_winner] if state.phase == AUTHORING else None,
+        "awaiting_rule": players[state.winner_seat()] if state.phase == AUTHORING else None,
         "scores": dict(zip(players, state.wins)),
         "rules": active_rules(state),
         "removed_rules": [public_rule(record) for record in state.rules if not record["active"]],

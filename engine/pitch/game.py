@@ -184,7 +184,10 @@ class PitchGame(Game):
                 return Refused("bidding_in_progress", "The auction is not over: bid or pass first.")
             card = action.get("card")
             problem = rules.play_problem(state.hands[seat], state.trick, state.trump, card)
-            return problem or _play(state, seat, card, events)
+            if problem:
+                return problem
+            assert isinstance(card, str)  # play_problem refused anything but a card in the hand
+            return _play(state, seat, card, events)
         if state.phase != BIDDING:
             return Refused("auction_over", "The auction is over: play a card.")
         if kind == "pass":
@@ -192,7 +195,10 @@ class PitchGame(Game):
             return problem or _pass(state, seat, events)
         value = action.get("value")
         problem = rules.bid_problem(state, seat, value)
-        return problem or _bid(state, seat, value, events)
+        if problem:
+            return problem
+        assert isinstance(value, int)  # bid_problem refused anything but a bid in range
+        return _bid(state, seat, value, events)
 
     # ----- what may be seen ---------------------------------------------------------------
     def view(self, state: PitchState, player: str | None) -> dict[str, Any]:
@@ -415,6 +421,9 @@ def _end_hand(state: PitchState, events: list[Event]) -> None:
 def _hand_summary(state: PitchState, result: HandResult) -> dict[str, Any]:
     """What the table learns when a hand is scored (also kept as the view's `last_hand`). JSON-ready."""
     players = state.players
+    points: Sequence[int]
+    change: Sequence[int]
+    scores: Sequence[int]
     points, change, scores = result.points, result.change, state.scores
     if state.options.partnerships:  # team values, shown for each member
         teams = state.seat_team

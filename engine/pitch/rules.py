@@ -90,6 +90,7 @@ _ANSWERS: dict[str, dict[str, frozenset[str]]] = {
 def legal_cards(hand: Sequence[str], trick: Sequence[str], trump: str | None) -> list[str]:
     """PIT-A7/PIT-A8: any card to lead; to a trump lead a trump if able; else the led suit or a trump, or anything if void."""
     if trick:  # the pitcher's first card has set trumps
+        assert trump is not None
         led = SUIT[trick[0]]
         if led == trump or not OF_SUIT[led].isdisjoint(hand):
             legal = list(filter(_ANSWERS[led][trump].__contains__, hand))

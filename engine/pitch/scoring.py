@@ -43,6 +43,7 @@ def score_hand(state: PitchState) -> HandResult:
     """Score the six tricks just played; `state.scores` are the totals before this hand."""
     teams = len(state.scores)
     trump = state.trump
+    assert trump is not None  # a hand is scored after its tricks, in trumps
     team_of = state.seat_team
     # After six tricks every dealt card has been captured, so the trumps in play (PIT-A3: dealt
     # cards only) are the captured trumps: High is the highest of them, Low the lowest (the same

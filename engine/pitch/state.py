@@ -5,6 +5,7 @@ Seats are indices into `players`; teams are seat % 2 with partnerships, else one
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core.state import GameState
@@ -162,7 +163,7 @@ class PitchState(GameState):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PitchState:
+    def from_dict(cls, data: Mapping[str, Any]) -> PitchState:
         last_trick = data["last_trick"]
         return cls(
             seed=data["seed"],

@@ -166,6 +166,7 @@ class ThreeThirteen(Game):
             problem = self._check_discard(state, player, card)
             if problem:
                 return problem
+            assert isinstance(card, str)  # _check_discard refused anything else
             card = parse_card(card)
             if kind == "discard":
                 return Applied(state, self._discard(state, player, card))

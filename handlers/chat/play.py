@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from html import escape
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 
 from engine.core.protocol import Action
@@ -26,6 +26,7 @@ from handlers.chat.context import (
     user_translator,
 )
 from handlers.chat.telegram_io import press_request
+from handlers.i18n import Translator
 from handlers.presentation.callback_data import LeaveTable, TableButton, TreeNode
 from handlers.presentation.games import renderer_for
 from handlers.presentation.games.base import PROPOSALS_KEY
@@ -282,7 +283,7 @@ async def poll_answer(update: Update, context: KarataContext) -> None:
 
 
 # ----- leaving a running match ------------------------------------------------------------------
-def leave_question(table: TableRow, _) -> tuple[str, InlineKeyboardMarkup]:  # type: ignore[no-untyped-def]
+def leave_question(table: TableRow, _: Translator) -> tuple[str, InlineKeyboardMarkup]:
     """The confirmation a player answers before a computer player takes their seat."""
     text = _(
         "Leave the {game} table? A computer player takes your seat and plays on; you cannot come back to this match.",
@@ -347,7 +348,7 @@ async def press_leave(update: Update, context: KarataContext) -> None:
     await _close_question(message)
 
 
-async def _close_question(message) -> None:  # type: ignore[no-untyped-def]
+async def _close_question(message: Message) -> None:
     try:
         await message.delete()
     except TelegramError:  # an old message cannot be deleted; its buttons just do nothing more

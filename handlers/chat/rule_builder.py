@@ -128,8 +128,8 @@ def next_step(draft: Draft, _: Translator) -> Step | None:
             if key in effect:
                 continue
             if kind.startswith("role"):
-                roles = ROLES_WITH_OTHERS if kind == "role+" else ROLES
-                roles = [role for role in roles if not (key == "to" and role == effect.get("who"))]
+                candidates = ROLES_WITH_OTHERS if kind == "role+" else ROLES
+                roles = [role for role in candidates if not (key == "to" and role == effect.get("who"))]
                 question = _("Who?") if key == "who" else _("To whom?")
                 return Step(question, [(_.pgettext(BUTTON, ROLE_BUTTONS[role]), role) for role in roles])
             low, high = (int(part) for part in kind.split("-"))
@@ -217,11 +217,9 @@ def steps_of(rule: Mapping[str, Any] | None, _: Translator) -> str:
     code = ""
     for value in wanted:
         step = next_step(draft, _)
-        index = (
-            next((index for index, (_label, choice) in enumerate(step.choices) if choice == value), None)
-            if step
-            else None
-        )
+        if step is None:
+            break
+        index = next((index for index, (_label, choice) in enumerate(step.choices) if choice == value), None)
         if index is None:
             break
         choose(draft, step.choices[index][1])

@@ -6,9 +6,10 @@ from __future__ import annotations
 import logging
 import time
 
-from telegram import Bot, Chat, Update
+from telegram import Chat, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.ext import ExtBot
 
 from handlers.chat import telegram_io
 from handlers.chat.context import KarataContext, chat_translator, effective, is_admin, seat_for
@@ -78,7 +79,7 @@ async def season_board(karata: Karata, chat_id: int, game: str, season: Season, 
     return season_board_text(game, season, lines, names, played, _)
 
 
-async def announce_ended(bot: Bot, karata: Karata) -> None:
+async def announce_ended(bot: ExtBot[Rate], karata: Karata) -> None:
     """Post each ended season's champions in its group (one message a group, counted in its
     budget by the flood gate), once: a group is marked announced when Telegram took the post
     or refused the chat for good. The announcer moves on only when every group is done, so a
@@ -106,7 +107,7 @@ async def announce_ended(bot: Bot, karata: Karata) -> None:
         await seasons.checked(until)
 
 
-async def _announce(bot: Bot, karata: Karata, item: Due) -> None:
+async def _announce(bot: ExtBot[Rate], karata: Karata, item: Due) -> None:
     seasons = karata.store.seasons
     champions = []
     for game in sorted(await seasons.played(item.chat_id, item.ended)):

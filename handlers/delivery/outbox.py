@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import ExtBot
 
 from handlers.delivery.flood import Rate
 from handlers.delivery.screens import Screen
@@ -39,7 +40,8 @@ def chat_gone(error: TelegramError) -> bool:
 
 
 class Outbox:
-    def __init__(self, bot: Bot):
+    # The application's bot: its calls take `rate_limit_args` for the flood limiter (handlers/delivery/flood.py).
+    def __init__(self, bot: ExtBot[Rate]):
         self.bot = bot
 
     async def edit(self, screen: Screen, message_id: int, rate: Rate) -> int | None:

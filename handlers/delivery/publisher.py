@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
 
-from telegram import Bot
 from telegram.error import ChatMigrated, TelegramError
+from telegram.ext import ExtBot
 
 from handlers.delivery.courier import Courier
 from handlers.delivery.flood import BACKGROUND, POST, Rate, Ticket
@@ -146,7 +146,7 @@ class _TableRecord:
 class Publisher:
     def __init__(
         self,
-        bot: Bot,
+        bot: ExtBot[Rate],
         service: TableService,
         feed: ChangeFeed,
         courier: Courier,
@@ -496,8 +496,8 @@ class Publisher:
             if unsaved:
                 await self.service.messages.record_screens(table_id, unsaved, 0)
         finally:
-            if (record := self._tables.get(table_id)) is not None:
-                record.writing = False
+            if (current := self._tables.get(table_id)) is not None:
+                current.writing = False
 
     def _saved(self, table_id: int, ended: asyncio.Task[None]) -> None:
         record = self._tables.get(table_id)

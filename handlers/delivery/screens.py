@@ -156,13 +156,22 @@ def table_screens(
     panels = panels or {}
     _ = readers.group
 
-    def in_group(kind: str, priority: int, **content: object) -> Screen:
-        return Screen(kind, table.chat_id, table.thread_id, priority, **content)  # type: ignore[arg-type]
+    def in_group(
+        kind: str,
+        priority: int,
+        text: str = "",
+        markup: InlineKeyboardMarkup | None = None,
+        poll: Poll | None = None,
+        edition: int = 0,
+    ) -> Screen:
+        return Screen(kind, table.chat_id, table.thread_id, priority, text, markup, poll, edition)
 
     screens: dict[str, Screen] = {}
     if table.status == LOBBY:
         most = group.player_range(table, game)[1]
-        markup = group.lobby_markup(table, _, join_link(readers, table.table_id, table.join_token), most)
+        markup: InlineKeyboardMarkup | None = group.lobby_markup(
+            table, _, join_link(readers, table.table_id, table.join_token), most
+        )
         screens["table"] = in_group(MESSAGE, TABLE, text=group.lobby_text(table, game, _), markup=markup)
         return screens
     if state is None:

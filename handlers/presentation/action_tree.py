@@ -120,8 +120,14 @@ class Node:
             if existing == label:
                 return child
         child = Node(label=label, kind=kind, codes=codes, parent=self)
-        self.links.append((label, child))
+        self.add_link(label, child)
         return child
+
+    def add_link(self, label: str, child: Node) -> None:
+        """A button to `child`, while the tree is built (its links still a list)."""
+        links = self.links
+        assert isinstance(links, list), "a built tree's links do not change"
+        links.append((label, child))
 
     def path(self) -> list[str]:
         """The labels tapped from the top to reach this node."""
@@ -209,7 +215,7 @@ class _Builder:
     def _join(self, node: Node, label: str, child: Node) -> None:
         if (id(node), label) not in self.joined:
             self.joined.add((id(node), label))
-            node.links.append((label, child))
+            node.add_link(label, child)
 
     def _set_node(self, start: Node, chosen: frozenset[str]) -> Node:
         key = (id(start), chosen)
@@ -237,11 +243,11 @@ class _Builder:
             self._confirms(child, seen)
         if node.action is None or node.kind != CARD:
             if node.action is not None and node.links:
-                node.links.append((CONFIRM, Node(label=CONFIRM, kind=DONE, action=node.action)))
+                node.add_link(CONFIRM, Node(label=CONFIRM, kind=DONE, action=node.action))
                 node.action = None
             return
         if node.links or self._chosen_count(node) > 1:
-            node.links.append((CONFIRM, Node(label=CONFIRM, kind=DONE, action=node.action)))
+            node.add_link(CONFIRM, Node(label=CONFIRM, kind=DONE, action=node.action))
             node.action = None
 
     def _chosen_count(self, node: Node) -> int:
@@ -303,9 +309,10 @@ class _Builder:
 def _follow(node: Node, labels: Sequence[str]) -> Node | None:
     """The node reached from `node` by tapping `labels` (cards only), or None."""
     for label in labels:
-        node = next((child for existing, child in node.links if existing == label and child.kind == CARD), None)
-        if node is None:
+        found = next((child for existing, child in node.links if existing == label and child.kind == CARD), None)
+        if found is None:
             return None
+        node = found
     return node
 
 

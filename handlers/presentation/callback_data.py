@@ -57,7 +57,7 @@ class _Data:
     KIND: ClassVar[str]
 
     @classmethod
-    def parse(cls, data: object):  # type: ignore[no-untyped-def]
+    def parse(cls, data: object) -> Self:
         raise NotImplementedError
 
     @classmethod

@@ -59,8 +59,9 @@ KARATA = web.AppKey("karata", Karata)
 LIVE_KEY = web.AppKey("live", LiveTables)
 BOT = web.AppKey("bot", Bot)
 SECRET = web.AppKey("secret", bytes)
-CLOCK = web.AppKey("clock", Callable)
-SOCKETS = web.AppKey("sockets", set)
+# A callable is no class to name: the key's type is given as its parameter.
+CLOCK = web.AppKey[Callable[[], float]]("clock")
+SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
 STATIC_FILES = web.AppKey("static_files", dict)
 WATCH_SCREENS = web.AppKey("watch_screens", WatchScreens)
 
@@ -421,7 +422,7 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
 async def close_sockets(app: web.Application) -> None:
     """A graceful stop closes every open app's socket at once, saying the server is going away
     (the page reconnects a little later): the server would otherwise wait for each of them."""
-    sockets = list(app[SOCKETS])
+    sockets = app[SOCKETS].copy()  # each socket leaves the set as it closes
     await asyncio.gather(*(socket.close(code=WSCloseCode.GOING_AWAY) for socket in sockets), return_exceptions=True)
 
 

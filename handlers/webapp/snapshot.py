@@ -112,7 +112,7 @@ def snapshot(
         "labels": labels(_),
         "watching": player is None,
     }
-    seats = [
+    seats: list[dict[str, Any]] = [
         {"index": index, "name": seat.name, "you": seat.player == player, "computer": seat.is_computer,
          "cards": None, "score": None, "acting": False, "note": None, "face_up": [], "face_down": 0}
         for index, seat in enumerate(table.seats)

@@ -93,7 +93,7 @@ class GameRenderer:
         too, and checked by the engine like any other press."""
         return []
 
-    def order_actions(self, actions: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    def order_actions(self, actions: Sequence[dict[str, Any]], view: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The order buttons appear in (the tree is numbered in this order, so it must be stable)."""
         return list(actions)
 

@@ -92,7 +92,7 @@ class PitchRenderer(GameRenderer):
         "passed": "each seat shows its pass while the auction runs",
     }
 
-    def order_actions(self, actions: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    def order_actions(self, actions: Sequence[dict[str, Any]], view: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Bids from the lowest, then pass; cards in the order the hand lists them."""
 
         def key(action: Mapping[str, Any]) -> tuple:
@@ -138,7 +138,7 @@ class PitchRenderer(GameRenderer):
     def centre_lines(
         self, view: Mapping[str, Any], _: Translator, names: Mapping[str, str], compact: bool = False
     ) -> list[str]:
-        lines = []
+        lines: list[str] = []
         teams = view.get("teams")
         if teams:
             first, second = (names_list(team, names, _) for team in teams[:2])

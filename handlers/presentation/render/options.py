@@ -62,6 +62,7 @@ def field_values(field: FieldInfo, _: Translator) -> str | None:
 
 def accepted(game: str, option: str, _: Translator) -> str | None:
     """«hand_size can be 5-8.», or None when the option is not one of this game's or the bot's."""
+    text: str | None
     if option in TABLE_WORDS:
         values = TABLE_WORDS[option]
         numbers = all(isinstance(value, int) and not isinstance(value, bool) for value in values)

@@ -285,7 +285,8 @@ def earlier_move(table: TableRow, player: str, keyboard: int, node: int) -> Acti
         if seat == player and seen.keyboard == keyboard:
             found = seen.tree.node(node)
             return first_moves(seen.tree)[node] if found is not None else None
-    earlier = kept.earlier.get(player, {}).get(keyboard)
+    keyboards = kept.earlier.get(player)
+    earlier = keyboards.get(keyboard) if keyboards is not None else None
     return earlier.move(node) if earlier is not None else None
 
 

@@ -167,7 +167,7 @@ def table_text(table: TableRow, game: Game, state: State, _: Translator, view: M
         top = table_top(table, game, state, _, view, title, compact=True)
     room_lines = MAX_LINES - len(top) - len(bottom) - 1
     room_characters = MAX_CHARACTERS - shown_length("\n".join(top + bottom)) - 1
-    log = []
+    log: list[str] = []
     for line in reversed(renderer.log_lines(table.recent_events, _, names)):
         if len(log) >= min(LOG_LINES, room_lines):
             break
