@@ -39,6 +39,7 @@ from bot.services import SERVICES, Liveness, Services, services_of
 from bot.settings import Settings
 from engine.core.protocol import CHAMPION_WINDOW, VOTE_WINDOW
 from handlers import (
+    arena_nights,
     basics,
     chat_changes,
     howto,
@@ -52,7 +53,9 @@ from handlers import (
     seasons,
     status,
 )
+from handlers.arena_nights import EDIT_EVERY_SECONDS, ArenaBoard
 from handlers.callback_data import (
+    ArenaOp,
     ForgetMe,
     HowTo,
     LeaveTable,
@@ -73,6 +76,7 @@ from handlers.moves import Moves
 from handlers.precedence import UpdatesFirst
 from handlers.publisher import Publisher
 from handlers.recent import Recent
+from tables.arena_nights import ArenaNights
 from tables.call_log import CallLog
 from tables.database import is_postgresql
 from tables.feed import ChangeFeed
@@ -168,6 +172,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("top", records.top_command))
     application.add_handler(CommandHandler("history", records.history_command))
     application.add_handler(CommandHandler("season", seasons.season_command))
+    application.add_handler(CommandHandler("arena", arena_nights.arena_command))
     application.add_handler(CommandHandler("forget", privacy.forget_command))
     application.add_handler(CommandHandler("status", status.status_command))
     application.add_handler(
@@ -183,6 +188,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(play.press_leave, pattern=LeaveTable.matches))
     application.add_handler(CallbackQueryHandler(lobby.pick_game, pattern=PickGame.matches))
     application.add_handler(CallbackQueryHandler(lobby.play_again, pattern=PlayAgain.matches))
+    application.add_handler(CallbackQueryHandler(arena_nights.press_arena, pattern=ArenaOp.matches))
     application.add_handler(CallbackQueryHandler(records.send_replay, pattern=MatchReplay.matches))
     application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
     application.add_handler(CallbackQueryHandler(howto.press_howto, pattern=HowTo.matches))
@@ -220,6 +226,11 @@ async def _post_init(application: Application) -> None:
     courier = Courier(services.gate, yield_to)
     bot = application.bot
     moves = Moves(service, feed, partial(rule_builder.open_amendment, bot))
+    arenas = ArenaNights(store, service, application.job_queue, minute=settings.arena_minute_seconds)
+    feed.listen(arenas)
+    board = ArenaBoard(bot, store, arenas, lambda: bot.username, settings.group_language,
+                       every=EDIT_EVERY_SECONDS * settings.telegram_second)  # fmt: skip
+    arenas.watchers.append(board)
     publisher = Publisher(
         bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches, yield_to=yield_to
     )
@@ -233,6 +244,7 @@ async def _post_init(application: Application) -> None:
         courier=courier,
         keeper=keeper,
         moves=moves,
+        arenas=arenas,
         metrics=metrics,
         recent_updates=Recent(),
         group_language=settings.group_language,
@@ -265,6 +277,7 @@ async def _post_init(application: Application) -> None:
     await store.seasons.begin(seasons.now())
     started = time.monotonic()
     resumed = await service.resume_after_restart()
+    await arenas.resume()
     metrics.resumed_tables.set(resumed)
     # Writing thousands of fresh deadlines must not hold up the first update.
     deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())

@@ -9,8 +9,8 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.helpers import create_deep_linked_url
 
-from handlers import howto, languages, lobby, play, profile, telegram_io
-from handlers.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
+from handlers import arena_nights, howto, languages, lobby, play, profile, telegram_io
+from handlers.callback_data import ArenaLink, HandLink, HowToLink, JoinLink, PickLanguage, parse_start
 from handlers.context import KARATA, KarataContext, chat_translator, effective, is_admin, pressed, seat_for
 from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
 
@@ -103,6 +103,9 @@ async def start(update: Update, context: KarataContext) -> None:
     link = parse_start(context.args[0] if context.args else "")
     if isinstance(link, JoinLink):
         await lobby.join_by_link(update, context, link)
+        return
+    if isinstance(link, ArenaLink):
+        await arena_nights.join_by_link(update, context, link)
         return
     if isinstance(link, HandLink):
         table = await karata.store.get_table(link.table_id)

@@ -18,6 +18,7 @@ from handlers.i18n import Translator, reader_translator, translator
 from handlers.moves import Moves
 from handlers.publisher import Publisher
 from handlers.recent import Recent
+from tables.arena_nights import ArenaNights
 from tables.metrics import Metrics
 from tables.models import Seat, TableRow
 from tables.service import TableService
@@ -43,6 +44,8 @@ class Karata:
     recent_updates: Recent
     # The one door for presses and table buttons, chat and app alike, and their open branches.
     moves: Moves
+    # Arena nights: a group's timed competition over the tables (tables/arena_nights.py).
+    arenas: ArenaNights
     group_language: str
     # Where the games' full guides are (None: the source checkout's docs/games).
     guides_dir: Path | None = None

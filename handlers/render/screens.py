@@ -138,6 +138,10 @@ def table_screens(
         return Screen(kind, table.chat_id, table.thread_id, priority, **content)  # type: ignore[arg-type]
 
     screens: dict[str, Screen] = {}
+    if table.arena_id is not None:
+        # An arena's tables cost the group nothing: each player's private hand shows the table
+        # too, and the group sees the arena's standings (docs/DECISIONS.md, "Arena nights").
+        return arena_screens(loaded, readers, now, opened, panels)
     if table.status == LOBBY:
         most = group.player_range(table, game)[1]
         markup = group.lobby_markup(table, _, join_link(readers, table.table_id, table.join_token), most)
@@ -202,6 +206,40 @@ def table_screens(
         screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=text, markup=markup)
         if playing and seat.player in table.nudged:
             screens[f"nudge:{user_id}"] = Screen(NOTICE, user_id, 0, BACKGROUND, text=group.nudge_text(table, reader))
+    return screens
+
+
+def arena_screens(
+    loaded: Loaded,
+    readers: Readers,
+    now: float,
+    opened: Mapping[int, tuple[int, int]],
+    panels: Mapping[int, Panel],
+) -> dict[str, Screen]:
+    """An arena table's messages: only the players' hands, each under the table as the group
+    would have seen it (a finished one keeps its last hand, closed)."""
+    table, game, state = loaded.table, loaded.game, loaded.state
+    if state is None:
+        return {}
+    playing = table.status == PLAYING
+    paused = table.paused_until is not None and now < table.paused_until
+    waiting = set(game.to_act(state))
+    view = player_view(table, game, state, None)
+    screens: dict[str, Screen] = {}
+    for seat in table.humans:
+        user_id, reader = seat.user_id, readers.of(seat.user_id)
+        if user_id in table.leavers:
+            continue
+        board = group.table_text(table, game, state, reader, view, now)
+        shown = panels[user_id](reader) if user_id in panels and playing else None
+        if shown is not None:
+            text, markup = shown
+        else:
+            text, markup = hand.render_hand(table, game, state, seat.player, reader, opened.get(user_id), paused)
+            if playing:
+                markup = _with_row(markup, app_button(readers, table.table_id, reader))
+        priority = URGENT if seat.player in waiting and not paused else BACKGROUND
+        screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=f"{board}\n\n{text}", markup=markup)
     return screens
 
 

@@ -1,0 +1,182 @@
+"""An arena night through the fake Bot API: seven players in Kadi over ten (scaled) minutes,
+re-seated as their tables finish, a restart in the middle, and the final standings checked
+against the matches the store holds; pausing, the group's settings and computer players."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import re
+import time
+
+import pytest
+
+from tables.arena_nights import OVER, RUNNING
+from tests.e2e.conftest import simulation
+from tests.e2e.helpers import sensible_player
+
+pytestmark = pytest.mark.asyncio
+
+KADI = " ".join(f"{name}={json.dumps(value)}" for name, value in {"points_limit": 1, "hand_size": 5}.items())
+# An arena minute lasts 1.5 s here: ten minutes are 15 s.
+FAST = {"KARATA_COMPUTER_SECONDS": 0, "KARATA_ARENA_MINUTE_SECONDS": 1.5}
+WAIT = 120.0
+
+
+def buttons(message) -> list[tuple[str, str]]:
+    return [(label, data or "") for row in (message.buttons if message else []) for label, data in row]
+
+
+def standings_message(api, group_id):
+    return next((m for m in reversed(api.bot_messages(group_id)) if "Arena:" in (m.plain or "")), None)
+
+
+def join_payload(message) -> str:
+    url = next(data for label, data in buttons(message) if "Join" in label)
+    return re.search(r"start=(a[0-9]+_[0-9a-f]+)", url).group(1)
+
+
+@contextlib.asynccontextmanager
+async def players_playing(application, sim, arena_id):
+    """The people move whenever their arena tables wait for them (through the table service,
+    as a press does, to keep the matches short), until the context ends."""
+    karata = application.bot_data["karata"]
+    choose = sensible_player(random.Random(1))
+    people = {str(user.id) for user in sim.users}
+
+    async def play() -> None:
+        while True:
+            moved = False
+            for table in await karata.store.arenas.playing(arena_id):
+                loaded = await karata.service.load(table.table_id)
+                if loaded is None or loaded.state is None or loaded.table.status != "playing":
+                    continue
+                for player in sorted(people & set(loaded.game.to_act(loaded.state))):
+                    action = choose(player, loaded.game.legal_actions(loaded.state, player), loaded)
+                    if action is not None:
+                        await karata.service.act(table.table_id, player, loaded.table.version, action)
+                        moved = True
+                    break
+            await asyncio.sleep(0 if moved else 0.01)
+
+    task = asyncio.get_running_loop().create_task(play())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def until(check, what: str, seconds: float = WAIT):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = await check()
+        if found:
+            return found
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+def expected_standings(matches: list[list[tuple[int, int]]], people: set[int]) -> dict[int, int]:
+    """The rule as players read it: in each match (in the order they finished) first scores 2,
+    second 1 (three or more players), and a win after two wins in a row scores double."""
+    points = dict.fromkeys(people, 0)
+    streak = dict.fromkeys(people, 0)
+    for seats in matches:
+        ranks = sorted({place for _user, place in seats})
+        for user, place in seats:
+            if user not in people:
+                continue
+            rank = ranks.index(place) + 1
+            won = rank == 1
+            scored = 2 if won else 1 if rank == 2 and len(seats) >= 3 else 0
+            points[user] += scored * (2 if won and streak[user] >= 2 else 1)
+            streak[user] = streak[user] + 1 if won else 0
+    return points
+
+
+@pytest.mark.long
+async def test_an_arena_of_seven_in_kadi_reseats_survives_a_restart_and_ends_with_a_podium(api, start_bot):
+    sim = simulation(api, count=7, seed=11)
+    opener, *others = sim.users
+    late = others.pop()
+    for user in sim.users:
+        await api.user_starts_bot(user)
+    async with start_bot(**FAST) as application:
+        karata = application.bot_data["karata"]
+        await api.send_text(opener, sim.group_id, f"/arena kadi 10 {KADI}")
+        board = await api.wait_until(lambda: standings_message(api, sim.group_id), what="the standings message")
+        payload = join_payload(board)
+        arena_id = int(payload[1:].split("_")[0])
+        for user in [opener, *others]:
+            await api.user_starts_bot(user, payload)
+        await api.settle()
+        assert "in the Kadi arena" in api.bot_messages(opener.id)[-1].plain
+        arena = await karata.store.arenas.get(arena_id)
+        assert len(arena.entrants) == 6
+
+        # Only the opener (or an admin) starts it.
+        start = next(data for _label, data in buttons(board) if data.endswith(":start"))
+        answer = await api.wait_for_answer(await api.press(others[0], sim.group_id, board.message_id, start))
+        assert "opener" in answer["text"]
+        await api.wait_for_answer(await api.press(opener, sim.group_id, board.message_id, start))
+        tables = await karata.store.arenas.playing(arena_id)
+        assert sorted(len(table.user_ids) for table in tables) == [3, 3], "six players at two tables of three"
+        started = (await karata.store.arenas.get(arena_id)).ends_at
+
+        # A late joiner waits alone (Kadi needs two) until a table finishes.
+        await api.user_starts_bot(late, payload)
+        await api.settle()
+        assert late.id not in {user for table in await karata.store.arenas.playing(arena_id) for user in table.user_ids}
+        async with players_playing(application, sim, arena_id):
+
+            async def reseated():
+                tables = await karata.store.arenas.playing(arena_id)
+                seated = {user for table in tables for user in table.user_ids}
+                return late.id in seated
+
+            await until(reseated, "the late joiner seated when a table finished")
+            matches, _names = await karata.store.arenas.finished(arena_id)
+            assert matches, "a match finished before the late joiner was seated"
+        # The players' tables came to their private chats; the group saw only the arena's messages.
+        assert all("Arena" in (m.plain or "") for m in api.bot_messages(sim.group_id) if m.plain)
+
+    # A restart in the middle: the arena stands where it was, its clock unchanged.
+    async with start_bot(**FAST) as application:
+        karata = application.bot_data["karata"]
+        arena = await karata.store.arenas.get(arena_id)
+        assert arena.status == RUNNING and arena.ends_at == started
+        assert karata.arenas.timers.armed(arena_id) == {"end": started}
+        async with players_playing(application, sim, arena_id):
+
+            async def over():
+                found = await karata.store.arenas.get(arena_id)
+                return found if found.status == OVER and found.told else None
+
+            await until(over, "the arena's end and its podium")
+        assert time.time() >= started, "no arena ends before its time"
+        matches, _names = await karata.store.arenas.finished(arena_id)
+        finished_after = [match for match in matches if match.finished_at > started]
+        assert all(match.seats for match in finished_after)
+        # No table started after the time was up.
+        rows = await karata.store.database.all(
+            "SELECT created_at FROM tables WHERE arena_id = ? ORDER BY created_at DESC LIMIT 1", (arena_id,)
+        )
+        assert rows[0][0] <= started
+
+    people = {user.id for user in sim.users}
+    expected = expected_standings([[(seat.user_id, seat.place) for seat in match.seats] for match in matches], people)
+    assert len(matches) >= 3, "tables were seated again as they finished"
+    podium = next(m for m in reversed(api.bot_messages(sim.group_id)) if "arena is over" in (m.plain or ""))
+    best = max(expected.values())
+    leaders = [user for user in sim.users if expected[user.id] == best]
+    first_line = next(line for line in podium.plain.splitlines() if line.startswith("🥇"))
+    assert any(user.first_name in first_line for user in leaders), (first_line, expected)
+    assert f"{best} point" in first_line
+    for user in sim.users:
+        own = [m for m in api.bot_messages(user.id) if "The arena is over. You finished" in (m.plain or "")]
+        assert len(own) == 1, f"{user.first_name} gets their own line once"
+        assert f"with {expected[user.id]} point" in own[0].plain
