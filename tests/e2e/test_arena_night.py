@@ -86,11 +86,10 @@ def expected_standings(matches: list[list[tuple[int, int]]], people: set[int]) -
     points = dict.fromkeys(people, 0)
     streak = dict.fromkeys(people, 0)
     for seats in matches:
-        ranks = sorted({place for _user, place in seats})
         for user, place in seats:
             if user not in people:
                 continue
-            rank = ranks.index(place) + 1
+            rank = 1 + sum(other < place for _other, other in seats)
             won = rank == 1
             scored = 2 if won else 1 if rank == 2 and len(seats) >= 3 else 0
             points[user] += scored * (2 if won and streak[user] >= 2 else 1)
