@@ -231,6 +231,7 @@ async def _post_init(application: Application) -> None:
     board = ArenaBoard(bot, store, arenas, lambda: bot.username, settings.group_language,
                        every=EDIT_EVERY_SECONDS * settings.telegram_second)  # fmt: skip
     arenas.watchers.append(board)
+    services.arena_board = board
     publisher = Publisher(
         bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches, yield_to=yield_to
     )
@@ -301,6 +302,8 @@ async def _post_stop(application: Application) -> None:
         services_of(application).loop_lag.stop()
     # With the token refused nothing can be delivered: no wait.
     flush = 0.0 if services_of(application).token_refused.is_set() else STOP_DELIVERY_SECONDS
+    if services_of(application).arena_board is not None:
+        services_of(application).arena_board.stop()  # a restart draws every unfinished arena again
     if found is not None and not await found.publisher.stop(flush):
         log.warning("stopping with undelivered messages; they go out at the next start")
 

@@ -240,10 +240,11 @@ class ArenaBoard:
         task = asyncio.get_running_loop().create_task(self._draw_later(arena_id))
         self._pending[arena_id] = task
 
-    async def settle(self) -> None:
-        """Wait for the draws under way (tests, and a graceful stop)."""
-        while self._pending:
-            await asyncio.gather(*self._pending.values(), return_exceptions=True)
+    def stop(self) -> None:
+        """Drop the draws waiting for their turn: the next start draws every unfinished arena."""
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
 
     async def _draw_later(self, arena_id: int) -> None:
         try:

@@ -43,10 +43,10 @@ OPEN, RUNNING, CLOSING, OVER, CANCELLED = "open", "running", "closing", "over", 
 ARENA_LIVE = (OPEN, RUNNING, CLOSING)
 STREAK = 2  # wins in a row after which a win scores double
 SHORTEST_MINUTES, LONGEST_MINUTES = 5, 240
-# A group upgraded to a supergroup takes its arena and settings along: run by the store's move
-# of the chat, in its transaction, each with (new, old).
+# A group upgraded to a supergroup takes its arenas and settings along (the standings message is
+# posted again there): run by the store's move of the chat, in its transaction, each with (new, old).
 MOVE_CHAT = (
-    "UPDATE arena_nights SET chat_id = ? WHERE chat_id = ?",
+    "UPDATE arena_nights SET chat_id = ?, message_id = NULL, shown = '' WHERE chat_id = ?",
     "INSERT INTO arena_settings (chat_id, anyone, computers) SELECT ?, anyone, computers FROM arena_settings "
     "WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING",
 )
@@ -378,21 +378,21 @@ class ArenaNights:
             lock = self._locks[arena_id] = asyncio.Lock()
         return lock
 
+    def redraw(self, arena_id: int) -> None:
+        """Tell the watchers the arena changed (after its chat moved, its message is to be posted again)."""
+        self._changed(arena_id)
+
     def _changed(self, arena_id: int) -> None:
         for watcher in self.watchers:
             watcher.arena_changed(arena_id)
 
     # ----- the change feed's listener ---------------------------------------------------------
     def changed(self, table_id: int, loaded: Loaded | None) -> None:
-        """A table changed: one of an arena's that ended sends its players back to the queue;
-        one that started or moved redraws the arena's standings."""
-        if loaded is None or loaded.table.arena_id is None:
+        """A table changed: one of an arena's that ended sends its players back to the queue (a
+        move changes nothing the standings show; a table seated is the arena's own doing)."""
+        if loaded is None or loaded.table.arena_id is None or loaded.table.status in LIVE:
             return
-        arena_id = loaded.table.arena_id
-        if loaded.table.status in LIVE:
-            self._changed(arena_id)
-            return
-        task = asyncio.get_running_loop().create_task(self.table_ended(arena_id))
+        task = asyncio.get_running_loop().create_task(self.table_ended(loaded.table.arena_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

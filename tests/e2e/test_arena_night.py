@@ -179,3 +179,68 @@ async def test_an_arena_of_seven_in_kadi_reseats_survives_a_restart_and_ends_wit
         own = [m for m in api.bot_messages(user.id) if "The arena is over. You finished" in (m.plain or "")]
         assert len(own) == 1, f"{user.first_name} gets their own line once"
         assert f"with {expected[user.id]} point" in own[0].plain
+
+
+async def test_who_may_open_an_arena_computer_players_a_pause_and_an_early_stop(api, start_bot):
+    sim = simulation(api, count=2, seed=12)
+    admin, member = sim.users
+    for user in sim.users:
+        await api.user_starts_bot(user)
+    async with start_bot(**FAST) as application:
+        karata = application.bot_data["karata"]
+        await api.send_text(member, sim.group_id, f"/arena kadi 10 {KADI}")
+        refused = await api.wait_until(
+            lambda: next((m for m in api.bot_messages(sim.group_id) if "Only a group admin" in (m.plain or "")), None),
+            what="the refusal",
+        )
+        assert "/arena anyone on" in refused.plain
+        await api.send_text(member, sim.group_id, "/arena bots on")
+        await api.wait_until(
+            lambda: len([m for m in api.bot_messages(sim.group_id) if "Only a group admin" in (m.plain or "")]) == 2,
+            what="the second refusal",
+        )
+        for setting in ("anyone on", "bots on"):
+            await api.send_text(admin, sim.group_id, f"/arena {setting}")
+        await api.settle()
+        await api.send_text(member, sim.group_id, f"/arena kadi 10 {KADI}")
+        board = await api.wait_until(lambda: standings_message(api, sim.group_id), what="the standings message")
+        payload = join_payload(board)
+        arena_id = int(payload[1:].split("_")[0])
+        await api.user_starts_bot(member, payload)
+        await api.settle()
+        start = next(data for _label, data in buttons(board) if data.endswith(":start"))
+        await api.wait_for_answer(await api.press(member, sim.group_id, board.message_id, start))
+        (table,) = await karata.store.arenas.playing(arena_id)
+        assert table.user_ids[0] == member.id and all(user < 0 for user in table.user_ids[1:])
+        assert len(table.user_ids) == 3, "two computer players fill the usual table of three"
+
+        # The admin joins late and pauses at once: no table for them until they come back.
+        await api.user_starts_bot(admin, payload)
+        joined = await api.wait_until(
+            lambda: next((m for m in reversed(api.bot_messages(admin.id)) if "arena" in (m.plain or "")), None),
+            what="the admin's welcome",
+        )
+        seated = {user for table in await karata.store.arenas.playing(arena_id) for user in table.user_ids}
+        assert admin.id in seated, "alone but for computer players, a late joiner plays at once"
+        pause = next(data for label, data in buttons(joined) if "Pause" in label)
+        await api.wait_for_answer(await api.press(admin, admin.id, joined.message_id, pause))
+        await api.settle()
+        answered = next(m for m in api.bot_messages(admin.id) if m.message_id == joined.message_id)
+        assert "left the Kadi arena's queue" in answered.plain
+        assert any("Come back" in label for label, _data in buttons(answered))
+        assert (await karata.store.arenas.get(arena_id)).entrant(admin.id).paused
+
+        await api.send_text(member, sim.group_id, "/arena stop")
+        async with players_playing(application, sim, arena_id):
+
+            async def over():
+                found = await karata.store.arenas.get(arena_id)
+                return found if found.status == OVER and found.told else None
+
+            await until(over, "the arena's end")
+        await api.send_text(member, sim.group_id, "/history")
+        history = await api.wait_until(
+            lambda: next((m for m in api.bot_messages(sim.group_id) if "last matches" in (m.plain or "")), None),
+            what="/history",
+        )
+        assert history.plain.count("🏟 arena") == len((await karata.store.arenas.finished(arena_id))[0]) >= 1
