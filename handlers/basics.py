@@ -54,8 +54,8 @@ def help_text(_: Translator, private: bool) -> str:
     if private:
         lines.append(
             _(
-                "In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top, /season "
-                "and /history work there."
+                "In a group: /newgame opens a table and /arena an arena; /table, /kadi, /rules, /endsession, "
+                "/cancel, /top, /season and /history work there."
             )
         )
     lines.append(

@@ -75,7 +75,7 @@ def standings_text(standings: Standings, _: Translator, watch_url: WatchUrl | No
         lines += ["", _("<b>Playing now</b>")]
         for table in standings.playing:
             link = watch_url(table.table_id) if watch_url else None
-            watch = f' · <a href="{escape(link)}">{_("👀 Watch")}</a>' if link else ""
+            watch = f' · <a href="{escape(link)}">' + _("👀 Watch") + "</a>" if link else ""
             lines.append("🃏 " + _.list(escape(name) for name in table.names) + watch)
     if standings.finished:
         lines += ["", _("<b>Last matches</b>")]
