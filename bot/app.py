@@ -237,6 +237,7 @@ async def _post_init(application: Application) -> None:
     )
     # The keeper and the publisher tell each other of chats; every refused call reaches the keeper.
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
+    board.moved = keeper.moved
     services.limiter.refused = keeper.refused
     application.bot_data[KARATA] = Karata(
         store=store,

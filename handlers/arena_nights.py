@@ -8,7 +8,7 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from telegram import Bot, Chat, Update
 from telegram.constants import ParseMode
@@ -231,6 +231,8 @@ class ArenaBoard:
         self.every = every
         # Where a running table's "👀 Watch" link points (None: no link); wired by the composition root.
         self.watch_url = watch_url
+        # The chat keeper's door for a group found upgraded (handlers/chat_keeper.py `moved`).
+        self.moved: Callable[[int, int], Awaitable[None]] | None = None
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}
 
@@ -273,7 +275,15 @@ class ArenaBoard:
         digest = hashlib.sha1(f"{text}|{markup.to_json() if markup else ''}".encode()).hexdigest()[:20]
         if digest != arena.shown:
             self._last[arena_id] = time.monotonic()
-            message_id = await self._show(arena.chat_id, arena.thread_id, arena.message_id, text, markup)
+            try:
+                message_id = await self._show(arena.chat_id, arena.thread_id, arena.message_id, text, markup)
+            except ChatMigrated as error:
+                # A supergroup now: the keeper moves the group's tables and arena there (its
+                # message to be posted again), and the arena is drawn there.
+                if self.moved is not None:
+                    await self.moved(arena.chat_id, int(error.new_chat_id))
+                    self.arena_changed(arena_id)
+                return
             await self.store.arenas.record_message(arena_id, message_id, digest)
         if arena.status in (OVER, CANCELLED) and not arena.told:
             if arena.status == OVER:
@@ -291,12 +301,12 @@ class ArenaBoard:
                                                parse_mode=ParseMode.HTML, reply_markup=markup,
                                                disable_web_page_preview=True, rate_limit_args=Rate(priority=POST))  # fmt: skip
             return sent.message_id
+        except ChatMigrated:
+            raise
         except BadRequest as error:
             if "not modified" in str(error).lower():
                 return message_id
             log.info("arena standings in %s not shown: %s", chat_id, error)
-        except ChatMigrated as error:
-            log.info("arena standings: %s is now %s", chat_id, error.new_chat_id)
         except (Forbidden, TelegramError) as error:
             log.info("arena standings in %s not shown: %s", chat_id, error)
         return message_id

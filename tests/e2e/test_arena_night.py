@@ -244,3 +244,33 @@ async def test_who_may_open_an_arena_computer_players_a_pause_and_an_early_stop(
             what="/history",
         )
         assert history.plain.count("🏟 arena") == len((await karata.store.arenas.finished(arena_id))[0]) >= 1
+
+
+@pytest.mark.parametrize("learnt_from", ["the failed call", "the service message"])
+async def test_a_group_upgraded_during_an_arena_takes_it_along(api, start_bot, learnt_from):
+    sim = simulation(api, count=3, seed=13)
+    supergroup = -1001234567890
+    for user in sim.users:
+        await api.user_starts_bot(user)
+    async with start_bot(**FAST) as application:
+        karata = application.bot_data["karata"]
+        await api.send_text(sim.users[0], sim.group_id, f"/arena kadi 10 {KADI}")
+        board = await api.wait_until(lambda: standings_message(api, sim.group_id), what="the standings message")
+        payload = join_payload(board)
+        arena_id = int(payload[1:].split("_")[0])
+        for user in sim.users:
+            await api.user_starts_bot(user, payload)
+        await api.settle()
+        api.migrate_group(sim.group_id, supergroup, notify=() if learnt_from == "the failed call" else ("old", "new"))
+        start = next(data for _label, data in buttons(board) if data.endswith(":start"))
+        await api.press(sim.users[0], sim.group_id, board.message_id, start)  # the old group's message still works
+
+        def running_there():
+            found = standings_message(api, supergroup)
+            return found if found is not None and "Running until" in found.plain and "🃏" in found.plain else None
+
+        moved = await api.wait_until(running_there, timeout=60, what="the standings posted in the supergroup")
+        arena = await karata.store.arenas.get(arena_id)
+        assert arena.chat_id == supergroup and arena.message_id == moved.message_id
+        (table,) = await karata.store.arenas.playing(arena_id)
+        assert (await karata.store.get_table(table.table_id)).chat_id == supergroup
