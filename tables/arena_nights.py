@@ -296,6 +296,13 @@ class ArenaStore:
             found.append(Playing(table_id, [seat["name"] for seat in parsed], [seat["user_id"] for seat in parsed]))
         return found
 
+    async def lobbies(self, arena_id: int) -> list[tuple[int, int]]:
+        """The arena's tables left in their lobby (table id, opener)."""
+        rows = await self.database.all(
+            "SELECT table_id, creator_id FROM tables WHERE arena_id = ? AND status = 'lobby'", (arena_id,)
+        )
+        return [(row[0], row[1]) for row in rows]
+
     async def finished(self, arena_id: int) -> tuple[list[Finished], dict[int, str]]:
         """The arena's counted matches in the order they finished, and the names at their seats."""
         rows = await self.database.all(
@@ -334,6 +341,8 @@ class Tables(Protocol):
     async def join(self, table_id: int, seat: Seat, token: str) -> Any: ...
 
     async def start(self, table_id: int, user_id: int) -> Any: ...
+
+    async def cancel(self, table_id: int, user_id: int, is_admin: bool) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -558,6 +567,13 @@ class ArenaNights:
         if not started.ok:
             log.warning("arena %s could not start table %s: %s", arena.arena_id, table.table_id, started.code)
 
+    async def _deal_half_seated(self, arena_id: int) -> None:
+        """A table the bot was seating when it stopped: dealt to whoever sat down, or (too few
+        for the game) closed, which sends them back to the queue."""
+        for table_id, creator_id in await self.arenas.lobbies(arena_id):
+            if not (await self.tables.start(table_id, creator_id)).ok:
+                await self.tables.cancel(table_id, creator_id, True)
+
     # ----- reading ----------------------------------------------------------------------------
     async def standings(self, arena_id: int) -> Standings | None:
         arena = await self.arenas.get(arena_id)
@@ -575,6 +591,7 @@ class ArenaNights:
         (a table that finished, the time that ran out), and redraw every unfinished arena."""
         arenas = await self.arenas.unfinished()
         for arena in arenas:
+            await self._deal_half_seated(arena.arena_id)
             if arena.status in (RUNNING, CLOSING):
                 self._arm(arena)
                 await self.table_ended(arena.arena_id)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.registry import get_game
 from tables.arena_nights import CLOSING, OVER, ArenaNights, Line, Size, scored, seatings
-from tables.models import FINISHED
+from tables.models import FINISHED, Seat
 from tables.seasons import Seated
 from tests.tables.matches import (
     AMINA,
@@ -160,5 +160,29 @@ async def test_an_arena_refuses_a_length_out_of_bounds_and_options_needing_conse
         (hiding,) = get_game("kadi").consent_options
         assert (await arenas.open(GROUP, 0, "kadi", AMINA, {hiding: True}, 30)).code == "consent_option"
         assert await arenas.arenas.live_in(GROUP) is None
+    finally:
+        await service.store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_the_bot_was_seating_when_it_stopped_is_dealt_at_the_next_start(database):
+    service = await open_service(database)
+    arenas = ArenaNights(service.store, service)
+    service.feed.listen(arenas)
+    try:
+        arena = (await arenas.open(GROUP, 0, "kadi", AMINA, dict(QUICK_KADI), 30)).arena
+        for seat in (AMINA, BARAKA):
+            await arenas.join(arena.arena_id, arena.join_token, seat)
+        await arenas.start(arena.arena_id)
+        # As if the bot had stopped after seating a table and before dealing it.
+        lobby = (
+            await service.open_lobby(GROUP, 0, "kadi", CHAUSIKU, dict(QUICK_KADI), 0, arena_id=arena.arena_id)
+        ).table
+        lonely = (await service.open_lobby(GROUP, 0, "kadi", DAUDI, dict(QUICK_KADI), 0, arena_id=arena.arena_id)).table
+        await service.join(lobby.table_id, Seat(105, "Eliya"), lobby.join_token)
+        await arenas.resume()
+        await settled(arenas)
+        assert (await service.store.get_table(lobby.table_id)).status == "playing"
+        assert (await service.store.get_table(lonely.table_id)).status == "cancelled", "one alone cannot play Kadi"
     finally:
         await service.store.close()
