@@ -226,10 +226,14 @@ def arena_screens(
     waiting = set(game.to_act(state))
     view = player_view(table, game, state, None)
     screens: dict[str, Screen] = {}
+    for user_id in table.leavers:
+        screens[f"hand:{user_id}"] = Screen(
+            MESSAGE, user_id, 0, BACKGROUND, text=group.left_text(table, user_id, readers.of(user_id))
+        )
     for seat in table.humans:
         user_id, reader = seat.user_id, readers.of(seat.user_id)
-        if user_id in table.leavers:
-            continue
+        if user_id in table.unreachable:
+            continue  # their chat refuses us; the computer plays their turns when their time runs out
         board = group.table_text(table, game, state, reader, view, now)
         shown = panels[user_id](reader) if user_id in panels and playing else None
         if shown is not None:
