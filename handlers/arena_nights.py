@@ -284,40 +284,49 @@ class ArenaBoard:
                     await self.moved(arena.chat_id, int(error.new_chat_id))
                     self.arena_changed(arena_id)
                 return
+            except BadRequest as error:
+                if "not modified" not in str(error).lower():
+                    # Deleted by someone, or never to be shown: the next change posts it anew.
+                    log.info("arena standings in %s not shown: %s", arena.chat_id, error)
+                    await self.store.arenas.record_message(arena_id, None, "")
+                    return
+                message_id = arena.message_id
+            except Forbidden as error:  # the group is closed to the bot: nothing more to show
+                log.info("arena standings in %s not shown: %s", arena.chat_id, error)
+                message_id = arena.message_id
+            except TelegramError as error:  # for a moment: drawn again after the interval
+                log.warning("arena standings in %s not shown yet: %s", arena.chat_id, error)
+                self.arena_changed(arena_id)
+                return
             await self.store.arenas.record_message(arena_id, message_id, digest)
         if arena.status in (OVER, CANCELLED) and not arena.told:
-            if arena.status == OVER:
-                await self._tell_the_end(standings, _)
+            if arena.status == OVER and not await self._tell_the_end(standings, _):
+                self.arena_changed(arena_id)
+                return
             await self.store.arenas.mark_told(arena_id)
 
     async def _show(self, chat_id: int, thread_id: int, message_id: int | None, text: str, markup) -> int | None:
-        try:
-            if message_id is not None:
-                await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML,
-                                                 reply_markup=markup, disable_web_page_preview=True,
-                                                 rate_limit_args=Rate(priority=TABLE))  # fmt: skip
-                return message_id
-            sent = await self.bot.send_message(chat_id, text, message_thread_id=thread_id or None,
-                                               parse_mode=ParseMode.HTML, reply_markup=markup,
-                                               disable_web_page_preview=True, rate_limit_args=Rate(priority=POST))  # fmt: skip
-            return sent.message_id
-        except ChatMigrated:
-            raise
-        except BadRequest as error:
-            if "not modified" in str(error).lower():
-                return message_id
-            log.info("arena standings in %s not shown: %s", chat_id, error)
-        except (Forbidden, TelegramError) as error:
-            log.info("arena standings in %s not shown: %s", chat_id, error)
-        return message_id
+        if message_id is not None:
+            await self.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                             disable_web_page_preview=True, rate_limit_args=Rate(priority=TABLE))  # fmt: skip
+            return message_id
+        sent = await self.bot.send_message(chat_id, text, message_thread_id=thread_id or None,
+                                           parse_mode=ParseMode.HTML, reply_markup=markup,
+                                           disable_web_page_preview=True, rate_limit_args=Rate(priority=POST))  # fmt: skip
+        return sent.message_id
 
-    async def _tell_the_end(self, standings: Standings, _: Translator) -> None:
+    async def _tell_the_end(self, standings: Standings, _: Translator) -> bool:
+        """The podium in the group, then each player's line; False when the podium could not be
+        posted for a moment (nothing was sent: all of it is tried again)."""
         arena = standings.arena
         try:
             await self.bot.send_message(arena.chat_id, podium_text(standings, _), message_thread_id=arena.thread_id or None,
                                         parse_mode=ParseMode.HTML, rate_limit_args=Rate(priority=POST))  # fmt: skip
-        except TelegramError as error:
+        except (Forbidden, BadRequest, ChatMigrated) as error:  # the players still get their lines
             log.info("arena podium in %s not posted: %s", arena.chat_id, error)
+        except TelegramError as error:
+            log.warning("arena podium in %s not posted yet: %s", arena.chat_id, error)
+            return False
         languages = await self.store.languages_of(entrant.user_id for entrant in arena.entrants)
         for entrant in arena.entrants:
             reader = reader_translator(languages.get(entrant.user_id))
@@ -328,3 +337,4 @@ class ArenaBoard:
                 await self.bot.send_message(entrant.user_id, text, rate_limit_args=Rate(priority=BACKGROUND))
             except TelegramError as error:
                 log.info("arena line not sent to %s: %s", entrant.user_id, error)
+        return True
