@@ -3,7 +3,7 @@
 (Not `karata arena`, which has computer players play each other offline: this is a group's arena
 night, /arena.)
 
-What it does: the real standings board (handlers/arena_nights.py `ArenaBoard`, its renderer and
+What it does: the real standings board (handlers/chat/arena_nights.py `ArenaBoard`, its renderer and
 its coalescing) draws an arena whose life is simulated on a fast clock: every player plays Kadi
 matches whose length is drawn between 3 and 8 minutes, tables are seated by the real seating
 (`seatings`, tables of three, best scores together) and scored by the real scoring (`scored`);
@@ -37,7 +37,7 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from handlers.arena_nights import EDIT_EVERY_SECONDS, ArenaBoard  # noqa: E402
+from handlers.chat.arena_nights import EDIT_EVERY_SECONDS, ArenaBoard  # noqa: E402
 from tables.arena_nights import (  # noqa: E402
     OVER,
     RUNNING,

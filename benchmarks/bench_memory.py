@@ -3,13 +3,13 @@
 What it does, in one process per game (a fresh interpreter, so one game's memory does not hide
 another's): keeps TABLES tables of that game open, 3 players each, and makes MOVES random moves
 among them (a finished table is replaced by a new one, so TABLES stay open). After each move it
-draws what the publisher draws (handlers/render/screens.py: the group's table and each player's
+draws what the publisher draws (handlers/delivery/screens.py: the group's table and each player's
 hand, through the seat's screen), and with --app each player's Mini App snapshot too (three
 pages open per table). Each move loads its table's state from JSON and stores it back, as the
 table service does with the database. Then it prints the process's resident memory above the
 same process idle (everything imported and drawn once, nothing kept: an idle bot's own), per
 open table; how much of it the table rows themselves are (in a bot they live in SQLite's pages);
-and what the seats' screens kept (handlers/render/seat.py) hold, walked object by object.
+and what the seats' screens kept (handlers/presentation/render/seat.py) hold, walked object by object.
 
 It measures what rendering keeps, the part of a bot's memory that grows with its tables
 (`_SEEN` kept 4,096 renders, about 14.7 KB each for Lopti, whatever was live); the publisher's
@@ -57,9 +57,9 @@ def deep_size(root: object) -> int:
 def one_game(game_name: str, tables: int, moves: int, app: bool, seed: int) -> str:
     from engine.core.serialize import state_from_json, state_to_json
     from engine.registry import get_game
+    from handlers.delivery.screens import Readers, table_screens
     from handlers.i18n import translator
-    from handlers.render import seat
-    from handlers.render.screens import Readers, table_screens
+    from handlers.presentation.render import seat
     from handlers.webapp.snapshot import snapshot
     from tables.models import FINISHED, PLAYING, Loaded, Seat, TableRow
 

@@ -39,7 +39,7 @@ from engine.core.options import options_dict, parse_options  # noqa: E402
 from engine.core.serialize import state_to_json  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 from handlers.i18n import translator  # noqa: E402
-from handlers.render.records import board_text, history_text, stats_text  # noqa: E402
+from handlers.presentation.render.records import board_text, history_text, stats_text  # noqa: E402
 from tables.records import record_match  # noqa: E402
 from tables.store import MIGRATIONS, Store  # noqa: E402
 

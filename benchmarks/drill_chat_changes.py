@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.demo import Simulation, demo_settings  # noqa: E402
 from bot.runner import running_application  # noqa: E402
 from fakeapi import FakeBotAPI  # noqa: E402
-from handlers.render.screens import POST_ONCE, table_screens  # noqa: E402
+from handlers.delivery.screens import POST_ONCE, table_screens  # noqa: E402
 from tests.tables.matches import winning_policy  # noqa: E402
 
 GROUPS = {"upgraded": -1001000000101, "removed": -1001000000102, "deleted": -1001000000103, "control": -1001000000104}

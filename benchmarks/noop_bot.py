@@ -20,7 +20,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update  # noqa:
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes  # noqa: E402
 
 from bot.http_client import AiohttpRequest  # noqa: E402
-from handlers.flood import FloodGate, FloodLimiter  # noqa: E402
+from handlers.delivery.flood import FloodGate, FloodLimiter  # noqa: E402
 
 
 def keyboard(number: int) -> InlineKeyboardMarkup:

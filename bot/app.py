@@ -38,7 +38,7 @@ from bot.loop_lag import LoopLagProbe
 from bot.services import SERVICES, Liveness, Services, services_of
 from bot.settings import Settings
 from engine.core.protocol import CHAMPION_WINDOW, VOTE_WINDOW
-from handlers import (
+from handlers.chat import (
     arena_nights,
     basics,
     chat_changes,
@@ -53,8 +53,16 @@ from handlers import (
     seasons,
     status,
 )
-from handlers.arena_nights import EDIT_EVERY_SECONDS, ArenaBoard
-from handlers.callback_data import (
+from handlers.chat.arena_nights import EDIT_EVERY_SECONDS, ArenaBoard
+from handlers.chat.context import BotData, KarataContext
+from handlers.context import KARATA, Karata
+from handlers.delivery.chat_keeper import ChatKeeper
+from handlers.delivery.courier import Courier
+from handlers.delivery.flood import FloodGate, FloodLimiter
+from handlers.delivery.precedence import UpdatesFirst
+from handlers.delivery.publisher import Publisher
+from handlers.moves import Moves
+from handlers.presentation.callback_data import (
     ArenaOp,
     ForgetMe,
     HowTo,
@@ -68,13 +76,6 @@ from handlers.callback_data import (
     TableButton,
     TreeNode,
 )
-from handlers.chat_keeper import ChatKeeper
-from handlers.context import KARATA, BotData, Karata, KarataContext
-from handlers.courier import Courier
-from handlers.flood import FloodGate, FloodLimiter
-from handlers.moves import Moves
-from handlers.precedence import UpdatesFirst
-from handlers.publisher import Publisher
 from handlers.recent import Recent
 from tables.arena_nights import ArenaNights
 from tables.call_log import CallLog
@@ -141,7 +142,7 @@ def build_application(settings: Settings) -> Application:
         .get_updates_request(polls)
         .rate_limiter(services.limiter)
         # Tables are independent: one table's slow update never holds up another's; and updates
-        # go before publishing (handlers/precedence.py).
+        # go before publishing (handlers/delivery/precedence.py).
         .concurrent_updates(services.updates)
         .context_types(ContextTypes(context=KarataContext, bot_data=BotData))
         .post_init(_post_init)

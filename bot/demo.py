@@ -180,8 +180,8 @@ class Simulation:
         """The labels to tap for one legal action chosen at random (empty without the Application)."""
         if self.application is None:
             return []
-        from handlers.callback_data import TreeNode
-        from handlers.render.seat import seen_by
+        from handlers.presentation.callback_data import TreeNode
+        from handlers.presentation.render.seat import seen_by
 
         found = self.application.bot_data["karata"]
         data = next(d for row in message.buttons for _, d in row if (d or "").startswith("T:"))
@@ -250,7 +250,7 @@ def demo_players_problem(game_name: str, players: int) -> str | None:
     if low <= players <= high:
         return None
     from handlers.i18n import translator
-    from handlers.render.common import game_title
+    from handlers.presentation.render.common import game_title
 
     seats = f"exactly {low}" if low == high else f"{low} to {high}"
     return f"--players: {game_title(game_name, translator('en'))} seats {seats} players in the demo, not {players}"

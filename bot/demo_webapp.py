@@ -94,7 +94,7 @@ async def serve_webapp_demo(
     from bot.runner import running_application
     from engine.registry import available_games, get_game
     from handlers.i18n import translator
-    from handlers.render.common import game_title
+    from handlers.presentation.render.common import game_title
 
     if game not in available_games():
         say(f"karata demo: unknown game {game}; games: {', '.join(available_games())}")

@@ -19,13 +19,13 @@ from telegram.ext import Application
 
 from bot.loop_lag import LoopLagProbe
 from bot.settings import Settings
-from handlers.flood import FloodGate, FloodLimiter
-from handlers.precedence import UpdatesFirst
+from handlers.delivery.flood import FloodGate, FloodLimiter
+from handlers.delivery.precedence import UpdatesFirst
 from tables.metrics import Metrics
 
 if TYPE_CHECKING:
     from bot.web import WebServer
-    from handlers.arena_nights import ArenaBoard
+    from handlers.chat.arena_nights import ArenaBoard
     from handlers.webapp.live import LiveTables
 
 SERVICES = "services"
@@ -64,7 +64,7 @@ class Services:
     token_refused: asyncio.Event = field(default_factory=asyncio.Event)
     # How late the event loop runs what is due (/metrics), while the bot runs.
     loop_lag: LoopLagProbe | None = None
-    # The arena nights' standings messages (handlers/arena_nights.py), made at start-up.
+    # The arena nights' standings messages (handlers/chat/arena_nights.py), made at start-up.
     arena_board: ArenaBoard | None = None
 
 

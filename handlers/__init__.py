@@ -1,1 +1,2 @@
-"""Telegram in and out: parse updates, check who may act, call the table service, render."""
+"""Telegram in and out, in rooms by kind (docs/ARCHITECTURE.md): presentation, delivery, the door
+for moves, the services, and the two doors (the chat's handlers, the Mini App)."""

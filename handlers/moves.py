@@ -1,5 +1,5 @@
 """The one door for moves: a press of a seat's choices and a press of a table button, from the
-chat (handlers/play.py) or the Mini App (handlers/webapp/api.py), are chosen here under the
+chat (handlers/chat/play.py) or the Mini App (handlers/webapp/api.py), are chosen here under the
 table's lock and followed by the same after-steps; and here is the one record of the branch each
 player has open (a card marked for a play of several, a Jack's command to pick).
 
@@ -14,11 +14,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from engine.core.protocol import Action, MalformedAction, Refused
-from handlers.callback_data import TreeNode
-from handlers.games import renderer_for
-from handlers.games.lopti import AMEND
 from handlers.i18n import Translator
-from handlers.render.seat import earlier_move, player_view, seen_by
+from handlers.presentation.callback_data import TreeNode
+from handlers.presentation.games import renderer_for
+from handlers.presentation.games.house_rules import AMEND
+from handlers.presentation.render.seat import earlier_move, player_view, seen_by
 from tables.feed import ChangeFeed
 from tables.models import LIVE, Loaded, Outcome
 from tables.service import TableService

@@ -1,5 +1,5 @@
 """The update ids this process saw lately: a duplicate of one is not handled again
-(handlers/redelivery.py)."""
+(handlers/chat/redelivery.py)."""
 
 from __future__ import annotations
 

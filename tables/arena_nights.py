@@ -324,7 +324,7 @@ class ArenaStore:
 
 # ----- the service ----------------------------------------------------------------------------
 class ArenaWatcher(Protocol):
-    """Told when an arena changed (handlers/arena_nights.py redraws its standings): it must only
+    """Told when an arena changed (handlers/chat/arena_nights.py redraws its standings): it must only
     take note and wake its own task, never wait."""
 
     def arena_changed(self, arena_id: int) -> None: ...

@@ -25,7 +25,7 @@ from tables.database import Database
 from tables.models import ANONYMOUS_FROM
 from tables.records import Records
 
-# Where the bot's players are; every date it shows is in this time (handlers/render/records.py).
+# Where the bot's players are; every date it shows is in this time (handlers/presentation/render/records.py).
 PLAYERS_TIME = timezone(timedelta(hours=3))
 MONTH, WEEK, OFF = "month", "week", "off"
 LENGTHS = (MONTH, WEEK, OFF)
@@ -187,7 +187,10 @@ class Seasons:
 
     async def set_length(self, chat_id: int, length: str, now: float) -> None:
         """An admin's choice. Seasons that ended under another length are never announced: the
-        group's first announcement is the end of the season running now."""
+        group's first announcement is the end of the season running now. Choosing the length
+        the group already has changes nothing (a season that just ended is still owed)."""
+        if length == await self.length_of(chat_id):
+            return
         announced = season_at(now, length).start if length != OFF else now
         await self.write(
             "INSERT INTO seasons (chat_id, length, announced_end) VALUES (?, ?, ?) "

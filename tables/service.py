@@ -62,7 +62,7 @@ from tables.timers import Due, Timers
 log = logging.getLogger(__name__)
 
 # The table shows the last few of these that have a line (some events have none: a card the
-# seats show); see handlers/render/table.py.
+# seats show); see handlers/presentation/render/table.py.
 RECENT_EVENTS = 12
 WINDOW = "window:"
 TIMEOUT = {"type": "timeout"}
@@ -856,7 +856,7 @@ class TableService:
     async def mark_user_unreachable(self, user_id: int, table_id: int | None = None) -> list[int]:
         """The user's private chat refuses the bot (blocked, or never opened): every running group
         table of theirs, and `table_id` whose message failed, tells its group until they open it
-        again. Only the chat keeper (handlers/chat_keeper.py) calls this and `mark_reachable`."""
+        again. Only the chat keeper (handlers/delivery/chat_keeper.py) calls this and `mark_reachable`."""
         await self.store.set_dm_ok(user_id, False)
         marked = []
         for table in await self.store.live_tables_of_user(user_id):

@@ -4,6 +4,11 @@ runs back up a layer or goes round in a circle.
 Floors, top to bottom: `bot` (the composition root: settings, Application, CLI, demo),
 `handlers` (Telegram in and out), `tables` (the table service, storage, timers), `engine`
 (pure rules). `fakeapi` is test and demo support: only the demo may import it.
+
+Inside `handlers`, rooms stand on floors of their own the same way (docs/ARCHITECTURE.md): the
+two doors (`chat`, `webapp`) over the services they share (`context`), over the one door for
+moves and the delivery, over the presentation, over the words. An import only goes down: never
+up, and never across to a room beside it on the same floor.
 """
 
 from __future__ import annotations
@@ -16,6 +21,17 @@ from engine.registry import GAME_MODULES
 ROOT = Path(__file__).resolve().parent.parent
 FLOORS = {"bot": 4, "handlers": 3, "tables": 2, "engine": 1}
 # What the pure engine must never import (I/O, time, Telegram, the layers above it).
+# The rooms of handlers/, by module or package, and their floors (1 is the ground).
+ROOMS = {
+    "handlers.chat": 5,  # the chat door: updates in, answers out
+    "handlers.webapp": 5,  # the Mini App's door
+    "handlers.context": 4,  # the services both doors reach (Karata)
+    "handlers.moves": 3,  # the one door for moves, either transport's
+    "handlers.delivery": 3,  # what a table's messages are and getting them to Telegram
+    "handlers.presentation": 2,  # pure renderers: what a seat and a table show, in words and buttons
+    "handlers.i18n": 1,  # the catalogs' words, which every room speaks
+    "handlers.recent": 1,  # the update ids seen lately (a part of the services)
+}
 IMPURE = {"asyncio", "telegram", "aiosqlite", "asyncpg", "apscheduler", "time", "socket", "bot", "handlers", "tables"}
 
 
@@ -55,7 +71,7 @@ def project_graph() -> dict[str, set[str]]:
     for name, path in known.items():
         targets = set()
         for imported in imports_of(path, name):
-            # `from handlers import play` names the module handlers.play; keep the longest known name.
+            # `from handlers import play` names the module handlers.chat.play; keep the longest known name.
             while imported and imported not in known:
                 imported = imported.rpartition(".")[0]
             if imported and imported != name:
@@ -76,6 +92,29 @@ def test_no_import_runs_back_up_a_floor():
         if floor(target) > floor(source)
     ]
     assert not upward, upward
+
+
+def room(module: str) -> str | None:
+    """The room of handlers/ a module stands in (its longest listed name)."""
+    while module and module not in ROOMS:
+        module = module.rpartition(".")[0]
+    return module or None
+
+
+def test_every_module_of_handlers_stands_in_a_room():
+    homeless = [name for name in modules() if name.startswith("handlers.") and room(name) is None]
+    assert not homeless, homeless
+
+
+def test_inside_handlers_imports_only_go_down_to_a_lower_room():
+    wrong = [
+        f"{source} -> {target}"
+        for source, targets in project_graph().items()
+        if room(source)
+        for target in targets
+        if room(target) and room(target) != room(source) and ROOMS[room(target)] >= ROOMS[room(source)]
+    ]
+    assert not wrong, wrong
 
 
 def test_there_is_no_import_circle():
@@ -133,12 +172,26 @@ def test_above_the_engine_a_game_is_seen_only_through_its_package():
     assert not inside, inside
 
 
+def test_in_handlers_a_game_is_seen_only_through_its_renderer():
+    """Outside handlers/presentation/games/, a game's renderer is reached by `renderer_for`,
+    never by importing its module: nothing else of the bot names a game."""
+    renderers = {f"handlers.presentation.games.{module.split('.')[1]}" for module in GAME_MODULES.values()}
+    named = [
+        f"{source} -> {target}"
+        for source, targets in project_graph().items()
+        if not source.startswith("handlers.presentation.games")
+        for target in targets
+        if target in renderers
+    ]
+    assert not named, named
+
+
 def test_what_a_seat_sees_is_built_without_telegram():
-    """The seat's screen (handlers/render/seat.py) and the Mini App's snapshot of it know no
+    """The seat's screen (handlers/presentation/render/seat.py) and the Mini App's snapshot of it know no
     Telegram: no module they import, however indirectly, imports `telegram`. The chat keyboard
     is one drawing of the model, the snapshot another; neither is read back into the other."""
     graph, known = project_graph(), modules()
-    for start in ("handlers.render.seat", "handlers.webapp.snapshot"):
+    for start in ("handlers.presentation.render.seat", "handlers.webapp.snapshot"):
         reached, todo = set(), [start]
         while todo:
             module = todo.pop()

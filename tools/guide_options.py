@@ -21,9 +21,9 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from engine.core.options import parse_options  # noqa: E402
 from engine.registry import available_games, get_game  # noqa: E402
-from handlers.guide_pages import SOURCE_GUIDES, guide_path  # noqa: E402
 from handlers.i18n import translator  # noqa: E402
-from handlers.render.options import either, field_values, shown  # noqa: E402
+from handlers.presentation.guide_pages import SOURCE_GUIDES, guide_path  # noqa: E402
+from handlers.presentation.render.options import either, field_values, shown  # noqa: E402
 
 BEGIN = "<!-- options: written by tools/guide_options.py from the game's option table; do not edit -->"
 END = "<!-- options end -->"

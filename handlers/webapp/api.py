@@ -21,13 +21,13 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 from telegram import Bot
 
-from handlers.callback_data import KEY, MAX_ID, TreeNode
 from handlers.context import Karata
-from handlers.games import renderer_for
-from handlers.games.base import PROPOSALS_KEY
 from handlers.i18n import Translator, reader_translator
-from handlers.refusals import outcome_text
-from handlers.render.common import game_title
+from handlers.presentation.callback_data import KEY, MAX_ID, TreeNode
+from handlers.presentation.games import renderer_for
+from handlers.presentation.games.base import PROPOSALS_KEY
+from handlers.presentation.refusals import outcome_text
+from handlers.presentation.render.common import game_title
 from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, claimed_language, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot

@@ -1,4 +1,4 @@
-"""What the Mini App shows one seat: the seat's screen (handlers/render/seat.py: the same view,
+"""What the Mini App shows one seat: the seat's screen (handlers/presentation/render/seat.py: the same view,
 choices and prompt the private hand is drawn from) as JSON. Pure: a function of the committed
 table, the reader and their language. It never holds another seat's hidden cards, because it is
 built only from `game.view(state, seat)` (and the public view for the table's buttons).
@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Game, State
-from handlers.action_tree import CARD, CARDS
-from handlers.fit import shown_text
-from handlers.games import renderer_for
-from handlers.games.base import PROPOSALS_KEY, winners_line
 from handlers.i18n import Translator
-from handlers.render.common import game_title
-from handlers.render.seat import Choice, Shared, choices_at, player_view, seen_by, shared_by
+from handlers.presentation.action_tree import CARD, CARDS
+from handlers.presentation.fit import shown_text
+from handlers.presentation.games import renderer_for
+from handlers.presentation.games.base import PROPOSALS_KEY, winners_line
+from handlers.presentation.render.common import game_title
+from handlers.presentation.render.seat import Choice, Shared, choices_at, player_view, seen_by, shared_by
 from tables.models import FINISHED, LOBBY, PLAYING, TableRow
 
 STATUSES = {LOBBY: "lobby", PLAYING: "running", FINISHED: "finished"}

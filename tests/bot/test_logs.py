@@ -9,8 +9,8 @@ import logging
 from telegram.error import NetworkError
 
 from bot.logs import setup_logging
-from handlers.courier import Courier
-from handlers.flood import TABLE, FloodGate
+from handlers.delivery.courier import Courier
+from handlers.delivery.flood import TABLE, FloodGate
 from tables.log_context import about
 
 TOKEN = "123456789:AAHsecretsecretsecret"

@@ -3,9 +3,9 @@
 import pytest
 
 from engine.registry import available_games
-from handlers import profile
+from handlers.chat import profile
 from handlers.i18n import translator
-from handlers.render.common import game_title
+from handlers.presentation.render.common import game_title
 
 
 @pytest.mark.parametrize("language", ["sw", "en"])

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from handlers.games import renderer_for
 from handlers.i18n import translator
-from handlers.refusals import refusal_text
+from handlers.presentation.games import renderer_for
+from handlers.presentation.refusals import refusal_text
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"

@@ -12,8 +12,8 @@ import pytest
 
 from bot import cli
 from engine.registry import GAME_MODULES
-from handlers.games import renderer_for
 from handlers.i18n import translator
+from handlers.presentation.games import renderer_for
 from handlers.webapp.snapshot import snapshot
 from tests.e2e.conftest import simulation
 from tests.e2e.test_computer_players import FAST, play_until, practice_table
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.asyncio
 def highcard(monkeypatch):
     """The registry's line and the renderer's module, for this test only."""
     monkeypatch.setitem(GAME_MODULES, "highcard", "tests.toygame.engine")
-    monkeypatch.setitem(sys.modules, "handlers.games.highcard", renderer)
+    monkeypatch.setitem(sys.modules, "handlers.presentation.games.highcard", renderer)
     renderer_for.cache_clear()
     yield
     renderer_for.cache_clear()

@@ -176,7 +176,7 @@ async def converged(karata):
 
 
 def shows_latest(api, karata, loaded, readers, shown):
-    from handlers.render.screens import POST_ONCE, table_screens
+    from handlers.delivery.screens import POST_ONCE, table_screens
 
     for slot, screen in table_screens(loaded, readers, karata.publisher.clock()).items():
         current = shown.get(slot)

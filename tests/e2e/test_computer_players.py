@@ -11,7 +11,7 @@ import time
 import pytest
 
 from handlers.i18n import translator
-from handlers.refusals import outcome_text
+from handlers.presentation.refusals import outcome_text
 from tests.e2e.conftest import STORES, simulation
 from tests.e2e.helpers import sensible_player, table_state
 

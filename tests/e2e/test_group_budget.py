@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from fakeapi.flood import COUNTED_METHODS
-from handlers.callback_data import TreeNode
-from handlers.render.seat import seen_by
+from handlers.presentation.callback_data import TreeNode
+from handlers.presentation.render.seat import seen_by
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import table_state
 

@@ -17,8 +17,8 @@ import pytest
 
 from bot.demo import DEMO_TOKEN
 from fakeapi import FakeBotAPI
-from handlers.games import renderer_for
 from handlers.i18n import translator
+from handlers.presentation.games import renderer_for
 from tables.database import connect
 from tables.store import MIGRATIONS, Store
 from tests.e2e.conftest import simulation

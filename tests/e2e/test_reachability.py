@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from telegram.error import Forbidden
 
-from handlers.flood import FloodGate, FloodLimiter
+from handlers.delivery.flood import FloodGate, FloodLimiter
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import play_a_match_amina_wins
 from tests.e2e.test_records import ask

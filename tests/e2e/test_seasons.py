@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from handlers import seasons as seasons_handler
-from handlers.seasons import announce_ended
+from handlers.chat import seasons as seasons_handler
+from handlers.chat.seasons import announce_ended
 from tables.models import Seat
 from tables.seasons import MONTH, season_at
 from tests.e2e.conftest import simulation

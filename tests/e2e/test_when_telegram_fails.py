@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlers import telegram_io
+from handlers.chat import telegram_io
 from tests.e2e.conftest import simulation
 from tests.e2e.helpers import table_state
 from tests.e2e.test_kadi_table import open_kadi

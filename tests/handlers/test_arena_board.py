@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from telegram.error import BadRequest, NetworkError
 
-from handlers.arena_nights import ArenaBoard
+from handlers.chat.arena_nights import ArenaBoard
 from tables.arena_nights import OVER, RUNNING, ArenaRow, Entrant, Finished, Standings, scored
 from tables.seasons import Seated
 

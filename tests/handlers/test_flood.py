@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from handlers.courier import Courier
-from handlers.flood import BACKGROUND, POST, TABLE, URGENT, FloodGate
+from handlers.delivery.courier import Courier
+from handlers.delivery.flood import BACKGROUND, POST, TABLE, URGENT, FloodGate
 
 pytestmark = pytest.mark.asyncio
 

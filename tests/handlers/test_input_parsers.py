@@ -7,7 +7,8 @@ import sqlite3
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlers.callback_data import (
+from handlers.chat.lobby import parse_option_args
+from handlers.presentation.callback_data import (
     KINDS,
     BadCallbackData,
     HandLink,
@@ -23,7 +24,6 @@ from handlers.callback_data import (
     decode,
     parse_start,
 )
-from handlers.lobby import parse_option_args
 
 SQLITE_MAX = 2**63 - 1
 # Text that looks like ours: our kinds and separators, digits of every script, huge numbers.

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from handlers import precedence
-from handlers.precedence import UpdatesFirst
+from handlers.delivery import precedence
+from handlers.delivery.precedence import UpdatesFirst
 
 pytestmark = pytest.mark.asyncio
 

@@ -58,7 +58,7 @@ def new_table(
 def lopti_extras(state: State, view: dict[str, Any], player: str, rng: random.Random) -> list[dict[str, Any]]:
     """Actions a Lopti player may take that `legal_actions` cannot list: a long typed rule, a
     Rule Vote (the renderer lists the proposals the keyboard offers)."""
-    from handlers.games.lopti import RENDERER
+    from handlers.presentation.games.lopti import RENDERER
 
     extras = []
     if view.get("phase") == "authoring" and view.get("awaiting_rule") == player:

@@ -4,7 +4,7 @@ running table only when one is given, the podium's medals, and each player's own
 from __future__ import annotations
 
 from handlers.i18n import translator
-from handlers.render.arena_nights import (
+from handlers.presentation.render.arena_nights import (
     joined_text,
     own_line_text,
     podium_text,

@@ -4,9 +4,9 @@ the lobby's buttons to add and remove them, and the closed hand of a player who 
 from __future__ import annotations
 
 from engine.registry import get_game
-from handlers.games import base
 from handlers.i18n import translator
-from handlers.render import table as group
+from handlers.presentation.games import base
+from handlers.presentation.render import table as group
 from tables.models import Seat, TableRow, computer_seat
 
 EN, SW = translator("en"), translator("sw")

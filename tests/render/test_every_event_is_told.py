@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from handlers.games import renderer_for
 from handlers.i18n import translator
+from handlers.presentation.games import renderer_for
 from tests.render.playouts import NAMES, play
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,12 +21,13 @@ import pytest
 from engine.core.options import options_dict, parse_options
 from engine.core.protocol import CLOCK, Applied, Event
 from engine.registry import available_games, get_game
-from handlers import basics, howto, profile
-from handlers.games import renderer_for
+from handlers.chat import basics, howto, profile
+from handlers.chat.rule_builder import DIGITS, builder_message, next_step, replay
+from handlers.delivery import screens
 from handlers.i18n import Translator
-from handlers.render import hand, screens
-from handlers.render.seat import player_view, seen_by
-from handlers.rule_builder import DIGITS, builder_message, next_step, replay
+from handlers.presentation.games import renderer_for
+from handlers.presentation.render import hand
+from handlers.presentation.render.seat import player_view, seen_by
 from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Seat, TableRow
 from tables.service import RECENT_EVENTS, TIMED_OUT, TableService
 

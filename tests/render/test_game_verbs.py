@@ -1,8 +1,8 @@
 """One verb for drawing in every game: «chota» (docs/GLOSSARY.md)."""
 
-from handlers.games.kadi import RENDERER as KADI
-from handlers.games.lopti import RENDERER as LOPTI
 from handlers.i18n import translator
+from handlers.presentation.games.kadi import RENDERER as KADI
+from handlers.presentation.games.lopti import RENDERER as LOPTI
 
 SW = translator("sw")
 

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from engine.registry import available_games, get_game
-from handlers.guide_pages import SOURCE_GUIDES, guide_path, pages
+from handlers.presentation.guide_pages import SOURCE_GUIDES, guide_path, pages
 from tests.bot.test_catalog import swahili
 from tools.guide_options import BEGIN, END, main, options_section, updated
 

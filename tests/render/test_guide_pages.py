@@ -6,7 +6,7 @@ import pytest
 
 from engine.registry import available_games
 from fakeapi.html import parse_html
-from handlers import guide_pages
+from handlers.presentation import guide_pages
 from tests.bot.test_terms import NOT_USED
 
 LANGUAGES = ["sw", "en"]

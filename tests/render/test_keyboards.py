@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.options import parse_options
-from handlers.action_tree import ALONE, CARD, DONE
-from handlers.games.lopti import MAX_BUTTON
-from handlers.games.lopti import RENDERER as LOPTI
 from handlers.i18n import translator
-from handlers.render.hand import render_hand
-from handlers.render.keyboard import MAX_PER_ROW, MAX_ROWS
-from handlers.render.seat import seen_by
+from handlers.presentation.action_tree import ALONE, CARD, DONE
+from handlers.presentation.games.lopti import MAX_BUTTON
+from handlers.presentation.games.lopti import RENDERER as LOPTI
+from handlers.presentation.render.hand import render_hand
+from handlers.presentation.render.keyboard import MAX_PER_ROW, MAX_ROWS
+from handlers.presentation.render.seat import seen_by
 from tests.kadi.test_kadi_helpers import build_deck
 from tests.render.playouts import LARGEST, new_table, play
 
@@ -130,7 +130,7 @@ def test_euchre_keep_shows_all_ten_cards_in_hand_then_dummy_order():
             continue
         view = frame.game.view(frame.state, maker)
         _text, markup = render_hand(frame.table, frame.game, frame.state, maker, EN)
-        from handlers import cards as show
+        from handlers.presentation import cards as show
 
         expected = [show.card(c) for c in [*show.sort_hand(view["hand"]), *show.sort_hand(view["dummy"])]]
         shown = [label for row in labels(markup) for label in row]
@@ -293,7 +293,7 @@ def test_the_euchre_dealer_picks_up_with_one_tap_on_the_card_to_discard():
         view = frame.game.view(frame.state, dealer)
         text, markup = render_hand(frame.table, frame.game, frame.state, dealer, EN)
         seen = seen_by(frame.table, frame.game, frame.state, dealer, EN)
-        from handlers import cards as show
+        from handlers.presentation import cards as show
 
         up = show.card(view["up_card"])
         taps = {label: child.action for label, child in seen.tree.root.links if child.kind == CARD}

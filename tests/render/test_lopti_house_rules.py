@@ -4,10 +4,10 @@ a typed rule is shown as typed. The builder's buttons and sentence are translate
 import pytest
 
 from engine.lopti.house import CONDITIONS, EFFECTS
-from handlers.games.house_rules import rule_sentence
-from handlers.games.lopti import RENDERER
+from handlers.chat.rule_builder import CONDITION_VALUES, Draft, choose, next_step, rule_words
 from handlers.i18n import translator
-from handlers.rule_builder import CONDITION_VALUES, Draft, choose, next_step, rule_words
+from handlers.presentation.games.house_rules import rule_sentence
+from handlers.presentation.games.lopti import RENDERER
 
 SW, EN = translator("sw"), translator("en")
 NAMES = {"1": "Amina", "2": "Baraka"}

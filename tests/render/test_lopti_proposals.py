@@ -4,10 +4,11 @@ table's 🗳 Vote, amending a rule in the builder from the rule as it stands."""
 import pytest
 
 from engine.lopti import GAME
-from handlers.games import renderer_for
-from handlers.games.lopti import AMEND, RENDERER
+from handlers.chat.rule_builder import DraftCode, builder_message, replay, steps_of
 from handlers.i18n import translator
-from handlers.rule_builder import DraftCode, builder_message, replay, steps_of
+from handlers.presentation.games import renderer_for
+from handlers.presentation.games.house_rules import AMEND
+from handlers.presentation.games.lopti import RENDERER
 
 EN, SW = translator("en"), translator("sw")
 EIGHTS = {

@@ -2,8 +2,8 @@
 
 import pytest
 
-from handlers.games.lopti import RENDERER
 from handlers.i18n import translator
+from handlers.presentation.games.lopti import RENDERER
 
 SW, EN = translator("sw"), translator("en")
 

@@ -1,10 +1,10 @@
 """Several names in one sentence are joined the reader's way, and words agree with how many."""
 
-from handlers.games import base
-from handlers.games.kadi import RENDERER as KADI
-from handlers.games.pitch import RENDERER as PITCH
-from handlers.games.three_thirteen import RENDERER as THIRTEEN
 from handlers.i18n import translator
+from handlers.presentation.games import base
+from handlers.presentation.games.kadi import RENDERER as KADI
+from handlers.presentation.games.pitch import RENDERER as PITCH
+from handlers.presentation.games.three_thirteen import RENDERER as THIRTEEN
 
 SW, EN = translator("sw"), translator("en")
 NAMES = {"1": "Amina", "2": "Baraka", "3": "Chausiku", "4": "Dan & <Co>"}

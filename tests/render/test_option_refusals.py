@@ -8,7 +8,7 @@ import pytest
 from engine.core.options import OptionsError, parse_options
 from engine.registry import available_games, get_game
 from handlers.i18n import translator
-from handlers.render.options import TABLE_WORDS, refused_word
+from handlers.presentation.render.options import TABLE_WORDS, refused_word
 
 EN, SW = translator("en"), translator("sw")
 # A value no option of any game accepts.

@@ -1,8 +1,8 @@
 """Pitch's bid list and hand summary read fully in Swahili (no English words left in them)."""
 
-from handlers.fit import LINE_WIDTH, phone_width
-from handlers.games.pitch import RENDERER
 from handlers.i18n import translator
+from handlers.presentation.fit import LINE_WIDTH, phone_width
+from handlers.presentation.games.pitch import RENDERER
 
 SW = translator("sw")
 NAMES = {"1": "Amina", "2": "Baraka", "3": "Chausiku"}

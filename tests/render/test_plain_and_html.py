@@ -7,14 +7,14 @@ import re
 
 import pytest
 
-from handlers.games import renderer_for
-from handlers.games.kadi import RENDERER as KADI
-from handlers.games.lopti import RENDERER as LOPTI
 from handlers.i18n import translator
-from handlers.refusals import refusal_text
-from handlers.render.hand import render_hand
-from handlers.render.seat import player_view, round_results
-from handlers.render.table import table_text
+from handlers.presentation.games import renderer_for
+from handlers.presentation.games.kadi import RENDERER as KADI
+from handlers.presentation.games.lopti import RENDERER as LOPTI
+from handlers.presentation.refusals import refusal_text
+from handlers.presentation.render.hand import render_hand
+from handlers.presentation.render.seat import player_view, round_results
+from handlers.presentation.render.table import table_text
 from tests.render.playouts import LARGEST, play
 
 EN = translator("en")

@@ -5,13 +5,13 @@ lines fit a phone like the table's."""
 from __future__ import annotations
 
 from engine.registry import get_game
-from handlers.fit import LINE_WIDTH, phone_width
-from handlers.games import renderer_for
-from handlers.games.euchre3 import RENDERER as EUCHRE
-from handlers.games.three_thirteen import RENDERER as THREE_THIRTEEN
 from handlers.i18n import translator
-from handlers.render import table as group
-from handlers.render.hand import render_hand
+from handlers.presentation.fit import LINE_WIDTH, phone_width
+from handlers.presentation.games import renderer_for
+from handlers.presentation.games.euchre3 import RENDERER as EUCHRE
+from handlers.presentation.games.three_thirteen import RENDERER as THREE_THIRTEEN
+from handlers.presentation.render import table as group
+from handlers.presentation.render.hand import render_hand
 from tables.models import Seat, TableRow
 from tests.render.playouts import play
 

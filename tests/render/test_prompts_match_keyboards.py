@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handlers.games import renderer_for
 from handlers.i18n import translator
-from handlers.render.seat import seen_by
+from handlers.presentation.games import renderer_for
+from handlers.presentation.render.seat import seen_by
 from tests.render.playouts import play
 
 # game -> language -> offered move -> the words that name it in the prompt.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from handlers.i18n import translator
-from handlers.render.seasons import (
+from handlers.presentation.render.seasons import (
     Champions,
     Placing,
     last_day,

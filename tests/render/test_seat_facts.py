@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from handlers import cards as show
 from handlers.i18n import translator
-from handlers.render.seat import player_view
-from handlers.render.table import table_text
+from handlers.presentation import cards as show
+from handlers.presentation.render.seat import player_view
+from handlers.presentation.render.table import table_text
 from tests.render.playouts import LARGEST, play
 
 NOW = 1_000_000.0

@@ -8,7 +8,7 @@ import pytest
 
 from engine.registry import available_games
 from handlers.i18n import translator
-from handlers.render.seat import earlier_move, forget, kept_screens, kept_tables, seen_by
+from handlers.presentation.render.seat import earlier_move, forget, kept_screens, kept_tables, seen_by
 from tests.render.playouts import play
 
 LANGUAGES = [translator("en"), translator("sw")]

@@ -4,10 +4,10 @@ import pytest
 
 from engine.registry import available_games
 from fakeapi.html import parse_html
-from handlers import basics, howto, profile
-from handlers.callback_data import HowTo, decode
+from handlers.chat import basics, howto, profile
 from handlers.i18n import translator
-from handlers.render.common import game_title
+from handlers.presentation.callback_data import HowTo, decode
+from handlers.presentation.render.common import game_title
 
 LANGUAGES = ["sw", "en"]
 

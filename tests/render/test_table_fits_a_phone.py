@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handlers.fit import LINE_WIDTH, phone_width
-from handlers.games.euchre3 import RENDERER as EUCHRE
-from handlers.games.lopti import RENDERER as LOPTI
 from handlers.i18n import translator
-from handlers.render.seat import player_view
-from handlers.render.table import MAX_CHARACTERS, MAX_LINES, shown_length, table_text
+from handlers.presentation.fit import LINE_WIDTH, phone_width
+from handlers.presentation.games.euchre3 import RENDERER as EUCHRE
+from handlers.presentation.games.lopti import RENDERER as LOPTI
+from handlers.presentation.render.seat import player_view
+from handlers.presentation.render.table import MAX_CHARACTERS, MAX_LINES, shown_length, table_text
 from tests.render.playouts import LARGEST, LONG_RULE, new_table, play
 
 NOW = 1_000_000.0
@@ -132,7 +132,7 @@ def test_pitch_round_results_fit_a_phone_line_by_line(players):
     """The hand's verdict, who won each point, the first hand's explanation of the four points and
     the scores: each a line of at most LINE_WIDTH columns (they were 65-201 characters). The match's
     end is one sentence, which may wrap as the table's event lines do."""
-    from handlers.render.seat import round_results
+    from handlers.presentation.render.seat import round_results
 
     seen = 0
     for frame in play("pitch", players, 4, max_moves=2000):

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 
-from handlers import cards as show
-from handlers.games.pitch import RENDERER as PITCH
-from handlers.games.three_thirteen import RENDERER as THIRTEEN
 from handlers.i18n import translator
-from handlers.render.hand import render_hand
-from handlers.render.seat import player_view
-from handlers.render.table import table_text
+from handlers.presentation import cards as show
+from handlers.presentation.games.pitch import RENDERER as PITCH
+from handlers.presentation.games.three_thirteen import RENDERER as THIRTEEN
+from handlers.presentation.render.hand import render_hand
+from handlers.presentation.render.seat import player_view
+from handlers.presentation.render.table import table_text
 from tests.render.playouts import play
 
 EN, SW = translator("en"), translator("sw")
@@ -129,7 +129,7 @@ def test_a_table_title_is_not_the_joker_nor_a_face_down_card():
 
 
 def test_a_lopti_round_won_without_house_rules_promises_no_rule():
-    from handlers.games.lopti import RENDERER as LOPTI
+    from handlers.presentation.games.lopti import RENDERER as LOPTI
 
     won = {"kind": "round_won", "player": "1", "writes_rule": True}
     assert "writes a house rule" in LOPTI.event_line(won, EN, NAMES)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.registry import available_games
-from handlers import guide_pages
+from handlers.presentation import guide_pages
 from tests.bot.test_catalog import swahili
 
 ROOT = Path(__file__).resolve().parents[2]

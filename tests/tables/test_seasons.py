@@ -149,6 +149,24 @@ async def test_a_group_that_changes_its_seasons_is_owed_no_season_that_ended_bef
 
 
 @pytest.mark.asyncio
+async def test_choosing_the_length_a_group_already_has_keeps_the_season_that_just_ended_owed(database):
+    service = await open_service(database)
+    store, seasons = service.store, service.store.seasons
+    await seasons.begin(utc(2026, 11, 1))
+    table = await play_match(service, GROUP, [AMINA, BARAKA], AMINA)
+    await store.database.execute(
+        "UPDATE results SET finished_at = ? WHERE table_id = ?", (utc(2026, 11, 20), table.table_id)
+    )
+    # Just after midnight on 1 December, before the announcer's pass, an admin sends /season
+    # month again (monthly is the default), then once more with a stored row.
+    await seasons.set_length(GROUP, MONTH, utc(2026, 12, 1, 0, 5))
+    await seasons.set_length(GROUP, MONTH, utc(2026, 12, 1, 0, 6))
+    due, _ = await seasons.due(utc(2026, 12, 1, 0, 10))
+    assert [(item.chat_id, item.ended) for item in due] == [(GROUP, season_at(utc(2026, 11, 20), MONTH))]
+    await store.close()
+
+
+@pytest.mark.asyncio
 async def test_in_a_fleet_standings_span_the_bots_and_each_announces_its_own_groups(database):
     """Two bots on one database (docs/DECISIONS.md, "PostgreSQL and a fleet")."""
     first, second = await open_service(database, bot_id=1), await open_service(database, bot_id=2)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from handlers.games.base import GameRenderer
+from handlers.presentation.games.base import GameRenderer
 
 
 class HighCardRenderer(GameRenderer):

@@ -11,11 +11,11 @@ import random
 import pytest
 
 from engine.registry import available_games
-from handlers import cards as show
-from handlers.callback_data import TreeNode
 from handlers.i18n import translator
-from handlers.render.hand import MARKED, hand_markup
-from handlers.render.seat import seen_by
+from handlers.presentation import cards as show
+from handlers.presentation.callback_data import TreeNode
+from handlers.presentation.render.hand import MARKED, hand_markup
+from handlers.presentation.render.seat import seen_by
 from handlers.webapp.snapshot import snapshot
 from tests.render.playouts import LARGEST, play
 

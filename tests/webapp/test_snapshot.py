@@ -10,10 +10,10 @@ import pytest
 
 from engine.ai import choose
 from engine.registry import available_games, get_game
-from handlers import cards as show
-from handlers.games import renderer_for
 from handlers.i18n import translator
-from handlers.render.seat import player_view
+from handlers.presentation import cards as show
+from handlers.presentation.games import renderer_for
+from handlers.presentation.render.seat import player_view
 from handlers.webapp.snapshot import snapshot
 from tables.models import FINISHED, PLAYING, Seat, TableRow
 

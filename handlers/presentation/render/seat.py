@@ -1,0 +1,295 @@
+"""What one seat sees, as data: the model the chat's hand (handlers/presentation/render/hand.py) and the Mini
+App's snapshot (handlers/webapp/snapshot.py) are both drawn from. It knows no transport: no
+Telegram markup, no callback data, no JSON.
+
+A seat's screen (`Seen`) is its view, its legal actions, the action tree of its choices and the
+digest a press must match; `choices_at` says what the seat may tap at a node of that tree, each
+choice with its kind, its cards' codes and whether it is marked. What every seat of a language
+sees alike (`Shared`: the table's buttons, the event lines, the round's results) is built once
+per table version and language.
+
+Both are built once per (table version, seat, language) and kept for live tables only: a table
+keeps the screens of its latest version, and of each seat's last few keyboards the first move
+under each button (so that a press on an old keyboard can be told why it no longer stands). A
+table's memory goes when it is no longer live (`forget`, or a render of its finished state).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from array import array
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.protocol import Action, Game, State
+from handlers.i18n import Translator
+from handlers.presentation.action_tree import CARD, ActionTree, Node, build_tree
+from handlers.presentation.fit import shown_text
+from handlers.presentation.games import renderer_for
+from tables.models import LIVE, TableRow
+
+BACK = "back"  # the kind of ↩, which goes back one step (or unmarks every card)
+BACK_LABEL = "↩"
+LINES_KEPT = 5
+# Keyboards of a seat remembered after the table moved past them (see `Earlier`).
+EARLIER_KEPT = 3
+
+
+def player_view(table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
+    """The engine's view plus what a renderer needs from the table: names and options."""
+    return {**game.view(state, player), "names": table.names, "table_options": table.options}
+
+
+def keyboard_digest(actions: Sequence[Mapping[str, Any]]) -> int:
+    return zlib.crc32(json.dumps(list(actions), sort_keys=True, separators=(",", ":")).encode()) % 1_000_000_000
+
+
+@dataclass
+class Seen:
+    """One seat's screen at one table version, in one language."""
+
+    view: dict[str, Any]
+    legal: list[Action]
+    tree: ActionTree
+    # A digest of the actions the keyboard offers: the key a press must match.
+    keyboard: int
+    # The sentence above the choices: what is expected (and why only some cards are offered).
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One thing a seat may tap at a node: `node` is the tree node the tap goes to. `kind`: CARD,
+    CARDS (several cards at one press), MOVE, ALONE, CALL, DONE (✔) or BACK; `codes` are the
+    engine codes of its card(s); a `marked` card is chosen already (its tap unmarks it); a choice
+    that `opens` plays nothing yet (a branch, a mark, back)."""
+
+    label: str
+    kind: str
+    node: int
+    codes: tuple[str, ...] = ()
+    marked: bool = False
+    opens: bool = False
+
+
+def choices_at(tree: ActionTree, node: Node) -> list[Choice]:
+    """The choices of `node`, in the keyboard's order: while cards are being chosen, each
+    candidate card once (marked ones included), then the moves, then ↩."""
+
+    def choice(label: str, target: Node, marked: bool = False) -> Choice:
+        # A card is known by its label: a choice of cards in any order reaches one node by
+        # several cards, and a marked card's target is the node that unmarks it.
+        kind = CARD if marked else target.kind
+        codes = (tree.codes[label],) if kind == CARD and label in tree.codes else target.codes
+        return Choice(label, kind, target.number, codes, marked, bool(target.links) or target.number == 0)
+
+    found: list[Choice] = []
+    links = list(node.links)
+    if node.marks:
+        offered = [choice(label, child) for label, child in links if child.kind == CARD]
+        marked = [choice(label, target, True) for label, target in node.marks]
+        if node.shown_order:  # a set: each card keeps its place, marked or not
+            place = {label: index for index, label in enumerate(node.shown_order)}
+            found = sorted([*marked, *offered], key=lambda card: place.get(card.label, 99))
+        else:  # a sequence: the cards in the order tapped, then those that may follow
+            found = [*marked, *offered]
+        links = [(label, child) for label, child in links if child.kind != CARD]
+    found.extend(choice(label, child) for label, child in links)
+    back = node.start if node.marks and node.start is not None else node.parent
+    if back is not None:
+        found.append(Choice(BACK_LABEL, BACK, back.number, opens=True))
+    return found
+
+
+@dataclass(frozen=True)
+class TableButton:
+    """A button of the group table any player may press (Kadi Moja!, accuse): `name` is its key."""
+
+    label: str
+    name: str
+    warning: str | None
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What every seat reading one language sees alike at one table version; text is plain."""
+
+    buttons: tuple[TableButton, ...]
+    lines: tuple[str, ...]
+    # The last round's results as the group's post shows them: (its edition, its lines).
+    results: tuple[int, tuple[str, ...]] | None
+
+
+def round_results(table: TableRow, _: Translator) -> str | None:
+    """The score table posted when a round ends (None when there is nothing to post)."""
+    if not table.round_events:
+        return None
+    lines = renderer_for(table.game).round_summary(table.round_events.get("events", []), _, table.names)
+    return "\n".join(lines) if lines else None
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """What is kept of a keyboard the table moved past: under each node, the first move it led
+    to, as an index into the keyboard's moves (JSON: a few bytes each, where a tree's nodes and
+    the moves' dicts take kilobytes)."""
+
+    moves: str
+    first: array
+
+    @classmethod
+    def of(cls, tree: ActionTree) -> Earlier:
+        moves: list[Action] = []
+        index: dict[int, int] = {}
+        first = array("i")
+        for action in first_moves(tree):
+            if action is None:
+                first.append(-1)
+                continue
+            if id(action) not in index:
+                index[id(action)] = len(moves)
+                moves.append(action)
+            first.append(index[id(action)])
+        return cls(json.dumps(moves, separators=(",", ":")), first)
+
+    def move(self, node: int) -> Action | None:
+        at = self.first[node] if 0 <= node < len(self.first) else -1
+        return json.loads(self.moves)[at] if at >= 0 else None
+
+
+@dataclass
+class _Kept:
+    """What is remembered of one live table: its latest screens, and earlier keyboards.
+    Kept by (version, revision), not version alone: a change that is no move (a computer taking a
+    seat, a session ended, a round's pause over) changes what seats see at the same version."""
+
+    created_at: float
+    stamp: tuple[int, int]
+    seats: dict[tuple[str, str], Seen] = field(default_factory=dict)
+    shared: dict[str, Shared] = field(default_factory=dict)
+    # player -> keyboard digest -> what is kept of that keyboard.
+    earlier: dict[str, OrderedDict[int, Earlier]] = field(default_factory=dict)
+
+
+_LIVE: dict[int, _Kept] = {}
+
+
+def _kept(table: TableRow) -> _Kept | None:
+    """The table's memory at its (version, revision), started afresh at a newer one; None when
+    this table is not to be remembered (no id, no longer live, or older than the kept one)."""
+    if not table.table_id:
+        return None
+    if table.status not in LIVE:
+        forget(table.table_id)
+        return None
+    stamp = (table.version, table.revision)
+    kept = _LIVE.get(table.table_id)
+    if kept is None or kept.created_at != table.created_at:
+        kept = _LIVE[table.table_id] = _Kept(table.created_at, stamp)
+    elif stamp > kept.stamp:
+        for (player, _language), seen in kept.seats.items():
+            if len(seen.tree.nodes) > 1:  # a keyboard with something to press
+                remembered = kept.earlier.setdefault(player, OrderedDict())
+                remembered[seen.keyboard] = Earlier.of(seen.tree)
+                remembered.move_to_end(seen.keyboard)
+                while len(remembered) > EARLIER_KEPT:
+                    remembered.popitem(last=False)
+        kept.stamp, kept.seats, kept.shared = stamp, {}, {}
+    elif stamp < kept.stamp:
+        return None
+    return kept
+
+
+def forget(table_id: int) -> None:
+    """The table is no longer live: its screens go."""
+    _LIVE.pop(table_id, None)
+
+
+def kept_tables() -> int:
+    """Tables whose screens are remembered (for the memory benchmark and its test)."""
+    return len(_LIVE)
+
+
+def kept_screens(table_id: int) -> int:
+    """The seats' screens remembered of a table (its latest change's)."""
+    kept = _LIVE.get(table_id)
+    return len(kept.seats) if kept is not None else 0
+
+
+def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
+    kept = _kept(table)
+    key = (player, _.language)
+    seen = kept.seats.get(key) if kept is not None else None
+    if seen is None:
+        seen = _seen_now(table, game, state, player, _)
+        if kept is not None:
+            kept.seats[key] = seen
+    return seen
+
+
+def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
+    renderer = renderer_for(table.game)
+    view = player_view(table, game, state, player)
+    finished = game.is_finished(state)
+    legal = [] if finished else game.legal_actions(state, player)
+    offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
+    ordered = renderer.order_actions(offered, view)
+    tree = build_tree(ordered, lambda action: renderer.action_paths(action, view, _))
+    prompt = "" if finished else renderer.prompt(view, legal, player in game.to_act(state), _)
+    return Seen(view, legal, tree, keyboard_digest(ordered), prompt)
+
+
+def first_moves(tree: ActionTree) -> tuple[Action | None, ...]:
+    """Under each node, the move its first branch leads to (nodes are numbered breadth-first, so
+    a node's children come after it)."""
+    first: list[Action | None] = [None] * len(tree.nodes)
+    for node in reversed(tree.nodes):
+        first[node.number] = (
+            node.action if node.action is not None else (first[node.links[0][1].number] if node.links else None)
+        )
+    return tuple(first)
+
+
+def earlier_move(table: TableRow, player: str, keyboard: int, node: int) -> Action | None:
+    """The move a button of a keyboard `player` was shown earlier at this table stood for (the
+    first under it, for a branch), while that keyboard is remembered."""
+    kept = _LIVE.get(table.table_id)
+    if kept is None or kept.created_at != table.created_at:
+        return None
+    for (seat, _language), seen in kept.seats.items():
+        if seat == player and seen.keyboard == keyboard:
+            found = seen.tree.node(node)
+            return first_moves(seen.tree)[node] if found is not None else None
+    earlier = kept.earlier.get(player, {}).get(keyboard)
+    return earlier.move(node) if earlier is not None else None
+
+
+def shared_by(table: TableRow, game: Game, state: State | None, _: Translator) -> Shared:
+    kept = _kept(table)
+    shared = kept.shared.get(_.language) if kept is not None else None
+    if shared is None:
+        shared = _shared_now(table, game, state, _)
+        if kept is not None:
+            kept.shared[_.language] = shared
+    return shared
+
+
+def _shared_now(table: TableRow, game: Game, state: State | None, _: Translator) -> Shared:
+    renderer = renderer_for(table.game)
+    buttons: tuple[TableButton, ...] = ()
+    if state is not None:
+        public = player_view(table, game, state, None)
+        buttons = tuple(
+            TableButton(label, key, renderer.table_button_warning(key, _))
+            for label, key in renderer.table_buttons(public, table.names, _)
+        )
+    lines = renderer.log_lines(table.recent_events, _, table.names)[-LINES_KEPT:]
+    text = round_results(table, _)
+    results = None
+    if text and table.round_events:
+        edition = table.round_events.get("version", 0)
+        results = (edition, tuple(line for line in shown_text(text).split("\n") if line.strip()))
+    return Shared(buttons, tuple(shown_text(line) for line in lines), results)
