@@ -61,6 +61,7 @@ from handlers.delivery.courier import Courier
 from handlers.delivery.flood import FloodGate, FloodLimiter
 from handlers.delivery.precedence import UpdatesFirst
 from handlers.delivery.publisher import Publisher
+from handlers.delivery.screens import watch_url
 from handlers.moves import Moves
 from handlers.presentation.callback_data import (
     ArenaOp,
@@ -239,6 +240,10 @@ async def _post_init(application: Application) -> None:
     # The keeper and the publisher tell each other of chats; every refused call reaches the keeper.
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
     board.moved = keeper.moved
+    # A running arena table's "👀 Watch" link, where the Mini App is served with a short name.
+    board.watch_url = lambda table: (
+        watch_url(bot.username, publisher.webapp_name, table) if publisher.webapp_url else None
+    )
     services.limiter.refused = keeper.refused
     application.bot_data[KARATA] = Karata(
         store=store,

@@ -192,6 +192,8 @@ class Playing:
     table_id: int
     names: list[str]
     user_ids: list[int]
+    # The table's join token: its "👀 Watch" link carries it (docs/DECISIONS.md, "Watching").
+    join_token: str = ""
 
 
 @dataclass
@@ -287,13 +289,15 @@ class ArenaStore:
     # ----- its tables ----------------------------------------------------------------------
     async def playing(self, arena_id: int) -> list[Playing]:
         rows = await self.database.all(
-            "SELECT table_id, seats FROM tables WHERE arena_id = ? AND status IN ('lobby', 'playing') ORDER BY table_id",
+            "SELECT table_id, seats, join_token FROM tables WHERE arena_id = ? AND status IN ('lobby', 'playing') "
+            "ORDER BY table_id",
             (arena_id,),
         )
         found = []
-        for table_id, seats in rows:
+        for table_id, seats, token in rows:
             parsed = json.loads(seats)
-            found.append(Playing(table_id, [seat["name"] for seat in parsed], [seat["user_id"] for seat in parsed]))
+            names, users = [seat["name"] for seat in parsed], [seat["user_id"] for seat in parsed]
+            found.append(Playing(table_id, names, users, token))
         return found
 
     async def lobbies(self, arena_id: int) -> list[tuple[int, int]]:

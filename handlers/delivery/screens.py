@@ -13,17 +13,19 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
 
 from handlers.delivery.flood import BACKGROUND, POST, TABLE, URGENT
 from handlers.i18n import Translator
+from handlers.presentation.callback_data import WatchLink
 from handlers.presentation.games import renderer_for
 from handlers.presentation.render import hand
 from handlers.presentation.render import table as group
 from handlers.presentation.render.seat import player_view, round_results
-from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded
+from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded, TableRow
 
 # How a slot is delivered: a message edited in place; a post sent once per content and never
 # edited or deleted; a nudge or notice sent once and deleted when it no longer applies; a poll.
@@ -109,10 +111,38 @@ def app_link(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardBu
     return InlineKeyboardButton("🃏 " + _("Open the table"), url=url)
 
 
-def _with_row(markup: InlineKeyboardMarkup | None, button: InlineKeyboardButton | None) -> InlineKeyboardMarkup | None:
-    if button is None:
+class Watchable(Protocol):
+    """What a watch link needs of a table (a table row, or an arena's running table)."""
+
+    table_id: int
+    join_token: str
+
+
+def watch_url(bot_username: str, webapp_name: str | None, table: Watchable) -> str | None:
+    """The link that opens the Mini App watching `table`: its start parameter carries the table's
+    join token, which its group was shown in the lobby's join link (docs/DECISIONS.md). None
+    when the app has no short name, or the table no token."""
+    if not webapp_name or not table.join_token:
+        return None
+    watch = WatchLink(table.table_id, table.join_token)
+    return f"https://t.me/{bot_username}/{webapp_name}?startapp={watch.payload()}"
+
+
+def watch_button(readers: Readers, table: TableRow, _: Translator) -> InlineKeyboardButton | None:
+    """A group's "👀 Watch" link to the table in the Mini App (the table's message; an arena's
+    standings): anyone in the group may follow the table live, and it costs no Bot API call."""
+    url = watch_url(readers.bot_username, readers.webapp_name, table) if readers.webapp_url else None
+    return InlineKeyboardButton("👀 " + _("Watch"), url=url) if url else None
+
+
+def _with_row(
+    markup: InlineKeyboardMarkup | None, *buttons: InlineKeyboardButton | None
+) -> InlineKeyboardMarkup | None:
+    """The markup with a row of the given buttons below (those that are None left out)."""
+    row = [button for button in buttons if button is not None]
+    if not row:
         return markup
-    return InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), [button]])
+    return InlineKeyboardMarkup([*(markup.inline_keyboard if markup else ()), row])
 
 
 # A panel that stands in for a player's hand while they use it: given the reader's language,
@@ -158,7 +188,11 @@ def table_screens(
         text=group.table_text(table, game, state, _, view, now),
         markup=_with_row(
             group.table_markup(table, game, state, _, view, link),
-            app_link(readers, table.table_id, _) if table.chat_id < 0 and table.status == PLAYING else None,
+            *(
+                (app_link(readers, table.table_id, _), watch_button(readers, table, _))
+                if table.chat_id < 0 and table.status == PLAYING
+                else ()
+            ),
         ),
     )
     results = round_results(table, _)

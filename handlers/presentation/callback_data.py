@@ -339,6 +339,26 @@ class HowToLink:
         return f"{'guide' if self.full else 'how'}-{self.language}-{self.game}"
 
 
+# The Mini App's start parameter of a group's 👀 Watch link: the table and its join token
+# (docs/DECISIONS.md, "Watching").
+WATCH_LINK = re.compile(r"w([1-9][0-9]{0,14})_([0-9a-f]{12})", re.ASCII)
+
+
+@dataclass(frozen=True)
+class WatchLink:
+    table_id: int
+    token: str
+
+    def payload(self) -> str:
+        return f"w{self.table_id}_{self.token}"
+
+
+def parse_watch(param: str | None) -> WatchLink | None:
+    """The table a Mini App start parameter asks to watch (its token is the table's to check)."""
+    found = WATCH_LINK.fullmatch(param) if param else None
+    return WatchLink(int(found.group(1)), found.group(2)) if found else None
+
+
 def parse_start(payload: str) -> JoinLink | ArenaLink | HandLink | HowToLink | None:
     """What a /start payload asks for; None for a plain start or anything we did not make."""
     found = JOIN_LINK.fullmatch(payload)

@@ -31,6 +31,7 @@ from handlers.presentation.render.common import game_title
 from handlers.webapp.auth import BadInitData, WebAppUser, check_init_data, claimed_language, secret_key
 from handlers.webapp.live import Connection, LiveTables
 from handlers.webapp.snapshot import snapshot
+from handlers.webapp.watch import WatchScreens, may_watch, watched_id
 from tables.models import Loaded, Outcome
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,7 @@ SECRET = web.AppKey("secret", bytes)
 CLOCK = web.AppKey("clock", Callable)
 SOCKETS = web.AppKey("sockets", set)
 STATIC_FILES = web.AppKey("static_files", dict)
+WATCH_SCREENS = web.AppKey("watch_screens", WatchScreens)
 
 
 class ApiError(Exception):
@@ -157,13 +159,13 @@ def _int(body: dict[str, Any], key: str, _: Translator, low: int = 0, high: int 
     return value
 
 
-async def _seated(karata: Karata, table_id: int, user: WebAppUser, _: Translator) -> Loaded:
-    """The table, if this user sits at it; another user's table answers as if it were not there
-    to them (403, and nothing of it)."""
+async def _readable(karata: Karata, table_id: int, user: WebAppUser, _: Translator) -> Loaded:
+    """The table, if this user sits at it or opened the app with its watch link; another table
+    answers as if it were not there to them (403, and nothing of it)."""
     loaded = await karata.service.load(table_id)
     if loaded is None:
         raise ApiError(404, "no_table", _("There is no such table."))
-    if loaded.table.seat_of(user.id) is None:
+    if loaded.table.seat_of(user.id) is None and not may_watch(loaded.table, user.start_param):
         raise ApiError(403, "not_seated", _("You are not playing at this table."))
     return loaded
 
@@ -175,6 +177,7 @@ def _player(loaded: Loaded, user: WebAppUser) -> str:
 
 
 def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Translator) -> dict[str, Any]:
+    """A player's snapshot of their seat, with how many watch the table."""
     table = loaded.table
     found = snapshot(
         table,
@@ -186,7 +189,17 @@ def snapshot_of(app: web.Application, loaded: Loaded, user: WebAppUser, _: Trans
         app[KARATA].moves.branches.of(table.table_id, user.id),
     )
     found["chat_url"] = chat_url(app)
+    found["watchers"] = app[LIVE_KEY].watchers(table.table_id)
     return found
+
+
+def watcher_text(app: web.Application, loaded: Loaded, _: Translator) -> str:
+    """A watcher's frame: the table's seat-less snapshot, one text for all its watchers."""
+
+    def extra(found: dict[str, Any]) -> None:
+        found["chat_url"] = chat_url(app)
+
+    return app[WATCH_SCREENS].text(loaded, _, extra)
 
 
 def chat_url(app: web.Application) -> str | None:
@@ -266,6 +279,9 @@ async def me(request: web.Request) -> web.Response:
     wanted = parse_id(start[1:] if start and start.startswith("t") else asked)
     ids = [entry["id"] for entry in listed]
     current = wanted if wanted in ids else (ids[-1] if ids else None)
+    watch = await _watched(karata, user)
+    if watch is not None:  # a player who follows their own table's watch link plays it
+        current = watch
     return web.json_response({
         "user": {"id": user.id, "name": user.name},
         "language": _.language,
@@ -273,12 +289,24 @@ async def me(request: web.Request) -> web.Response:
         "tables": listed,
         "current": current,
         "chat_url": chat_url(request.app),
+        "watch": watch,
     })  # fmt: skip
+
+
+async def _watched(karata: Karata, user: WebAppUser) -> int | None:
+    """The table the app was opened to watch (its link's token checked), or None."""
+    table_id = watched_id(user.start_param)
+    if table_id is None:
+        return None
+    loaded = await karata.service.load(table_id)
+    return table_id if loaded is not None and may_watch(loaded.table, user.start_param) else None
 
 
 async def table(request: web.Request) -> web.Response:
     user, _ = await _user(request)
-    loaded = await _seated(request.app[KARATA], _table_id(request, _), user, _)
+    loaded = await _readable(request.app[KARATA], _table_id(request, _), user, _)
+    if loaded.table.seat_of(user.id) is None:
+        return web.Response(text=watcher_text(request.app, loaded, _), content_type="application/json")
     return web.json_response(snapshot_of(request.app, loaded, user, _))
 
 
@@ -339,7 +367,7 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
         user = await authenticate(app, hello["initData"], request)
         _ = await reader_language(karata, user)
         table_id = _table_id(request, _)
-        loaded = await _seated(karata, table_id, user, _)
+        loaded = await _readable(karata, table_id, user, _)
     except ApiError as refused:
         await socket.send_json({"type": "error", **refusal(refused.code, refused.message, refused.language)})
         await socket.close()
@@ -348,13 +376,22 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
         await socket.close()
         return socket
 
+    watcher = loaded.table.seat_of(user.id) is None
+
     async def send(current: Loaded) -> None:
-        if current.table.seat_of(user.id) is None:
+        if watcher:
+            text = watcher_text(app, current, _)
+        elif current.table.seat_of(user.id) is None:
             await socket.close()
             return
-        text = json.dumps({"type": "snapshot", **snapshot_of(app, current, user, _)}, ensure_ascii=False)
+        else:
+            text = json.dumps({"type": "snapshot", **snapshot_of(app, current, user, _)}, ensure_ascii=False)
         if not socket.closed:
             await socket.send_str(text)
+
+    async def told(count: int) -> None:
+        if not socket.closed:
+            await socket.send_json({"type": "watchers", "count": count})
 
     async def ping() -> None:
         if not socket.closed:
@@ -365,7 +402,7 @@ async def _live(request: web.Request, socket: web.WebSocketResponse) -> web.Stre
         await socket.send_json({"type": "error", "error": "too_many_windows", "message": message})
         await socket.close(code=WSCloseCode.POLICY_VIOLATION)
 
-    connection = Connection(table_id, user.id, send, displaced)
+    connection = Connection(table_id, user.id, send, displaced, watcher, None if watcher else told)
     live.add(connection)
     # The current state at once, whatever the page holds: a page that reconnects always draws
     # the table as it stands (it keeps only what is newer).
@@ -408,6 +445,7 @@ def webapp(
     app[CLOCK] = clock
     app[SOCKETS] = set()
     app[STATIC_FILES] = static_files()
+    app[WATCH_SCREENS] = WatchScreens(clock)
     app.on_shutdown.append(close_sockets)
     app.on_response_prepare.append(policy)
     app.router.add_get("/", index)

@@ -17,6 +17,9 @@ table is put on the feed again, so that the chat catches up.
 Changes are ordered by the table's revision, which steps with every saved change (the end of a
 round's pause included, which makes no new version).
 
+Watchers (watch.py) connect like players, marked `watcher`: they never hold a send (they do not
+move) and their leaving catches no chat up; the players' pages are told how many watch.
+
 A user has at most MAX_PER_USER sockets open: every change builds a snapshot for each, so a
 newer one ends the oldest, whose page is told why (and does not reconnect by itself).
 """
@@ -53,10 +56,17 @@ class Connection:
         user_id: int,
         send: Callable[[Loaded], Awaitable[None]],
         displaced: Callable[[], Awaitable[None]],
+        watcher: bool = False,
+        told: Callable[[int], Awaitable[None]] | None = None,
     ):
         self.table_id = table_id
         self.user_id = user_id
+        # A watcher sits at no seat: it never moves, and its chat has no hand to catch up.
+        self.watcher = watcher
         self._send = send
+        # Tells a player's page how many watch the table (None: a watcher's page is not told).
+        self._told = told
+        self._watchers: int | None = None
         # Ends the socket, telling its page why, when the user's newer sockets displace it.
         self._displaced = displaced
         self._latest: Loaded | None = None
@@ -70,6 +80,12 @@ class Connection:
         """Too many sockets of this user: this one, among the oldest, ends."""
         self.displacing = True
         self._wake.set()
+
+    def watched(self, count: int) -> None:
+        """The table's number of watchers changed: the page is told (the latest, once)."""
+        if self._told is not None:
+            self._watchers = count
+            self._wake.set()
 
     def push(self, loaded: Loaded) -> None:
         self._latest = loaded
@@ -103,6 +119,12 @@ class Connection:
                 with contextlib.suppress(ConnectionResetError):  # the page went first
                     await self._displaced()
                 return
+            count, self._watchers = self._watchers, None
+            if count is not None and self._told is not None:
+                try:
+                    await self._told(count)
+                except ConnectionResetError:
+                    return
             await yield_to()  # presses first: a snapshot can wait for a moment
             if self._held:
                 continue  # its release wakes it again
@@ -135,6 +157,10 @@ class LiveTables:
         staying = [found for found in mine if not found.displacing]
         for oldest in staying[: max(0, len(staying) - MAX_PER_USER)]:
             oldest.displace()
+        if connection.watcher:
+            self._tell_players(connection.table_id)
+        elif self.watchers(connection.table_id):
+            connection.watched(self.watchers(connection.table_id))
 
     def remove(self, connection: Connection) -> None:
         connection.closed = True
@@ -149,11 +175,26 @@ class LiveTables:
         found.discard(connection)
         if not found:
             del self._connections[connection.table_id]
-        if not self.in_app(connection.table_id, connection.user_id):
+        if connection.watcher:
+            self._tell_players(connection.table_id)
+        elif not self.in_app(connection.table_id, connection.user_id):
             self.feed.put(connection.table_id)  # the player's chat hand catches up
 
     def in_app(self, table_id: int, user_id: int) -> bool:
-        return any(connection.user_id == user_id for connection in self._connections.get(table_id, ()))
+        return any(
+            connection.user_id == user_id and not connection.watcher
+            for connection in self._connections.get(table_id, ())
+        )
+
+    def watchers(self, table_id: int) -> int:
+        """How many people watch the table (a watcher with two windows counts once)."""
+        return len({connection.user_id for connection in self._connections.get(table_id, ()) if connection.watcher})
+
+    def _tell_players(self, table_id: int) -> None:
+        count = self.watchers(table_id)
+        for connection in self._connections.get(table_id, ()):
+            if not connection.watcher:
+                connection.watched(count)
 
     def changed(self, table_id: int, loaded: Loaded | None) -> None:
         """A committed change of the table: every open app on it is behind now."""
@@ -164,7 +205,11 @@ class LiveTables:
 
     def hold(self, table_id: int, user_id: int) -> list[Connection]:
         """The reader's connections to the table, holding their sends while their move is made."""
-        held = [connection for connection in self._connections.get(table_id, ()) if connection.user_id == user_id]
+        held = [
+            connection
+            for connection in self._connections.get(table_id, ())
+            if connection.user_id == user_id and not connection.watcher
+        ]
         for connection in held:
             connection.hold()
         return held

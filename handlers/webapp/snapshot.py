@@ -1,7 +1,8 @@
 """What the Mini App shows one seat: the seat's screen (handlers/presentation/render/seat.py: the same view,
 choices and prompt the private hand is drawn from) as JSON. Pure: a function of the committed
 table, the reader and their language. It never holds another seat's hidden cards, because it is
-built only from `game.view(state, seat)` (and the public view for the table's buttons).
+built only from `game.view(state, seat)` (and the public view for the table's buttons); a
+watcher's, from the public view `game.view(state, None)` alone.
 
 Of the seat's choices it carries only the open node's (docs/MINIAPP.md): a tap that opens a
 branch is answered with that branch's, so a snapshot's size follows the keyboard, not the tree.
@@ -18,7 +19,7 @@ from handlers.presentation.fit import shown_text
 from handlers.presentation.games import renderer_for
 from handlers.presentation.games.base import PROPOSALS_KEY, winners_line
 from handlers.presentation.render.common import game_title
-from handlers.presentation.render.seat import Choice, Shared, choices_at, player_view, seen_by, shared_by
+from handlers.presentation.render.seat import Choice, Shared, choices_at, player_view, seen_by, shared_by, watched_by
 from tables.models import FINISHED, LOBBY, PLAYING, TableRow
 
 STATUSES = {LOBBY: "lobby", PLAYING: "running", FINISHED: "finished"}
@@ -40,6 +41,7 @@ def labels(_: Translator) -> dict[str, str]:
         "reconnecting": _("Reconnecting..."),
         "match_over": _("Match over."),
         "results": _("Round results"),
+        "watchers": _("People watching"),
     }
 
 
@@ -77,12 +79,14 @@ def snapshot(
     table: TableRow,
     game: Game,
     state: State | None,
-    player: str,
+    player: str | None,
     _: Translator,
     now: float,
     at: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """`at`: (keyboard digest, node) of the branch the player opened, shown while that keyboard stands."""
+    """`player` None: a watcher's (seat-less) screen, from the engine's spectator view alone,
+    with no hand and nothing to press. `at`: (keyboard digest, node) of the branch the player
+    opened, shown while that keyboard stands."""
     renderer = renderer_for(table.game)
     seat_index = next((index for index, seat in enumerate(table.seats) if seat.player == player), None)
     shared = shared_by(table, game, state, _)
@@ -106,6 +110,7 @@ def snapshot(
         "results": results(shared),
         "standings": None,
         "labels": labels(_),
+        "watching": player is None,
     }
     seats = [
         {"index": index, "name": seat.name, "you": seat.player == player, "computer": seat.is_computer,
@@ -117,8 +122,8 @@ def snapshot(
         return found
     acting = game.to_act(state)
     found["to_act"] = [index for index, seat in enumerate(table.seats) if seat.player in acting]
-    seen = seen_by(table, game, state, player, _)
-    view = seen.view
+    seen = seen_by(table, game, state, player, _) if player is not None else None
+    view = seen.view if seen is not None else watched_by(table, game, state, _).view
     board = renderer.board(view, _, table.names)
     for entry, seat in zip(seats, table.seats):
         entry.update(board["seats"].get(seat.player) or {})
@@ -132,7 +137,7 @@ def snapshot(
             zone["players"] = [index_of.get(owner) for owner in zone["players"]]
         zones.append(zone)
     found["zones"] = zones
-    found["hand"] = renderer.hand_cards(view)
+    found["hand"] = renderer.hand_cards(view) if seen is not None else []
     found["standings"] = standings(table, game, state, _)
     paused = table.paused_until is not None and now < table.paused_until
     if game.is_finished(state):
@@ -141,9 +146,11 @@ def snapshot(
         found["prompt"] = _("This table is closed.")
     elif paused:
         found["prompt"] = _("Next round in a moment...")
+    elif seen is None:
+        found["prompt"] = watched_by(table, game, state, _).prompt
     else:
         found["prompt"] = plain(seen.prompt)
-    if table.status == PLAYING and not paused and seat_index is not None:
+    if table.status == PLAYING and not paused and seat_index is not None and seen is not None:
         node = seen.tree.root
         if at is not None and at[0] == seen.keyboard:
             node = seen.tree.node(at[1]) or node

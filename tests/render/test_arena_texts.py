@@ -27,7 +27,7 @@ def standings(status: str) -> Standings:
     arena = ArenaRow(7, -100, 0, "kadi", {}, 1, 600.0, False, status, "0" * 12, ENTRANTS, 1796680000.0, None, "",
                      False, 0.0)  # fmt: skip
     lines = scored((match.seats for match in MATCHES), arena.names)
-    playing = [Playing(12, ["<Zuri>", "Daudi"], [1, 4])] if status in (RUNNING, CLOSING) else []
+    playing = [Playing(12, ["<Zuri>", "Daudi"], [1, 4], "00ff00ff00ff")] if status in (RUNNING, CLOSING) else []
     return Standings(arena, lines, playing, 10, MATCHES, arena.names)
 
 
@@ -36,7 +36,7 @@ def test_every_arena_text_reads_from_the_catalog():
         shown = standings(status)
         texts = [
             standings_text(shown, MARKED),
-            standings_text(shown, MARKED, lambda table: f"https://example.org/watch/{table}"),
+            standings_text(shown, MARKED, lambda table: f"https://example.org/watch/{table.table_id}"),
             podium_text(shown, MARKED),
             own_line_text(shown, 2, MARKED),
             joined_text(shown, True, MARKED),
@@ -56,8 +56,12 @@ def test_the_standings_show_points_who_plays_who_paused_and_a_watch_link_when_gi
     assert "⏸" in next(line for line in text.splitlines() if "Chausiku" in line)
     assert "🏁 &lt;Zuri&gt; won (Daudi)" in text, "the last match first"
     assert "Watch" not in text
-    watched = standings_text(standings(RUNNING), _, lambda table: f"https://t.me/karata_bot/app?startapp=w{table}")
-    assert '<a href="https://t.me/karata_bot/app?startapp=w12">👀 Watch</a>' in watched
+    watched = standings_text(
+        standings(RUNNING),
+        _,
+        lambda table: f"https://t.me/karata_bot/app?startapp=w{table.table_id}_{table.join_token}",
+    )
+    assert '<a href="https://t.me/karata_bot/app?startapp=w12_00ff00ff00ff">👀 Watch</a>' in watched
     assert [label.text for row in standings_markup(standings(OPEN), "https://t.me/x", _).inline_keyboard
             for label in row] == ["🏟 Join", "▶️ Start"]  # fmt: skip
     assert standings_markup(standings(OVER), "https://t.me/x", _) is None

@@ -12,7 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from handlers.i18n import Translator
 from handlers.presentation.callback_data import ArenaOp
 from handlers.presentation.render.common import game_title
-from tables.arena_nights import CANCELLED, CLOSING, OPEN, RUNNING, Line, Standings
+from tables.arena_nights import CANCELLED, CLOSING, OPEN, RUNNING, Line, Playing, Standings
 from tables.seasons import PLAYERS_TIME
 
 # The standings list this many players; the last matches this many lines.
@@ -20,8 +20,8 @@ SHOWN_LINES = 15
 LAST_MATCHES = 3
 MEDALS = ("🥇", "🥈", "🥉")
 
-# A running table's "👀 Watch" link (None: no link for it), given its table id.
-WatchUrl = Callable[[int], "str | None"]
+# A running table's "👀 Watch" link (None: no link for it).
+WatchUrl = Callable[[Playing], "str | None"]
 
 
 def clock_time(when: float) -> str:
@@ -74,8 +74,8 @@ def standings_text(standings: Standings, _: Translator, watch_url: WatchUrl | No
     if standings.playing:
         lines += ["", _("<b>Playing now</b>")]
         for table in standings.playing:
-            link = watch_url(table.table_id) if watch_url else None
-            watch = f' · <a href="{escape(link)}">' + _("👀 Watch") + "</a>" if link else ""
+            link = watch_url(table) if watch_url else None
+            watch = f' · <a href="{escape(link)}">👀 ' + escape(_("Watch")) + "</a>" if link else ""
             lines.append("🃏 " + _.list(escape(name) for name in table.names) + watch)
     if standings.finished:
         lines += ["", _("<b>Last matches</b>")]

@@ -4,7 +4,8 @@ Telegram markup, no callback data, no JSON.
 
 A seat's screen (`Seen`) is its view, its legal actions, the action tree of its choices and the
 digest a press must match; `choices_at` says what the seat may tap at a node of that tree, each
-choice with its kind, its cards' codes and whether it is marked. What every seat of a language
+choice with its kind, its cards' codes and whether it is marked. A watcher's screen (`Watched`)
+is the engine's spectator view, with no seat and nothing to press. What every seat of a language
 sees alike (`Shared`: the table's buttons, the event lines, the round's results) is built once
 per table version and language.
 
@@ -132,6 +133,15 @@ def round_results(table: TableRow, _: Translator) -> str | None:
 
 
 @dataclass(frozen=True)
+class Watched:
+    """The screen of someone who watches the table from no seat: the engine's spectator view
+    (`game.view(state, None)`) alone, so it holds no hidden card; nothing to press."""
+
+    view: dict[str, Any]
+    prompt: str
+
+
+@dataclass(frozen=True)
 class Earlier:
     """What is kept of a keyboard the table moved past: under each node, the first move it led
     to, as an index into the keyboard's moves (JSON: a few bytes each, where a tree's nodes and
@@ -170,6 +180,8 @@ class _Kept:
     stamp: tuple[int, int]
     seats: dict[tuple[str, str], Seen] = field(default_factory=dict)
     shared: dict[str, Shared] = field(default_factory=dict)
+    # The seat-less screen, by language: every watcher of the table shares it.
+    watched: dict[str, Watched] = field(default_factory=dict)
     # player -> keyboard digest -> what is kept of that keyboard.
     earlier: dict[str, OrderedDict[int, Earlier]] = field(default_factory=dict)
 
@@ -197,7 +209,7 @@ def _kept(table: TableRow) -> _Kept | None:
                 remembered.move_to_end(seen.keyboard)
                 while len(remembered) > EARLIER_KEPT:
                     remembered.popitem(last=False)
-        kept.stamp, kept.seats, kept.shared = stamp, {}, {}
+        kept.stamp, kept.seats, kept.shared, kept.watched = stamp, {}, {}, {}
     elif stamp < kept.stamp:
         return None
     return kept
@@ -240,6 +252,16 @@ def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Transla
     tree = build_tree(ordered, lambda action: renderer.action_paths(action, view, _))
     prompt = "" if finished else renderer.prompt(view, legal, player in game.to_act(state), _)
     return Seen(view, legal, tree, keyboard_digest(ordered), prompt)
+
+
+def watched_by(table: TableRow, game: Game, state: State, _: Translator) -> Watched:
+    kept = _kept(table)
+    watched = kept.watched.get(_.language) if kept is not None else None
+    if watched is None:
+        watched = Watched(player_view(table, game, state, None), _("👀 You are watching this table."))
+        if kept is not None:
+            kept.watched[_.language] = watched
+    return watched
 
 
 def first_moves(tree: ActionTree) -> tuple[Action | None, ...]:

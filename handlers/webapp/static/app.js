@@ -51,7 +51,8 @@
     live: false,
     offline: false,
     results: null,      // the latest round results received: {table, edition, lines}
-    resultsOpen: false  // whether their block is open (a new edition opens it)
+    resultsOpen: false, // whether their block is open (a new edition opens it)
+    watchers: 0         // how many watch the table (a player's page is told on its socket)
   };
 
   // How a snapshot came: FRESH (asked for: a load, a tap's answer, a reconnection) or LIVE (a
@@ -203,6 +204,9 @@
         // The socket's first snapshot is the table as it stands now, whatever the page missed.
         show(data, first ? FRESH : LIVE);
         first = false;
+      } else if (data.type === "watchers") {
+        state.watchers = data.count;
+        drawWatchers();
       } else if (data.type === "ping") {
         state.wsAttempt = 0;
         setOffline(false);
@@ -311,6 +315,7 @@
     if (old && snap.revision < old.revision) return;
     if (old && how === LIVE && snap.revision === old.revision) return;
     state.snap = snap;
+    if (snap.watchers !== undefined) state.watchers = snap.watchers;
     keepResults(snap);
     if (snap.language) state.language = snap.language;
     document.documentElement.lang = state.language;
@@ -323,6 +328,8 @@
     var scrollY = window.scrollY;
     app.textContent = "";
     app.className = "table game-" + (snap.game || "") + " status-" + (snap.status || "");
+    // A watcher's page (docs/MINIAPP.md "Watching"): the table without a hand or a key to press.
+    if (snap.watching) app.classList.add("watch");
     if (state.busy) app.classList.add("busy");
 
     var offline = el("div", "offline", word("reconnecting"));
@@ -351,6 +358,7 @@
     dock.appendChild(drawHand(snap, keys, keys.length > 0));
     app.appendChild(dock);
     app.appendChild(drawFooter(snap));
+    drawWatchers();
     window.scrollTo(0, scrollY);
     tick();
   }
@@ -376,10 +384,23 @@
       };
       head.appendChild(pick);
     }
+    var watchers = el("div", "watchers");
+    watchers.id = "watchers";
+    head.appendChild(watchers);
     var timer = el("div", "timer");
     timer.id = "timer";
     head.appendChild(timer);
     return head;
+  }
+
+  // A player's page says how many people watch the table (a watcher's does not: it is not told).
+  function drawWatchers() {
+    var box = document.getElementById("watchers");
+    if (!box) return;
+    var count = state.snap && !state.snap.watching ? state.watchers : 0;
+    box.textContent = count ? "👀 " + count : "";
+    box.title = word("watchers");
+    box.hidden = !count;
   }
 
   function drawSeats(snap) {
