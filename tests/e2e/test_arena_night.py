@@ -252,7 +252,9 @@ async def test_a_group_upgraded_during_an_arena_takes_it_along(api, start_bot, l
     supergroup = -1001234567890
     for user in sim.users:
         await api.user_starts_bot(user)
-    async with start_bot(**FAST) as application:
+    # With the Mini App served under a short name, each running table has its 👀 Watch link.
+    app = {"KARATA_WEBAPP_URL": "http://127.0.0.1/app/", "KARATA_WEBAPP_NAME": "karata"}
+    async with start_bot(**FAST, **app) as application:
         karata = application.bot_data["karata"]
         await api.send_text(sim.users[0], sim.group_id, f"/arena kadi 10 {KADI}")
         board = await api.wait_until(lambda: standings_message(api, sim.group_id), what="the standings message")
@@ -274,3 +276,4 @@ async def test_a_group_upgraded_during_an_arena_takes_it_along(api, start_bot, l
         assert arena.chat_id == supergroup and arena.message_id == moved.message_id
         (table,) = await karata.store.arenas.playing(arena_id)
         assert (await karata.store.get_table(table.table_id)).chat_id == supergroup
+        assert f"https://t.me/karata_bot/karata?startapp=w{table.table_id}_{table.join_token}" in moved.text
