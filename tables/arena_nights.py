@@ -538,8 +538,8 @@ class ArenaNights:
 
     async def _seat_waiting(self, arena: ArenaRow) -> None:
         """Seat whoever waits, ranked together by score (the caller holds the arena's lock)."""
-        if arena.status != RUNNING:
-            return
+        if arena.status != RUNNING or (arena.ends_at is not None and self.clock() >= arena.ends_at):
+            return  # time is up, though its timer may not have fired yet
         playing = await self.arenas.playing(arena.arena_id)
         seated = {user for table in playing for user in table.user_ids}
         waiting = [entrant for entrant in arena.entrants if not entrant.paused and entrant.user_id not in seated]
