@@ -74,7 +74,8 @@ def test_the_podium_and_each_players_line():
     assert "2 matches played." in podium
     # Daudi lost a match of two (no point) and shares third place with Chausiku.
     assert (
-        own_line_text(standings(OVER), 4, _) == "🏟 The arena is over. You finished 3 of 4 with 0 points (0 won of 1)."
+        own_line_text(standings(OVER), 4, _)
+        == "🏟 The arena is over. You finished 3 of 4 with 0 points (0 won of 1 match)."
     )
     assert own_line_text(standings(OVER), 99, _) is None
     sw = podium_text(standings(OVER), translator("sw"))

@@ -132,7 +132,7 @@ def own_line_text(standings: Standings, user_id: int, _: Translator) -> str | No
         count=len(standings.lines),
         points=points,
         wins=line.wins,
-        matches=line.matches,
+        matches=_.plural("{count} match", "{count} matches", line.matches),
     )
 
 
