@@ -69,10 +69,10 @@ async def open_tables(service: TableService, count: int, first_user: int) -> lis
         seats = [Seat(first_user + 2 * index, "A"), Seat(first_user + 2 * index + 1, "B")]
         for seat in seats:
             await service.store.remember_user(seat.user_id, seat.name, "en")
-        opened = await service.open_lobby(-1_000_000 - first_user - index, 0, "kadi", seats[0], {}, 0)
+        opened = await service.lobby.open_lobby(-1_000_000 - first_user - index, 0, "kadi", seats[0], {}, 0)
         assert opened.ok and opened.table is not None, opened
-        assert (await service.join(opened.table.table_id, seats[1], opened.table.join_token)).ok
-        assert (await service.start(opened.table.table_id, seats[0].user_id)).ok
+        assert (await service.lobby.join(opened.table.table_id, seats[1], opened.table.join_token)).ok
+        assert (await service.lobby.start(opened.table.table_id, seats[0].user_id)).ok
         ids.append(opened.table.table_id)
     return ids
 
@@ -86,7 +86,7 @@ async def play(service: TableService, table_id: int, moves: int, rng: random.Ran
         player = loaded.game.to_act(loaded.state)[0]
         action = rng.choice(loaded.game.legal_actions(loaded.state, player))
         started = time.perf_counter()
-        outcome = await service.act(table_id, player, loaded.table.version, action)
+        outcome = await service.play.act(table_id, player, loaded.table.version, action)
         latencies.append(time.perf_counter() - started)
         made += outcome.ok
     return made
@@ -104,7 +104,7 @@ async def measure(target: str, tables: int, moves: int, first_user: int, server:
     await store.open()
     service = TableService(store, ChangeFeed())
     seeds = itertools.count(first_user)
-    service.new_seed = lambda: f"bench-{next(seeds)}"
+    service.lobby.new_seed = lambda: f"bench-{next(seeds)}"
     before_rss = rss_bytes()
     ids = await open_tables(service, tables, first_user)
     per_table = (rss_bytes() - before_rss) / tables

@@ -139,7 +139,7 @@ async def fault_window(count: int, window: float, fault: float) -> None:
                             continue
                         player = loaded.game.to_act(loaded.state)[0]
                         action = winning_policy(loaded.game, loaded.state, player, "nobody")
-                        if (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok:
+                        if (await karata.service.play.act(table.table_id, player, loaded.table.version, action)).ok:
                             acknowledged[table.table_id] += 1
                     await asyncio.sleep(0.5)
                 api.stop_faults()

@@ -83,8 +83,9 @@ from tables.call_log import CallLog
 from tables.database import is_postgresql
 from tables.feed import ChangeFeed
 from tables.metrics import Metrics
-from tables.service import TableService, Timing
+from tables.service import TableService
 from tables.store import Store
+from tables.table_core import Timing
 from tables.thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -228,7 +229,7 @@ async def _post_init(application: Application) -> None:
     courier = Courier(services.gate, yield_to)
     bot = application.bot
     moves = Moves(service, feed, partial(rule_builder.open_amendment, bot))
-    arenas = ArenaNights(store, service, application.job_queue, minute=settings.arena_minute_seconds)
+    arenas = ArenaNights(store, service.lobby, application.job_queue, minute=settings.arena_minute_seconds)
     feed.listen(arenas)
     board = ArenaBoard(bot, store, arenas, lambda: bot.username, settings.group_language,
                        every=EDIT_EVERY_SECONDS * settings.telegram_second)  # fmt: skip
@@ -265,7 +266,7 @@ async def _post_init(application: Application) -> None:
         idle = settings.session_idle_hours * 3600
 
         async def end_idle(_context: object) -> None:
-            await service.end_idle_tables(idle)
+            await service.lobby.end_idle_tables(idle)
 
         application.job_queue.run_repeating(end_idle, interval=600, first=60, name="idle-tables")
 
@@ -284,11 +285,11 @@ async def _post_init(application: Application) -> None:
         )
     await store.seasons.begin(seasons.now())
     started = time.monotonic()
-    resumed = await service.resume_after_restart()
+    resumed = await service.timekeeper.resume_after_restart()
     await arenas.resume()
     metrics.resumed_tables.set(resumed)
     # Writing thousands of fresh deadlines must not hold up the first update.
-    deadlines = asyncio.get_running_loop().create_task(service.store_fresh_deadlines())
+    deadlines = asyncio.get_running_loop().create_task(service.timekeeper.store_fresh_deadlines())
     services.background = (background, deadlines)
     publisher.start()
     services.loop_lag = LoopLagProbe(metrics.loop_lag)
@@ -318,7 +319,7 @@ async def _post_stop(application: Application) -> None:
 async def _post_shutdown(application: Application) -> None:
     found: Karata | None = application.bot_data.get(KARATA)
     if found is not None:
-        found.service.thinker.close()
+        found.service.computers.thinker.close()
         await found.store.close()
 
 

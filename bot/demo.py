@@ -325,7 +325,7 @@ async def _demo(game_name: str, players: int, seed: int, language: str, verbose:
             settings = demo_settings(api, str(Path(folder) / "demo.db"), language)
             async with running_application(settings) as application:
                 service = application.bot_data["karata"].service
-                service.new_seed = lambda: f"demo-{seed}"  # the same --seed deals the same cards
+                service.lobby.new_seed = lambda: f"demo-{seed}"  # the same --seed deals the same cards
                 simulation.application = application
                 simulation.choose = demo_player(game, simulation.rng)
                 await api.settle(quiet=0.05)

@@ -58,15 +58,19 @@ class OpenBranches:
             self._open.pop(table_id, None)
 
 
+# What a press that plays nothing says it did, in its outcome's values: the node of the branch it
+# opened (0: back to the top), or the rule it opens in the builder (None: that rule is gone).
+OPENED, AMENDING = "opened", "amending"
+
+
 class TreePress:
     """What a press of the action tree chooses under the table's lock: a branch to open (nothing
     is played), a rule to amend, or the action of its node. `version`, when given, must be the
-    table's (the app's page says which it drew)."""
+    table's (the app's page says which it drew). What it chose without playing comes back in the
+    outcome the table service returns (`OPENED`, `AMENDING`)."""
 
     def __init__(self, player: str, data: TreeNode, _: Translator, version: int | None = None):
         self.player, self.data, self._, self.version = player, data, _, version
-        self.opened: list[int] = []
-        self.amending: list[dict[str, Any]] = []
 
     def choose(self, loaded: Loaded) -> Action | Outcome:
         table, game, state = loaded.table, loaded.game, loaded.state
@@ -80,13 +84,13 @@ class TreePress:
         if node is None:
             return Outcome.refused("unknown_button", table=table)
         if data.node >= 0 and (node.children or node.number == 0):
-            self.opened.append(node.number)  # a branch (or back to the top): nothing is played yet
-            return Outcome(True, table=table, loaded=loaded)
+            # A branch (or back to the top): nothing is played yet.
+            return Outcome(True, table=table, values={OPENED: node.number}, loaded=loaded)
         if node.action is None:
             return Outcome.refused("unknown_button", table=table)
         if node.action["type"] == AMEND:  # opens the rule builder: nothing is played yet
-            self.amending.extend(rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"])
-            return Outcome(True, table=table, loaded=loaded)
+            rule = next((rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"]), None)
+            return Outcome(True, table=table, values={AMENDING: rule}, loaded=loaded)
         return node.action
 
 
@@ -124,17 +128,24 @@ class Moves:
         """A press of the player's choices: a branch opens (the hand shows it), a rule opens in
         the builder (in the private chat, whichever door), or the move is played."""
         tap = TreePress(str(user_id), data, _, version)
-        outcome = await self.service.act_with(table_id, str(user_id), tap.choose, request)
-        if tap.opened and tap.opened[0] != 0:
-            self.branches.open(table_id, user_id, data.keyboard, tap.opened[0])
+        outcome = await self.service.play.act_with(table_id, str(user_id), tap.choose, request)
+        opened: int | None = outcome.values.get(OPENED)
+        amending: Mapping[str, Any] | None = outcome.values.get(AMENDING)
+        if opened:
+            self.branches.open(table_id, user_id, data.keyboard, opened)
         else:
             self.branches.close(table_id, user_id)
-        if tap.opened or tap.amending or outcome.code in ("stale", "unknown_button") or outcome.values.get("stale"):
+        if (
+            opened is not None
+            or amending is not None
+            or outcome.code in ("stale", "unknown_button")
+            or outcome.values.get("stale")
+        ):
             # Nothing was played: the hand shows its branch, or its top again (drawn from the table
             # the press read, when it has it).
             self.feed.put(table_id, outcome.loaded)
-        if outcome.ok and tap.amending:
-            await self.open_builder(table_id, user_id, tap.amending[0], _)
+        if outcome.ok and amending is not None:
+            await self.open_builder(table_id, user_id, amending, _)
         return outcome
 
     async def table_button(
@@ -152,4 +163,4 @@ class Moves:
             action = renderer.table_action(name, public) if name in offered else None
             return action if action is not None else Outcome.refused("unknown_button", table=loaded.table)
 
-        return await self.service.act_with(table_id, str(user_id), choose, request)
+        return await self.service.play.act_with(table_id, str(user_id), choose, request)

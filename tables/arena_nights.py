@@ -335,7 +335,7 @@ class ArenaWatcher(Protocol):
 
 
 class Tables(Protocol):
-    """What an arena needs of the table service (tables/service.py TableService)."""
+    """What an arena needs of the table service: its lobby job (tables/lobbies.py `Lobby`)."""
 
     async def open_lobby(self, chat_id: int, thread_id: int, game_name: str, creator: Seat,
                          raw_options: dict[str, Any], turn_seconds: int | None, computers: int = 0,

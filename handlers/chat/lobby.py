@@ -114,7 +114,7 @@ async def new_game(update: Update, context: KarataContext) -> None:
         return
     private = chat.type == Chat.PRIVATE
     count = computers.count if computers.count is not None else (practice_computers(game) if private else 0)
-    outcome = await context.karata.service.open_lobby(
+    outcome = await context.karata.service.lobby.open_lobby(
         chat.id, thread_of(message), game, seat_for(user), options, timer,
         computers=count, level=computers.level, stand_in=computers.stand_in, start=private,
     )  # fmt: skip
@@ -138,7 +138,7 @@ async def pick_game(update: Update, context: KarataContext) -> None:
     # In the private chat the picker opens a practice table against computer players.
     private = chat.type == Chat.PRIVATE
     count = practice_computers(data.game) if private else 0
-    outcome = await context.karata.service.open_lobby(
+    outcome = await context.karata.service.lobby.open_lobby(
         chat.id, thread_of(message), data.game, seat_for(user), {}, None, computers=count, start=private
     )
     if not outcome.ok:
@@ -168,7 +168,7 @@ async def join_by_link(update: Update, context: KarataContext, link: JoinLink) -
     # A player who has not chosen a language reads their cards in the group's.
     await languages.adopt_group_language(context, table.chat_id, user.id)
     _ = await chat_translator(context, chat, user)
-    outcome = await karata.service.join(link.table_id, seat_for(user), link.token)
+    outcome = await karata.service.lobby.join(link.table_id, seat_for(user), link.token)
     if outcome.ok or outcome.code == "already_joined":
         text = _(
             "You joined the {game} table. Your cards will arrive here when the game starts.",
@@ -181,26 +181,26 @@ async def join_by_link(update: Update, context: KarataContext, link: JoinLink) -
 
 async def lobby_op(update: Update, context: KarataContext) -> None:
     query, data, chat, user, _message, _ = await pressed(update, context, LobbyOp.parse)
-    service = context.karata.service
+    lobby = context.karata.service.lobby
     table = await context.karata.store.get_table(data.table_id)
     if table is None or table.chat_id != chat.id:
         await telegram_io.answer(query, refusal_text("no_table", None, {}, _))
         return
     if data.op == "leave":
-        outcome = await service.leave(data.table_id, user.id)
+        outcome = await lobby.leave(data.table_id, user.id)
     elif data.op == "start":
-        outcome = await service.start(data.table_id, user.id)
+        outcome = await lobby.start(data.table_id, user.id)
         if outcome.ok:
             await offer_carry_over(context, data.table_id)
     elif data.op in ("agree", "refuse"):
-        outcome = await service.consent(data.table_id, user.id, data.op == "agree")
+        outcome = await lobby.consent(data.table_id, user.id, data.op == "agree")
     elif data.op == "add_bot":
-        outcome = await service.add_computer(data.table_id, user.id)
+        outcome = await lobby.add_computer(data.table_id, user.id)
     elif data.op == "drop_bot":
-        outcome = await service.remove_computer(data.table_id, user.id)
+        outcome = await lobby.remove_computer(data.table_id, user.id)
     else:
         admin = user.id != table.creator_id and await is_admin(context, chat.id, user.id)
-        outcome = await service.cancel(data.table_id, user.id, admin)
+        outcome = await lobby.cancel(data.table_id, user.id, admin)
     if outcome.ok:
         await telegram_io.answer(query)
     else:
@@ -209,7 +209,7 @@ async def lobby_op(update: Update, context: KarataContext) -> None:
 
 async def play_again(update: Update, context: KarataContext) -> None:
     query, data, chat, user, _message, _ = await pressed(update, context, PlayAgain.parse)
-    outcome = await context.karata.service.play_again(data.table_id, chat.id, seat_for(user))
+    outcome = await context.karata.service.lobby.play_again(data.table_id, chat.id, seat_for(user))
     if outcome.ok:
         await telegram_io.answer(query)
         if chat.type != Chat.PRIVATE:
@@ -226,7 +226,7 @@ async def cancel_command(update: Update, context: KarataContext) -> None:
     _, table = found
     chat, user, message = effective(update)
     admin = user.id != table.creator_id and await is_admin(context, chat.id, user.id)
-    outcome = await context.karata.service.cancel(table.table_id, user.id, admin)
+    outcome = await context.karata.service.lobby.cancel(table.table_id, user.id, admin)
     if not outcome.ok:
         await telegram_io.reply(message, outcome_text(outcome, _))
 
@@ -249,4 +249,4 @@ async def offer_carry_over(context: KarataContext, table_id: int) -> None:
     seated = {player: player for player in table.players}
     action = renderer_for(table.game).carry_over(view, seated)
     if action is not None:
-        await karata.service.act_now(table_id, str(table.creator_id), action)
+        await karata.service.play.act_now(table_id, str(table.creator_id), action)

@@ -188,7 +188,7 @@ async def said_at_table(update: Update, context: KarataContext) -> None:
         action = renderer.group_text_action(player_view(loaded.table, loaded.game, loaded.state, None), text)
         return action if action is not None else Outcome(True, table=loaded.table, code="ignored")
 
-    outcome = await karata.service.act_with(table.table_id, str(user.id), choose)
+    outcome = await karata.service.play.act_with(table.table_id, str(user.id), choose)
     if not outcome.ok:
         _ = await chat_translator(context, chat, user)
         await telegram_io.reply(message, outcome_text(outcome, _, renderer.refusal_texts))
@@ -211,7 +211,7 @@ async def private_text(update: Update, context: KarataContext) -> None:
         action = renderer.text_action(view, text)
         if action is None:
             continue
-        outcome = await karata.service.act(table.table_id, str(user.id), loaded.table.version, action)
+        outcome = await karata.service.play.act(table.table_id, str(user.id), loaded.table.version, action)
         if not outcome.ok:
             await telegram_io.reply(message, outcome_text(outcome, _, renderer.refusal_texts))
         return
@@ -242,12 +242,12 @@ async def end_session_command(update: Update, context: KarataContext) -> None:
         return
     _, table = found
     chat, user, message = effective(update)
-    service = context.karata.service
+    lobby = context.karata.service.lobby
     admin = user.id != table.creator_id and await is_admin(context, chat.id, user.id)
     if table.status == "lobby":
-        outcome = await service.cancel(table.table_id, user.id, admin)
+        outcome = await lobby.cancel(table.table_id, user.id, admin)
     else:
-        outcome = await service.end_session(table.table_id, user.id, admin)
+        outcome = await lobby.end_session(table.table_id, user.id, admin)
     if not outcome.ok:
         await telegram_io.reply(message, outcome_text(outcome, _))
 
@@ -270,7 +270,7 @@ async def poll_answer(update: Update, context: KarataContext) -> None:
     action = renderer.poll_action(row["key"], list(answer.option_ids), view)
     if action is None:
         return
-    outcome = await karata.service.act_now(loaded.table.table_id, str(answer.user.id), action)
+    outcome = await karata.service.play.act_now(loaded.table.table_id, str(answer.user.id), action)
     # A retracted answer that counted for nothing (a stranger's, one already closed) needs no word.
     if not outcome.ok and answer.option_ids:
         # A poll answer cannot be answered with a toast; tell the voter privately if we can.
@@ -339,7 +339,7 @@ async def press_leave(update: Update, context: KarataContext) -> None:
         await telegram_io.answer(query, _("You stay at the table."))
         await _close_question(message)
         return
-    outcome = await karata.service.replace_with_computer(data.table_id, user.id)
+    outcome = await karata.service.computers.replace_with_computer(data.table_id, user.id)
     if not outcome.ok:
         await telegram_io.answer(query, outcome_text(outcome, _), alert=True)
         return

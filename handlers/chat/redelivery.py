@@ -5,7 +5,7 @@ after handling it) or when a webhook call is retried; python-telegram-bot passes
 Two memories, checked before any handler runs: the update ids under way or handled lately in
 this process (a duplicate that arrives while the first is being handled), and the ids stored
 once an update was handled to its end (a duplicate after a restart). Moves are not stored here:
-the action log already names the press that made each one (tables/service.py `act_with`), and a
+the action log already names the press that made each one (tables/playing.py `act_with`), and a
 press costs no extra write. A press delivered again is answered, silently: the first delivery's
 answer may not have gone out before the crash.
 """

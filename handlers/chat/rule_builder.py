@@ -341,7 +341,7 @@ async def press_draft(update: Update, context: KarataContext) -> None:
         starts = "now" if parsed.confirm == "!" else "next_round"
         return {"type": "propose", "change": {"amend": parsed.amend, "rule": rule}, "starts": starts}
 
-    outcome = await karata.service.act_with(data.table_id, player, choose, press_request(update))
+    outcome = await karata.service.play.act_with(data.table_id, player, choose, press_request(update))
     if not outcome.ok:
         await telegram_io.answer(query, outcome_text(outcome, _, lopti.refusal_texts), alert=bool(parsed.confirm))
         return

@@ -40,7 +40,7 @@ class ChatKeeper:
         self._moved[old] = new
         self.courier.give_up(old, f"upgraded to supergroup {new}")
         self.courier.revive(new)
-        tables = await self.service.migrate_chat(old, new)
+        tables = await self.service.migration.migrate_chat(old, new)
         self.publisher.chat_moved(tables)
         log.info("group %s was upgraded to supergroup %s: %d open tables moved there", old, new, len(tables))
 
@@ -48,7 +48,7 @@ class ChatKeeper:
         """The bot can no longer write in `chat_id` (a group): stop calling it and end its tables."""
         if not self.courier.give_up(chat_id, reason):
             return
-        ended = await self.service.end_lost_chat(chat_id)
+        ended = await self.service.migration.end_lost_chat(chat_id)
         log.warning(
             "chat %s is closed to the bot (%s): no more calls to it, %d open tables ended", chat_id, reason, len(ended)
         )
@@ -74,11 +74,11 @@ class ChatKeeper:
     async def user_unreachable(self, user_id: int, table_id: int | None = None) -> None:
         """The user's private chat refuses the bot: every group table of theirs (and `table_id`,
         whose message failed) tells its group."""
-        tables = await self.service.mark_user_unreachable(user_id, table_id)
+        tables = await self.service.reachability.mark_user_unreachable(user_id, table_id)
         if tables:
             log.info("user %s cannot be written to: marked unreachable at %d tables", user_id, len(tables))
 
     async def user_back(self, user_id: int) -> list[int]:
         """The user opened their private chat (/start, /hand, an unblock): returns the tables whose
         hands are to be sent again."""
-        return await self.service.mark_reachable(user_id)
+        return await self.service.reachability.mark_reachable(user_id)

@@ -366,10 +366,10 @@ class Publisher:
             if held:
                 if unsaved:  # what the other messages show now; the revision stays behind
                     await self.yield_to()
-                    await self.service.record_screens(table_id, unsaved, 0)
+                    await self.service.messages.record_screens(table_id, unsaved, 0)
             elif unsaved or record.published < revision:
                 await self.yield_to()  # a press's move waits for no screen's write
-                await self.service.record_screens(table_id, unsaved, revision)
+                await self.service.messages.record_screens(table_id, unsaved, revision)
                 record = self._table(table_id)
                 record.published = max(revision, record.published)
             record = self._table(table_id)
@@ -455,7 +455,7 @@ class Publisher:
     async def _shown_of(self, table_id: int) -> dict[str, Shown]:
         shown = self._table(table_id).shown
         if shown is None:
-            shown = self._table(table_id).shown = await self.service.screens(table_id)
+            shown = self._table(table_id).shown = await self.service.messages.screens(table_id)
         return shown
 
     async def _record(self, table_id: int, slot: str, shown: Shown | None) -> None:
@@ -475,7 +475,7 @@ class Publisher:
             self._save_soon(table_id)
             return
         record.unsaved.pop(slot, None)
-        await self.service.record_screen(table_id, slot, shown)
+        await self.service.messages.record_screen(table_id, slot, shown)
 
     def _save_soon(self, table_id: int) -> None:
         """Write the table's edits made so far unless their pass does it first (usually it does:
@@ -494,7 +494,7 @@ class Publisher:
         try:
             unsaved, record.unsaved = record.unsaved, {}
             if unsaved:
-                await self.service.record_screens(table_id, unsaved, 0)
+                await self.service.messages.record_screens(table_id, unsaved, 0)
         finally:
             if (record := self._tables.get(table_id)) is not None:
                 record.writing = False
@@ -559,12 +559,12 @@ class Publisher:
         if current is not None and current.message_id is not None:
             await self._stop_poll(table_id, current, paid)
         message_id, poll_id = await self.outbox.send_poll(screen, paid.rate(screen.priority))
-        await self.service.record_poll(poll_id, table_id, screen.poll.key, screen.chat_id, message_id)
+        await self.service.messages.record_poll(poll_id, table_id, screen.poll.key, screen.chat_id, message_id)
         await self._record(table_id, slot, Shown(screen.chat_id, message_id, screen.digest))
 
     async def _stop_poll(self, table_id: int, shown: Shown, paid: _Paid) -> None:
         assert shown.message_id is not None
-        await self.service.close_polls(table_id)
+        await self.service.messages.close_polls(table_id)
         await self.outbox.stop_poll(shown.chat_id, shown.message_id, paid.rate(POST))
 
     async def _remove(self, table_id: int, slot: str, ticket: Ticket) -> None:

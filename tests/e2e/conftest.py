@@ -48,7 +48,7 @@ def start_bot(api, db_path):
         async with running_application(demo_settings(api, db_path, **overrides)) as application:
             # Every run deals the same cards: table n gets seed "n".
             seeds = itertools.count(1)
-            application.bot_data["karata"].service.new_seed = lambda: str(next(seeds))
+            application.bot_data["karata"].service.lobby.new_seed = lambda: str(next(seeds))
             # A press is answered first and shown after: a test reads the players' chats once
             # both happened (a group's table may wait for its flood budget: tests that read it
             # flush the publisher first).

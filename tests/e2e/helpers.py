@@ -92,12 +92,12 @@ async def play_a_match_amina_wins(application, sim):
     players = [str(user.id) for user in sim.users]
     # A fixed deal (its dealer and deck are what a replay needs besides the seed).
     deck = build_deck(players, players[-1], hands={players[0]: ["5H", "5S", "5D", "5C", "9C"]}, start="6H")
-    karata.service.deal_override = lambda table: (players[-1], [deck])
+    karata.service.lobby.deal_override = lambda table: (players[-1], [deck])
     await sim.open_table("kadi", QUICK)
     table = await karata.store.live_table(sim.group_id, 0)
     while (loaded := await karata.service.load(table.table_id)).table.status == "playing":
         player = loaded.game.to_act(loaded.state)[0]
         action = winning_policy(loaded.game, loaded.state, player, players[0])
-        assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
+        assert (await karata.service.play.act(table.table_id, player, loaded.table.version, action)).ok
     await karata.publisher.flush()
     return loaded

@@ -56,7 +56,7 @@ async def players_playing(application, sim, arena_id):
                 for player in sorted(people & set(loaded.game.to_act(loaded.state))):
                     action = choose(player, loaded.game.legal_actions(loaded.state, player), loaded)
                     if action is not None:
-                        await karata.service.act(table.table_id, player, loaded.table.version, action)
+                        await karata.service.play.act(table.table_id, player, loaded.table.version, action)
                         moved = True
                     break
             await asyncio.sleep(0 if moved else 0.01)

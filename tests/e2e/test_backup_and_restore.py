@@ -72,7 +72,7 @@ async def test_a_backup_taken_mid_match_restores_every_acknowledged_move(api, st
                 break
             player = loaded.game.to_act(loaded.state)[0]
             action = winning_policy(loaded.game, loaded.state, player, players[0])
-            assert (await karata_.service.act(table.table_id, player, loaded.table.version, action)).ok
+            assert (await karata_.service.play.act(table.table_id, player, loaded.table.version, action)).ok
         assert loaded.table.status == "finished"
 
 

@@ -25,7 +25,7 @@ async def open_quick_kadi(sim, karata, options=QUICK):
     """A Kadi table that Amina wins in a few moves (a fixed deal)."""
     players = [str(user.id) for user in sim.users]
     deck = build_deck(players, players[-1], hands={players[0]: FIVES[0]}, start="6H")
-    karata.service.deal_override = lambda table: (players[-1], [deck])
+    karata.service.lobby.deal_override = lambda table: (players[-1], [deck])
     await sim.open_table("kadi", options)
     return await karata.store.live_table(sim.group_id, 0)
 
@@ -37,7 +37,7 @@ async def move(karata, table, winner):
         return False
     player = loaded.game.to_act(loaded.state)[0]
     action = winning_policy(loaded.game, loaded.state, player, winner)
-    assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
+    assert (await karata.service.play.act(table.table_id, player, loaded.table.version, action)).ok
     return True
 
 
@@ -90,7 +90,7 @@ async def test_a_group_upgraded_mid_match_plays_on_in_the_supergroup_with_its_re
 
         # The same upgrade told again (both service messages, a restart's retry) changes nothing.
         await karata.keeper.moved(old, SUPERGROUP)
-        assert await karata.service.migrate_chat(old, SUPERGROUP) == [], "nothing left to move"
+        assert await karata.service.migration.migrate_chat(old, SUPERGROUP) == [], "nothing left to move"
         assert await karata.store.live_table(old, 0) is None
         assert not await karata.store.records.history(old)
         assert (await karata.store.get_table(table.table_id)).chat_id == SUPERGROUP

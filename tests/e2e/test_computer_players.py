@@ -40,7 +40,7 @@ async def play_until(application, sim, table_id, until, seconds=60.0, presses=Tr
         if waiting and not presses:
             player = sorted(waiting)[0]
             action = sim.choose(player, loaded.game.legal_actions(loaded.state, player), loaded)
-            await application.bot_data["karata"].service.act(table_id, player, loaded.table.version, action)
+            await application.bot_data["karata"].service.play.act(table_id, player, loaded.table.version, action)
         elif waiting:
             await application.bot_data["karata"].publisher.settle(private_only=True)
             await sim.step()
@@ -117,7 +117,9 @@ async def test_a_player_who_leaves_is_replaced_and_the_match_goes_on(api, start_
         closed = [m for m in api.bot_messages(leaver.id) if "You left this table" in (m.plain or "")]
         assert closed and buttons(closed[0]) == [], "the leaver's hand is closed"
         # The leaver's old buttons do nothing any more.
-        stale = await application.bot_data["karata"].service.act(table.table_id, str(leaver.id), None, {"type": "draw"})
+        stale = await application.bot_data["karata"].service.play.act(
+            table.table_id, str(leaver.id), None, {"type": "draw"}
+        )
         assert stale.code == "not_seated"
 
 
@@ -137,7 +139,7 @@ async def test_a_practice_game_in_the_private_chat(api, start_bot):
         before = (await table_state(application, table.table_id)).table.version
         await play_until(application, sim, table.table_id, lambda loaded: loaded.table.version >= before + 6)
         await application.bot_data["karata"].publisher.settle()
-        shown = await application.bot_data["karata"].service.screens(table.table_id)
+        shown = await application.bot_data["karata"].service.messages.screens(table.table_id)
         # One message for the table and one for the hand, both in the private chat.
         assert {slot for slot in shown} == {"table", f"hand:{player.id}"}
         assert {item.chat_id for item in shown.values()} == {player.id}
@@ -157,7 +159,7 @@ async def test_computer_players_never_sit_alone(api, start_bot):
         alone = await service.store.get_table(table.table_id)
         alone.seats = [seat for seat in alone.seats if seat.is_computer]
         await service.store.save_table(alone)
-        refused = await service.start(table.table_id, creator.id)
+        refused = await service.lobby.start(table.table_id, creator.id)
         assert refused.code == "no_human"
         assert "at least one person" in outcome_text(refused, translator("en"))
         # The opener leaving a lobby of computers closes it.
@@ -178,7 +180,7 @@ async def test_a_computer_move_pending_at_a_restart_is_made_after_it(api, start_
         loaded = await table_state(application, table.table_id)
         person = str(sim.users[0].id)
         if person in loaded.game.to_act(loaded.state):  # let the person bid so that a computer is next
-            await service.act(table.table_id, person, None, loaded.game.legal_actions(loaded.state, person)[0])
+            await service.play.act(table.table_id, person, None, loaded.game.legal_actions(loaded.state, person)[0])
         pending = (await table_state(application, table.table_id)).table
         assert pending.computer_turn
     async with start_bot(**FAST) as application:

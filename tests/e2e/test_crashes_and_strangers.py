@@ -103,7 +103,7 @@ async def test_without_a_turn_timer_every_round_and_pause_moves_on(api, start_bo
             player = loaded.game.to_act(loaded.state)[0]
             legal = loaded.game.legal_actions(loaded.state, player)
             action = choose(player, legal, loaded) or rng.choice(legal)
-            outcome = await service.act(table.table_id, player, loaded.table.version, action)
+            outcome = await service.play.act(table.table_id, player, loaded.table.version, action)
             assert outcome.ok or outcome.code == "round_pause", outcome
         assert loaded.table.status == "finished" or len(rounds) > 3, f"{game} stalled in round {max(rounds)}"
         assert len(rounds) > 1
@@ -116,7 +116,7 @@ async def test_play_again_pressed_from_another_group_opens_nothing(api, start_bo
     async with start_bot() as application:
         await sim.open_table("kadi")
         table = await application.bot_data["karata"].store.live_table(sim.group_id, 0)
-        await application.bot_data["karata"].service.end_session(table.table_id, None, True)
+        await application.bot_data["karata"].service.lobby.end_session(table.table_id, None, True)
         await application.bot_data["karata"].publisher.settle()
         elsewhere = api.last_message(-1009999, from_bot=False) or await _any_message(api, outsider, -1009999)
         query = await api.press_forged(outsider, -1009999, elsewhere.message_id, f"A:{table.table_id}")
@@ -174,7 +174,7 @@ async def test_two_quick_play_again_presses_open_one_table(api, start_bot):
         await sim.open_table("kadi")
         karata = application.bot_data["karata"]
         table = await karata.store.live_table(sim.group_id, 0)
-        await karata.service.end_session(table.table_id, None, True)
+        await karata.service.lobby.end_session(table.table_id, None, True)
         await karata.publisher.settle()
         message = sim.table_message()
         again = next(data for row in message.buttons for _, data in row if data.startswith("A:"))

@@ -68,7 +68,7 @@ async def test_two_bots_on_one_database_each_act_on_their_own_tables_only(reques
         for table in owned[0]:
             assert await service.load(table.table_id) is None
             player = table.seats[0].player
-            assert not (await service.act(table.table_id, player, table.version, {"type": "draw"})).ok
+            assert not (await service.play.act(table.table_id, player, table.version, {"type": "draw"})).ok
         assert not set(await stores[1].tables_behind()) & {table.table_id for table in owned[0]}
         timed = {row["table_id"] for row in await stores[1].timed_tables()}
         assert timed == {table.table_id for table in owned[1]}

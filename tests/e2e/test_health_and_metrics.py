@@ -90,7 +90,7 @@ async def test_metrics_move_with_a_played_match_and_name_nobody(api, start_bot):
     async with start_bot() as application:
         karata = application.bot_data["karata"]
         deck = build_deck(players, players[-1], hands={players[0]: ["5H", "5S", "5D", "5C", "9C"]}, start="6H")
-        karata.service.deal_override = lambda table: (players[-1], [deck])
+        karata.service.lobby.deal_override = lambda table: (players[-1], [deck])
         status, before = await get(application, "/metrics")
         assert status == 200
         assert value(before, "karata_open_tables", game="kadi", status="playing") == 0
@@ -109,7 +109,7 @@ async def test_metrics_move_with_a_played_match_and_name_nobody(api, start_bot):
         while (loaded := await karata.service.load(table.table_id)).table.status == "playing":
             player = loaded.game.to_act(loaded.state)[0]
             action = winning_policy(loaded.game, loaded.state, player, players[0])
-            assert (await karata.service.act(table.table_id, player, loaded.table.version, action)).ok
+            assert (await karata.service.play.act(table.table_id, player, loaded.table.version, action)).ok
         await karata.publisher.flush()  # the round's results are posted: the refused post, then again
 
         status, after = await get(application, "/metrics")

@@ -66,7 +66,7 @@ async def test_a_closed_table_leaves_no_timer_and_idle_tables_hold_no_lock(api, 
         await sim.open_table("kadi")
         table = await karata.store.live_table(sim.group_id, 0)
         assert karata.service.timers.armed(table.table_id), "a running table has timers"
-        await karata.service.cancel(table.table_id, sim.users[0].id, False)
+        await karata.service.lobby.cancel(table.table_id, sim.users[0].id, False)
         assert karata.service.timers.armed(table.table_id) == {}
         await karata.publisher.settle()
         gc.collect()

@@ -36,7 +36,7 @@ async def test_an_eliminated_player_is_told_they_are_out_with_their_points(api, 
             player = loaded.game.to_act(loaded.state)[0]
             legal = loaded.game.legal_actions(loaded.state, player)
             action = choose(player, legal, loaded) or rng.choice(legal)
-            await karata.service.act(table.table_id, player, loaded.table.version, action)
+            await karata.service.play.act(table.table_id, player, loaded.table.version, action)
         assert out and loaded.table.status == "playing", "someone is out while the others play on"
         await asyncio.sleep(0.1)  # the round's pause ends: the next round is dealt
         await karata.publisher.settle()

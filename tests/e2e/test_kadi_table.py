@@ -19,7 +19,7 @@ async def open_kadi(api, application, sim, options="hand_size=5", hands=(), star
     players = [str(user.id) for user in sim.users]
     named = {players[index]: cards for index, cards in enumerate(hands)}
     deck = build_deck(players, players[-1], hands=named, start=start, stock=stock, hand_size=5)
-    application.bot_data["karata"].service.deal_override = lambda table: (players[-1], [deck])
+    application.bot_data["karata"].service.lobby.deal_override = lambda table: (players[-1], [deck])
     await sim.open_table("kadi", options)
     return await application.bot_data["karata"].store.live_table(sim.group_id, 0)
 
@@ -189,7 +189,7 @@ async def open_hiding_table(api, application, sim, answers, hands=()):
     players = [str(user.id) for user in sim.users]
     named = {players[index]: cards for index, cards in enumerate(hands)}
     deck = build_deck(players, players[-1], hands=named, start="6H", hand_size=5)
-    application.bot_data["karata"].service.deal_override = lambda table: (players[-1], [deck])
+    application.bot_data["karata"].service.lobby.deal_override = lambda table: (players[-1], [deck])
     await api.send_text(sim.users[0], sim.group_id, "/newgame kadi hand_size=5 hiding=true")
     lobby = await api.wait_until(sim.table_message, what="lobby")
     join = next(d for row in lobby.buttons for _, d in row if d.startswith("https://"))

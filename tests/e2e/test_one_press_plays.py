@@ -28,12 +28,12 @@ async def test_a_lopti_pair_plays_with_one_press_for_three_edits(api, start_bot)
     amina, baraka, _chausiku = sim.users
     async with start_bot() as application:
         karata = application.bot_data["karata"]
-        karata.service.deal_override = lambda table: (str(amina.id), [lopti_deck(["5H", "5S", "9C"])])
+        karata.service.lobby.deal_override = lambda table: (str(amina.id), [lopti_deck(["5H", "5S", "9C"])])
         sim.application = application
         await sim.open_table("lopti")
         table = await karata.store.live_table(sim.group_id, 0)
         for user in sim.users:
-            outcome = await karata.service.act_now(table.table_id, str(user.id), {"type": "ready"})
+            outcome = await karata.service.play.act_now(table.table_id, str(user.id), {"type": "ready"})
             assert outcome.ok, outcome
         await karata.publisher.settle()
         labels = [label for row in sim.hand_message(amina).buttons for label, _data in row]

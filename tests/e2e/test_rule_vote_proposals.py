@@ -33,7 +33,7 @@ async def lopti_table(api, application, sim, options="", deck=None):
     karata = application.bot_data["karata"]
     if deck is not None:
         dealer = str(sim.users[0].id)
-        karata.service.deal_override = lambda table: (dealer, [deck])
+        karata.service.lobby.deal_override = lambda table: (dealer, [deck])
     sim.application = application
     await sim.open_table("lopti", options)
     return await karata.store.live_table(sim.group_id, 0)
@@ -41,7 +41,7 @@ async def lopti_table(api, application, sim, options="", deck=None):
 
 async def act(application, table, player, action):
     service = application.bot_data["karata"].service
-    outcome = await service.act_now(table.table_id, str(player.id if hasattr(player, "id") else player), action)
+    outcome = await service.play.act_now(table.table_id, str(player.id if hasattr(player, "id") else player), action)
     assert outcome.ok, (player, action, outcome)
 
 
@@ -79,7 +79,7 @@ async def play_quick_round(application, table, winner):
             action = max(moves, key=lambda action: len(action.get("cards", [])))
         else:
             action = next((action for action in legal if action["type"] in ("ready", "take")), legal[0])
-        assert (await service.act(table.table_id, player, loaded.table.version, action)).ok
+        assert (await service.play.act(table.table_id, player, loaded.table.version, action)).ok
     raise AssertionError("the quick round was not won")
 
 
@@ -160,7 +160,7 @@ async def test_every_refusal_of_the_vote_and_the_duel_names_its_reason(api, star
         )
         author_rock = data_of(amina_hand, "✊ Rock")
         # The author does not answer in time: she is no longer a duelist, and her old throw says so.
-        await application.bot_data["karata"].service.clock_action(table.table_id, "close_author")
+        await application.bot_data["karata"].service.timekeeper.clock_action(table.table_id, "close_author")
         assert (await options_of(application, table))["duel"]["stage"] == "champion"
         await api.settle(quiet=0.1)
         query = await api.press_forged(amina, amina.id, amina_hand.message_id, author_rock)

@@ -290,7 +290,7 @@ async def test_endsession_shows_standings_and_idle_tables_end_by_themselves(api,
         # A new table left alone ends when the idle timer looks at it.
         await api.send_text(sim.users[0], sim.group_id, "/newgame pitch")
         await api.wait_until(lambda: "Pitch" in (sim.table_message().plain or ""), what="lobby")
-        assert await service.end_idle_tables(-1) != []
+        assert await service.lobby.end_idle_tables(-1) != []
         assert await service.store.live_table(sim.group_id, 0) is None
 
 

@@ -1,7 +1,7 @@
 """Random matches of every game as the table service keeps them, for renderer tests.
 
 A match is played through the engine with random legal moves (and now and then a timeout, a
-Lopti rule or Rule Vote), and the table row is kept as `tables/service.py` keeps it: the
+Lopti rule or Rule Vote), and the table row is kept as `tables/playing.py` keeps it: the
 version, the last events (a timeout's begin with the service's `timed_out`), and the events
 that closed the last round. Each decision is yielded before it is made, so a test can render
 what every player and the group see at that moment.
@@ -18,7 +18,7 @@ from engine.core.options import options_dict, parse_options
 from engine.core.protocol import CLOCK, Event, Game, State
 from engine.registry import get_game
 from tables.models import PLAYING, Seat, TableRow
-from tables.service import RECENT_EVENTS, TIMED_OUT
+from tables.table_core import RECENT_EVENTS, TIMED_OUT
 
 NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
 # The most players each game seats: the biggest table message and the widest keyboards.

@@ -29,7 +29,8 @@ from handlers.presentation.games import renderer_for
 from handlers.presentation.render import hand
 from handlers.presentation.render.seat import player_view, seen_by
 from tables.models import CANCELLED, FINISHED, LOBBY, PLAYING, Loaded, Seat, TableRow
-from tables.service import RECENT_EVENTS, TIMED_OUT, TableService
+from tables.playing import Play
+from tables.table_core import RECENT_EVENTS, TIMED_OUT
 
 OPEN, CLOSE = "\ue000", "\ue001"
 NAMES = ["Amina", "Baraka", "Chausiku", "Daudi", "Eshe", "Faraji", "Gati"]
@@ -201,13 +202,13 @@ def random_match(game_name: str, raw: dict[str, Any], seed: int) -> list[Loaded]
 
 
 def commit(table: TableRow, game: Any, state: Any, events: list[Event], player: str, before: int) -> None:
-    """What TableService._commit keeps of a move, without the store."""
+    """What Play._commit keeps of a move, without the store."""
     table.version += 1
     spectator = [event.view(None) for event in events]
     table.recent_events = (table.recent_events + spectator)[-RECENT_EVENTS:]
     if game.round_number(state) != before or game.is_finished(state):
         table.round_events = {"round": before, "version": table.version, "events": spectator}
-    TableService._keep_notes(table, events, player, game.round_number(state))
+    Play._keep_notes(table, events, player, game.round_number(state))
     if game.is_finished(state):
         table.status = FINISHED
 

@@ -27,17 +27,17 @@ async def open_service(path: str, bot_id: int = 0) -> TableService:
         await store.remember_user(seat.user_id, seat.name, "en")
     service = TableService(store, ChangeFeed())
     seeds = itertools.count(1)
-    service.new_seed = lambda: f"series-{next(seeds)}"
+    service.lobby.new_seed = lambda: f"series-{next(seeds)}"
     return service
 
 
 async def seat_table(service: TableService, chat_id: int, seats: Sequence[Seat], game: str, options: dict) -> TableRow:
-    opened = await service.open_lobby(chat_id, 0, game, seats[0], dict(options), 0)
+    opened = await service.lobby.open_lobby(chat_id, 0, game, seats[0], dict(options), 0)
     assert opened.ok and opened.table is not None, opened
     table = opened.table
     for seat in seats[1:]:
-        assert (await service.join(table.table_id, seat, table.join_token)).ok
-    assert (await service.start(table.table_id, seats[0].user_id)).ok
+        assert (await service.lobby.join(table.table_id, seat, table.join_token)).ok
+    assert (await service.lobby.start(table.table_id, seats[0].user_id)).ok
     return table
 
 
@@ -74,7 +74,7 @@ async def play_match(
             return loaded.table
         player = loaded.game.to_act(loaded.state)[0]
         action = winning_policy(loaded.game, loaded.state, player, winner.player)
-        outcome = await service.act(table.table_id, player, loaded.table.version, action)
+        outcome = await service.play.act(table.table_id, player, loaded.table.version, action)
         assert outcome.ok, outcome
     raise AssertionError("the match did not end")
 
@@ -91,5 +91,5 @@ async def play_random_match(
             return loaded.table
         player = loaded.game.to_act(loaded.state)[0]
         legal = loaded.game.legal_actions(loaded.state, player)
-        assert (await service.act(table.table_id, player, loaded.table.version, pick(legal))).ok
+        assert (await service.play.act(table.table_id, player, loaded.table.version, pick(legal))).ok
     raise AssertionError("the match did not end")

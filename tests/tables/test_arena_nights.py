@@ -93,7 +93,7 @@ async def finish(service, table_id: int, winner: int) -> None:
             return
         player = loaded.game.to_act(loaded.state)[0]
         action = winning_policy(loaded.game, loaded.state, player, str(winner))
-        assert (await service.act(table_id, player, loaded.table.version, action)).ok
+        assert (await service.play.act(table_id, player, loaded.table.version, action)).ok
     raise AssertionError("the match did not end")
 
 
@@ -105,7 +105,7 @@ async def settled(arenas: ArenaNights) -> None:
 @pytest.mark.asyncio
 async def test_an_arena_reseats_by_score_pauses_and_moves_with_its_group(database):
     service = await open_service(database)
-    arenas = ArenaNights(service.store, service, minute=60.0)
+    arenas = ArenaNights(service.store, service.lobby, minute=60.0)
     service.feed.listen(arenas)
     try:
         opened = await arenas.open(GROUP, 0, "kadi", AMINA, dict(QUICK_KADI), 30)
@@ -119,7 +119,7 @@ async def test_an_arena_reseats_by_score_pauses_and_moves_with_its_group(databas
         assert len(table.user_ids) == 4, "four in Kadi: a table of three and the fourth joins it"
 
         # The group may still open a table of its own beside the arena's.
-        assert (await service.open_lobby(GROUP, 0, "kadi", AMINA, {}, 0)).ok
+        assert (await service.lobby.open_lobby(GROUP, 0, "kadi", AMINA, {}, 0)).ok
 
         await arenas.pause(arena.arena_id, DAUDI.user_id, True)
         await finish(service, table.table_id, CHAUSIKU.user_id)
@@ -132,7 +132,7 @@ async def test_an_arena_reseats_by_score_pauses_and_moves_with_its_group(databas
         assert standings.lines[0].points == 2
 
         # A supergroup upgrade takes the arena, its running table and its results along.
-        await service.migrate_chat(GROUP, OTHER_GROUP)
+        await service.migration.migrate_chat(GROUP, OTHER_GROUP)
         moved = await arenas.arenas.live_in(OTHER_GROUP)
         assert moved is not None and moved.arena_id == arena.arena_id
         assert (await service.store.get_table(again.table_id)).chat_id == OTHER_GROUP
@@ -153,7 +153,7 @@ async def test_an_arena_reseats_by_score_pauses_and_moves_with_its_group(databas
 @pytest.mark.asyncio
 async def test_an_arena_refuses_a_length_out_of_bounds_and_options_needing_consent(database):
     service = await open_service(database)
-    arenas = ArenaNights(service.store, service)
+    arenas = ArenaNights(service.store, service.lobby)
     try:
         assert (await arenas.open(GROUP, 0, "kadi", AMINA, {}, 2)).code == "minutes"
         assert (await arenas.open(GROUP, 0, "chess", AMINA, {}, 30)).code == "unknown_game"
@@ -167,7 +167,7 @@ async def test_an_arena_refuses_a_length_out_of_bounds_and_options_needing_conse
 @pytest.mark.asyncio
 async def test_a_table_the_bot_was_seating_when_it_stopped_is_dealt_at_the_next_start(database):
     service = await open_service(database)
-    arenas = ArenaNights(service.store, service)
+    arenas = ArenaNights(service.store, service.lobby)
     service.feed.listen(arenas)
     try:
         arena = (await arenas.open(GROUP, 0, "kadi", AMINA, dict(QUICK_KADI), 30)).arena
@@ -176,10 +176,12 @@ async def test_a_table_the_bot_was_seating_when_it_stopped_is_dealt_at_the_next_
         await arenas.start(arena.arena_id)
         # As if the bot had stopped after seating a table and before dealing it.
         lobby = (
-            await service.open_lobby(GROUP, 0, "kadi", CHAUSIKU, dict(QUICK_KADI), 0, arena_id=arena.arena_id)
+            await service.lobby.open_lobby(GROUP, 0, "kadi", CHAUSIKU, dict(QUICK_KADI), 0, arena_id=arena.arena_id)
         ).table
-        lonely = (await service.open_lobby(GROUP, 0, "kadi", DAUDI, dict(QUICK_KADI), 0, arena_id=arena.arena_id)).table
-        await service.join(lobby.table_id, Seat(105, "Eliya"), lobby.join_token)
+        lonely = (
+            await service.lobby.open_lobby(GROUP, 0, "kadi", DAUDI, dict(QUICK_KADI), 0, arena_id=arena.arena_id)
+        ).table
+        await service.lobby.join(lobby.table_id, Seat(105, "Eliya"), lobby.join_token)
         await arenas.resume()
         await settled(arenas)
         assert (await service.store.get_table(lobby.table_id)).status == "playing"

@@ -159,13 +159,13 @@ async def test_records_are_written_with_the_move_that_ends_the_match(database):
 async def test_cancelled_and_abandoned_tables_leave_no_record_and_a_session_with_a_round_does(database):
     service = await open_service(database)
     table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
-    assert (await service.cancel(table.table_id, AMINA.user_id, False)).ok
+    assert (await service.lobby.cancel(table.table_id, AMINA.user_id, False)).ok
     table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
-    assert (await service.end_session(table.table_id, AMINA.user_id, False)).ok
+    assert (await service.lobby.end_session(table.table_id, AMINA.user_id, False)).ok
     assert await service.store.records.history(GROUP) == []
 
     rng = random.Random(6)
-    service.new_seed = lambda: "series-6"  # a deal whose first round random moves finish quickly
+    service.lobby.new_seed = lambda: "series-6"  # a deal whose first round random moves finish quickly
     lopti = await seat_table(service, GROUP, [AMINA, BARAKA], "lopti", {})
     while True:
         loaded = await service.load(lopti.table_id)
@@ -173,8 +173,8 @@ async def test_cancelled_and_abandoned_tables_leave_no_record_and_a_session_with
             break
         player = loaded.game.to_act(loaded.state)[0]
         choice = rng.choice(loaded.game.legal_actions(loaded.state, player))
-        assert (await service.act(lopti.table_id, player, loaded.table.version, choice)).ok
-    assert (await service.end_session(lopti.table_id, None, True)).ok, "the idle timer ends the session"
+        assert (await service.play.act(lopti.table_id, player, loaded.table.version, choice)).ok
+    assert (await service.lobby.end_session(lopti.table_id, None, True)).ok, "the idle timer ends the session"
     [session] = await service.store.records.history(GROUP)
     assert session.game == "lopti" and len(session.winners) == 1 and session.winners[0].score == 1
     await service.store.close()
@@ -239,7 +239,7 @@ async def test_a_replay_file_plays_the_match_back_exactly(database, fixed_deal):
     if fixed_deal:
         players = [seat.player for seat in seats]
         deck = build_deck(players, players[1], hands={players[0]: ["5H", "5S", "5D", "5C", "9C"]}, start="6H")
-        service.deal_override = lambda table: (players[1], [deck])
+        service.lobby.deal_override = lambda table: (players[1], [deck])
     table = await play_match(service, GROUP, seats, CHAUSIKU)
     replay = await service.store.records.replay(table.table_id)
     assert ("dealer" in replay.data) == ("decks" in replay.data) == fixed_deal

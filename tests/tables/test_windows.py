@@ -1,7 +1,7 @@
 """The clock's windows (a Rule Vote, a champion's call): a window keeps its deadline while it is
 open, and one the clock just closed starts afresh when the game opens it again."""
 
-from tables.service import windows_after
+from tables.table_core import windows_after
 
 
 def seconds(kind: str) -> float:

@@ -70,7 +70,7 @@ async def test_a_press_never_waits_for_its_tables_screen_record_waiting_for_its_
     shown = {"table": Shown(GROUP, 1, "digest")}
     try:
         async with service.store._writes.turn():  # another table's long write
-            recording = asyncio.create_task(service.record_screens(table.table_id, shown, 1))
+            recording = asyncio.create_task(service.messages.record_screens(table.table_id, shown, 1))
             await asyncio.sleep(0.01)
             assert not recording.done()
             # The record waits for its turn without the table's lock: a move may take it now.
@@ -88,7 +88,7 @@ async def test_a_screen_record_lets_a_move_of_its_table_under_way_go_first(datab
     table = await seat_table(service, GROUP, [AMINA, BARAKA], "kadi", QUICK_KADI)
     try:
         async with service.lock(table.table_id):  # a move of the table is under way
-            recording = asyncio.create_task(service.record_screens(table.table_id, {}, 5))
+            recording = asyncio.create_task(service.messages.record_screens(table.table_id, {}, 5))
             await asyncio.sleep(0.01)
             assert not recording.done()
             assert await published(service, table.table_id) < 5

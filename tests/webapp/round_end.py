@@ -37,11 +37,11 @@ async def to_the_last_move_of_the_round(karata, table_id: int, rng: random.Rando
         if game.round_number(after) != game.round_number(state):
             assert not game.is_finished(after), "the match ended with the round: choose longer options"
             return LastMove(player, action, loaded.table.version, movers(game, after))
-        outcome = await karata.service.act(table_id, player, loaded.table.version, action)
+        outcome = await karata.service.play.act(table_id, player, loaded.table.version, action)
         assert outcome.ok, outcome
     raise AssertionError("the round did not end")
 
 
 async def make(karata, table_id: int, move: LastMove) -> None:
-    outcome = await karata.service.act(table_id, move.player, move.version, move.action)
+    outcome = await karata.service.play.act(table_id, move.player, move.version, move.action)
     assert outcome.ok, outcome

@@ -273,7 +273,7 @@ async def test_the_end_of_a_rounds_pause_reaches_the_app_and_a_reconnection(api,
         await make(karata, table.table_id, last)
         paused = await next_snapshot(socket, after=snap["version"])
         assert paused["prompt"] == "Next round in a moment..."
-        await karata.service.end_pause(table.table_id)
+        await karata.service.timekeeper.end_pause(table.table_id)
         resumed = await next_snapshot(socket, revision=paused["revision"])
         assert resumed["version"] == paused["version"], "the pause's end is no move"
         assert resumed["prompt"].startswith("Your turn"), "the new round's moves"

@@ -113,7 +113,7 @@ def test_a_round_that_ends_brings_its_results_to_the_page_in_plain_text(game_nam
         applied = game.advance(state, acting[0], rng.choice(game.legal_actions(state, acting[0])))
         state = applied.state
         table.version += 1
-        # What the table service keeps of each move (tables/service.py, _commit).
+        # What the table service keeps of each move (tables/playing.py, _commit).
         events = [event.view(None) for event in applied.events]
         table.round_events = {"round": before, "version": table.version, "events": events}
         for language in ("en", "sw"):

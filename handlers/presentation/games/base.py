@@ -32,9 +32,9 @@ ACTION_LABELS: dict[str, str] = {
 
 
 # The table service's event for a timeout, first in the events of the move it made
-# (tables/service.py TIMED_OUT); engines emit their own `timed_out`, with a phase or a player.
+# (tables/table_core.py TIMED_OUT); engines emit their own `timed_out`, with a phase or a player.
 TIMED_OUT = "timed_out"
-# The table service's event for a player who left a running match (tables/service.py REPLACED).
+# The table service's event for a player who left a running match (tables/table_core.py REPLACED).
 REPLACED = "replaced"
 NAME_LIMIT = 20
 MATCH_END_KINDS = ("match_over", "match_won")

@@ -63,7 +63,7 @@ async def test_the_first_player_of_a_new_round_gets_their_moves_without_reopenin
             what="the pause between rounds",
         )
         assert not await page.run(OFFERS_A_MOVE)
-        await karata.service.end_pause(table.table_id)
+        await karata.service.timekeeper.end_pause(table.table_id)
         await page.until(OFFERS_A_MOVE, timeout=LIVE_SECONDS, what="the new round's moves")
         assert await prompt(page) != PAUSED
         # The round's results are open above, and the hand with its buttons is on the screen.
@@ -102,7 +102,7 @@ async def test_a_page_offline_when_the_pause_ends_shows_the_new_round_when_it_is
             "KarataApp.dropLive();"
         )
         await page.until("return !document.querySelector('#offline').hidden", what="the reconnecting notice")
-        await karata.service.end_pause(table.table_id)
+        await karata.service.timekeeper.end_pause(table.table_id)
         loaded = await karata.service.load(table.table_id)
         assert str(first.id) in movers(loaded.game, loaded.state)
         # Back online: the page shows the moves of the new round, the same version as before.

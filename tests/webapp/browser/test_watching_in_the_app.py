@@ -67,7 +67,7 @@ async def test_a_watcher_follows_a_whole_kadi_match_live_to_its_end(api, start_b
             game, state = loaded.game, loaded.state
             mover = next(who for who in game.to_act(state) if game.legal_actions(state, who))
             action = choose(mover, game.legal_actions(state, mover), loaded)
-            assert (await karata.service.act(table.table_id, mover, loaded.table.version, action)).ok
+            assert (await karata.service.play.act(table.table_id, mover, loaded.table.version, action)).ok
         else:
             raise AssertionError("the match did not end")
         winner = next(user for user in sim.users if str(user.id) in loaded.game.winners(loaded.state))
