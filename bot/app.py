@@ -39,6 +39,7 @@ from bot.services import SERVICES, Liveness, Services, services_of
 from bot.settings import Settings
 from engine.core.protocol import CHAMPION_WINDOW, VOTE_WINDOW
 from handlers.chat import (
+    arena_nights,
     basics,
     chat_changes,
     howto,
@@ -52,6 +53,7 @@ from handlers.chat import (
     seasons,
     status,
 )
+from handlers.chat.arena_nights import EDIT_EVERY_SECONDS, ArenaBoard
 from handlers.chat.context import BotData, KarataContext
 from handlers.context import KARATA, Karata
 from handlers.delivery.chat_keeper import ChatKeeper
@@ -59,8 +61,10 @@ from handlers.delivery.courier import Courier
 from handlers.delivery.flood import FloodGate, FloodLimiter
 from handlers.delivery.precedence import UpdatesFirst
 from handlers.delivery.publisher import Publisher
+from handlers.delivery.screens import watch_url
 from handlers.moves import Moves
 from handlers.presentation.callback_data import (
+    ArenaOp,
     ForgetMe,
     HowTo,
     LeaveTable,
@@ -74,6 +78,7 @@ from handlers.presentation.callback_data import (
     TreeNode,
 )
 from handlers.recent import Recent
+from tables.arena_nights import ArenaNights
 from tables.call_log import CallLog
 from tables.database import is_postgresql
 from tables.feed import ChangeFeed
@@ -170,6 +175,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CommandHandler("top", records.top_command))
     application.add_handler(CommandHandler("history", records.history_command))
     application.add_handler(CommandHandler("season", seasons.season_command))
+    application.add_handler(CommandHandler("arena", arena_nights.arena_command))
     application.add_handler(CommandHandler("forget", privacy.forget_command))
     application.add_handler(CommandHandler("status", status.status_command))
     application.add_handler(
@@ -185,6 +191,7 @@ def build_application(settings: Settings) -> Application:
     application.add_handler(CallbackQueryHandler(play.press_leave, pattern=LeaveTable.matches))
     application.add_handler(CallbackQueryHandler(lobby.pick_game, pattern=PickGame.matches))
     application.add_handler(CallbackQueryHandler(lobby.play_again, pattern=PlayAgain.matches))
+    application.add_handler(CallbackQueryHandler(arena_nights.press_arena, pattern=ArenaOp.matches))
     application.add_handler(CallbackQueryHandler(records.send_replay, pattern=MatchReplay.matches))
     application.add_handler(CallbackQueryHandler(basics.pick_language, pattern=PickLanguage.matches))
     application.add_handler(CallbackQueryHandler(howto.press_howto, pattern=HowTo.matches))
@@ -222,11 +229,22 @@ async def _post_init(application: Application) -> None:
     courier = Courier(services.gate, yield_to)
     bot = application.bot
     moves = Moves(service, feed, partial(rule_builder.open_amendment, bot))
+    arenas = ArenaNights(store, service.lobby, application.job_queue, minute=settings.arena_minute_seconds)
+    feed.listen(arenas)
+    board = ArenaBoard(bot, store, arenas, lambda: bot.username, settings.group_language,
+                       every=EDIT_EVERY_SECONDS * settings.telegram_second)  # fmt: skip
+    arenas.watchers.append(board)
+    services.arena_board = board
     publisher = Publisher(
         bot, service, feed, courier, lambda: bot.username, settings.group_language, moves.branches, yield_to=yield_to
     )
     # The keeper and the publisher tell each other of chats; every refused call reaches the keeper.
     keeper = publisher.watch = ChatKeeper(service, publisher, courier)
+    board.moved = keeper.moved
+    # A running arena table's "👀 Watch" link, where the Mini App is served with a short name.
+    board.watch_url = lambda table: (
+        watch_url(bot.username, publisher.webapp_name, table) if publisher.webapp_url else None
+    )
     services.limiter.refused = keeper.refused
     application.bot_data[KARATA] = Karata(
         store=store,
@@ -235,6 +253,7 @@ async def _post_init(application: Application) -> None:
         courier=courier,
         keeper=keeper,
         moves=moves,
+        arenas=arenas,
         metrics=metrics,
         recent_updates=Recent(),
         group_language=settings.group_language,
@@ -267,6 +286,7 @@ async def _post_init(application: Application) -> None:
     await store.seasons.begin(seasons.now())
     started = time.monotonic()
     resumed = await service.timekeeper.resume_after_restart()
+    await arenas.resume()
     metrics.resumed_tables.set(resumed)
     # Writing thousands of fresh deadlines must not hold up the first update.
     deadlines = asyncio.get_running_loop().create_task(service.timekeeper.store_fresh_deadlines())
@@ -291,6 +311,8 @@ async def _post_stop(application: Application) -> None:
         loop_lag.stop()
     # With the token refused nothing can be delivered: no wait.
     flush = 0.0 if services_of(application).token_refused.is_set() else STOP_DELIVERY_SECONDS
+    if services_of(application).arena_board is not None:
+        services_of(application).arena_board.stop()  # a restart draws every unfinished arena again
     if found is not None and not await found.publisher.stop(flush):
         log.warning("stopping with undelivered messages; they go out at the next start")
 

@@ -25,6 +25,7 @@ from tables.metrics import Metrics
 
 if TYPE_CHECKING:
     from bot.web import WebServer
+    from handlers.chat.arena_nights import ArenaBoard
     from handlers.webapp.live import LiveTables
 
 SERVICES = "services"
@@ -63,6 +64,8 @@ class Services:
     token_refused: asyncio.Event = field(default_factory=asyncio.Event)
     # How late the event loop runs what is due (/metrics), while the bot runs.
     loop_lag: LoopLagProbe | None = None
+    # The arena nights' standings messages (handlers/chat/arena_nights.py), made at start-up.
+    arena_board: ArenaBoard | None = None
 
 
 def services_of(application: Application) -> Services:

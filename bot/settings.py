@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     nudge_seconds: float = Field(8, ge=0, le=600, validation_alias=AliasChoices("KARATA_NUDGE_SECONDS"))
     # A computer player's pause before its move, so that a group can follow the game.
     computer_seconds: float = Field(1.5, ge=0, le=30, validation_alias=AliasChoices("KARATA_COMPUTER_SECONDS"))
+    # How long an arena night's minute lasts, in seconds: 60 (tests and demos run arenas faster).
+    arena_minute_seconds: float = Field(60.0, gt=0, le=60, validation_alias=AliasChoices("KARATA_ARENA_MINUTE_SECONDS"))
     # Processes in which strong computer players search (0: a thread of the bot's own process,
     # which then slows other tables' presses while it thinks: tables/thinking.py).
     computer_workers: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("KARATA_COMPUTER_WORKERS"))

@@ -11,6 +11,7 @@ from handlers.delivery.courier import Courier
 from handlers.delivery.publisher import Publisher
 from handlers.moves import Moves
 from handlers.recent import Recent
+from tables.arena_nights import ArenaNights
 from tables.metrics import Metrics
 from tables.service import TableService
 from tables.store import Store
@@ -33,6 +34,8 @@ class Karata:
     recent_updates: Recent
     # The one door for presses and table buttons, chat and app alike, and their open branches.
     moves: Moves
+    # Arena nights: a group's timed competition over the tables (tables/arena_nights.py).
+    arenas: ArenaNights
     group_language: str
     # Where the games' full guides are (None: the source checkout's docs/games).
     guides_dir: Path | None = None

@@ -58,9 +58,11 @@ class Lobby:
         level: str = "strong",
         stand_in: bool = False,
         start: bool = False,
+        arena_id: int | None = None,
     ) -> Outcome:
         """A new lobby with the opener seated, and `computers` computer players of `level`;
-        `start`: deal at once (a practice table in the private chat)."""
+        `start`: deal at once (a practice table in the private chat); `arena_id`: a table of that
+        arena night (tables/arena_nights.py), one of several in its chat."""
         try:
             game = get_game(game_name)
         except UnknownGame:
@@ -76,7 +78,7 @@ class Lobby:
             return Outcome.refused("table_full", limit=most)
         # One lobby per chat and topic: two presses of "Play again" must not race to open two.
         async with self.core.lock(("chat", chat_id, thread_id)):
-            if await self.core.store.live_table(chat_id, thread_id):
+            if arena_id is None and await self.core.store.live_table(chat_id, thread_id):
                 return Outcome.refused("table_exists")
             now = self.core.clock()
             table = TableRow(
@@ -93,6 +95,7 @@ class Lobby:
                 join_token=secrets.token_hex(6),
                 level=level,
                 stand_in=stand_in,
+                arena_id=arena_id,
                 created_at=now,
                 updated_at=now,
             )

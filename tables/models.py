@@ -169,6 +169,8 @@ class TableRow:
     updated_at: float = _stored(default_factory=time.time)
     # The bot of a fleet that opened the table (its token's number), the only one that acts on it.
     bot_id: int = _stored(fixed=True, default=0)
+    # The arena night the table was seated by (tables/arena_nights.py); None for a table of its own.
+    arena_id: int | None = _stored(fixed=True, default=None)
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)

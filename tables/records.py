@@ -332,6 +332,8 @@ class PastMatch:
     game: str
     finished_at: float
     seats: list[Placed]
+    # Played at an arena night's table (tables/arena_nights.py).
+    arena: bool = False
 
     @property
     def winners(self) -> list[Placed]:
@@ -488,8 +490,9 @@ class Records:
             return []
         ids = [row[0] for row in heads]
         marks = ",".join("?" * len(ids))
-        seats = {row[0]: json.loads(row[1]) for row in await self._all(
-            f"SELECT table_id, seats FROM tables WHERE table_id IN ({marks})", ids)}  # fmt: skip
+        found = await self._all(f"SELECT table_id, seats, arena_id FROM tables WHERE table_id IN ({marks})", ids)
+        seats = {row[0]: json.loads(row[1]) for row in found}
+        arenas = {row[0] for row in found if row[2] is not None}
         placed: dict[int, list[Placed]] = {table_id: [] for table_id in ids}
         for table_id, seat, user, place, score, team in await self._all(
             f"SELECT table_id, seat, user_id, place, score, team FROM results WHERE table_id IN ({marks}) "
@@ -498,7 +501,10 @@ class Records:
         ):
             name = seats[table_id][seat]["name"] if seat < len(seats.get(table_id, [])) else ""
             placed[table_id].append(Placed(user, name, place, score, team))
-        return [PastMatch(table_id, game, finished_at, placed[table_id]) for table_id, game, finished_at in heads]
+        return [
+            PastMatch(table_id, game, finished_at, placed[table_id], table_id in arenas)
+            for table_id, game, finished_at in heads
+        ]
 
     async def replay(self, table_id: int) -> Replay | None:
         """The replay file of a counted match: game, players, options, seed (and the deal when

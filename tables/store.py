@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from tables.arena_nights import MOVE_CHAT as MOVE_ARENAS
+from tables.arena_nights import ArenaStore
 from tables.database import Database, Transaction, connect
 from tables.metrics import UNREAD, Metrics
 from tables.models import TABLE_COLUMNS, Shown, TableRow, UserRow
@@ -233,6 +235,43 @@ MIGRATIONS: Sequence[str] = (
     CREATE UNIQUE INDEX seasons_checked_of_bot ON seasons_checked(bot_id);
     ALTER TABLE tables DROP COLUMN deadline_version;
     """,
+    # 11: arena nights (tables/arena_nights.py): a group's timed competition, its entrants and
+    # its standings message; a table it seated names it (several arena tables play at once in
+    # one chat and topic, so the one-live-table rule leaves them out); each group's arena
+    # settings (who may open one, whether computer players fill a seat).
+    """
+    CREATE TABLE arena_nights (
+        arena_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        bot_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        creator_id INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        computers INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        join_token TEXT NOT NULL,
+        entrants TEXT NOT NULL DEFAULT '[]',
+        ends_at REAL,
+        message_id INTEGER,
+        shown TEXT NOT NULL DEFAULT '',
+        told INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_live_arena ON arena_nights(bot_id, chat_id) WHERE status IN ('open', 'running', 'closing');
+    CREATE INDEX arena_nights_untold ON arena_nights(bot_id, told);
+    CREATE TABLE arena_settings (
+        chat_id INTEGER PRIMARY KEY,
+        anyone INTEGER NOT NULL DEFAULT 0,
+        computers INTEGER NOT NULL DEFAULT 0
+    );
+    ALTER TABLE tables ADD COLUMN arena_id INTEGER;
+    CREATE INDEX tables_of_arena ON tables(arena_id, status) WHERE arena_id IS NOT NULL;
+    DROP INDEX one_live_table;
+    CREATE UNIQUE INDEX one_live_table ON tables(bot_id, chat_id, thread_id)
+        WHERE status IN ('lobby', 'playing') AND arena_id IS NULL;
+    """,
 )
 
 # How long a handled update is remembered (Telegram keeps an unconfirmed update for 24 hours).
@@ -427,6 +466,11 @@ class Store:
         """Each group's seasons: its setting, standings and announcements (tables/seasons.py)."""
         return Seasons(self.database, self._write, self.bot_id)
 
+    @property
+    def arenas(self) -> ArenaStore:
+        """Arena nights and each group's arena settings (tables/arena_nights.py)."""
+        return ArenaStore(self.database, self._write, self.bot_id)
+
     # ----- tables -------------------------------------------------------------------------
     @_serialized
     async def create_table(self, table: TableRow) -> TableRow:
@@ -481,7 +525,7 @@ class Store:
     async def live_table(self, chat_id: int, thread_id: int) -> TableRow | None:
         row = await self._one(
             "SELECT * FROM tables WHERE chat_id = ? AND thread_id = ? AND status IN ('lobby', 'playing') "
-            "AND bot_id = ?",
+            "AND bot_id = ? AND arena_id IS NULL",
             (chat_id, thread_id, self.bot_id),
         )
         return _table_from_row(row) if row else None
@@ -560,11 +604,13 @@ class Store:
             )
             await transaction.execute("DELETE FROM chats WHERE chat_id = ?", (old,))
             live = "status IN ('lobby', 'playing')"
+            # Arena tables share their chat and topic with each other: only a table of its own keeps a place.
+            alone = "AND tables.arena_id IS NULL AND kept.arena_id IS NULL"
             moved = [
                 row[0]
                 for row in await transaction.fetchall(
                     f"SELECT table_id FROM tables WHERE chat_id = ? AND {live} AND NOT EXISTS (SELECT 1 FROM tables "
-                    f"AS kept WHERE kept.chat_id = ? AND kept.bot_id = tables.bot_id "
+                    f"AS kept WHERE kept.chat_id = ? AND kept.bot_id = tables.bot_id {alone} "
                     f"AND kept.thread_id = tables.thread_id AND kept.{live})",
                     (old, new),
                 )
@@ -572,7 +618,7 @@ class Store:
             await transaction.execute(
                 f"UPDATE tables SET chat_id = ?, revision = revision + (CASE WHEN {live} THEN 1 ELSE 0 END) "
                 f"WHERE chat_id = ? AND NOT ({live} AND EXISTS (SELECT 1 FROM tables AS kept WHERE kept.chat_id = ? "
-                f"AND kept.bot_id = tables.bot_id AND kept.thread_id = tables.thread_id AND kept.{live}))",
+                f"AND kept.bot_id = tables.bot_id {alone} AND kept.thread_id = tables.thread_id AND kept.{live}))",
                 (new, old, new),
             )
             marks = ",".join("?" * len(moved)) or "NULL"
@@ -591,6 +637,8 @@ class Store:
             )
             await transaction.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
             await transaction.execute(MOVE_SEASONS, (new, old))
+            for statement in MOVE_ARENAS:
+                await transaction.execute(statement, (new, old))
             await transaction.execute("DELETE FROM seasons WHERE chat_id = ?", (old,))
             return moved
 

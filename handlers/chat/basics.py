@@ -9,11 +9,11 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.helpers import create_deep_linked_url
 
-from handlers.chat import howto, languages, lobby, play, profile, telegram_io
+from handlers.chat import arena_nights, howto, languages, lobby, play, profile, telegram_io
 from handlers.chat.context import KarataContext, chat_translator, effective, is_admin, pressed, seat_for
 from handlers.context import KARATA
 from handlers.i18n import LANGUAGES, N_, Translator, first_language, translator
-from handlers.presentation.callback_data import HandLink, HowToLink, JoinLink, PickLanguage, parse_start
+from handlers.presentation.callback_data import ArenaLink, HandLink, HowToLink, JoinLink, PickLanguage, parse_start
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,8 @@ def help_text(_: Translator, private: bool) -> str:
     if private:
         lines.append(
             _(
-                "In a group: /newgame opens a table; /table, /kadi, /rules, /endsession, /cancel, /top, /season "
-                "and /history work there."
+                "In a group: /newgame opens a table and /arena an arena; /table, /kadi, /rules, /endsession, "
+                "/cancel, /top, /season and /history work there."
             )
         )
     lines.append(
@@ -104,6 +104,9 @@ async def start(update: Update, context: KarataContext) -> None:
     link = parse_start(context.args[0] if context.args else "")
     if isinstance(link, JoinLink):
         await lobby.join_by_link(update, context, link)
+        return
+    if isinstance(link, ArenaLink):
+        await arena_nights.join_by_link(update, context, link)
         return
     if isinstance(link, HandLink):
         table = await karata.store.get_table(link.table_id)

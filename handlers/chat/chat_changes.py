@@ -44,3 +44,7 @@ async def migrated(update: Update, context: KarataContext) -> None:
         await keeper.moved(message.chat_id, message.migrate_to_chat_id)
     elif message.migrate_from_chat_id:
         await keeper.moved(message.migrate_from_chat_id, message.chat_id)
+    new = message.migrate_to_chat_id or message.chat_id
+    arena = await context.karata.store.arenas.live_in(new)
+    if arena is not None:  # its standings are posted again in the supergroup
+        context.karata.arenas.redraw(arena.arena_id)

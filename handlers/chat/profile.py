@@ -67,11 +67,12 @@ STATS = Command("stats", N_("My record: matches, wins, rating"))
 TOP = Command("top", N_("This group's best players"))
 HISTORY = Command("history", N_("This group's last matches"))
 SEASON = Command("season", N_("This season: when it ends, and my place"))
+ARENA = Command("arena", N_("Open an arena: as many matches as you can in the time"))
 FORGET = Command("forget", N_("Delete my name and records"))
 
 # Only the commands that work in each kind of chat (the handlers decide; /help lists the same).
-GROUP_COMMANDS = (NEWGAME, TABLE, HAND, KADI, RULES, VOTE, LEAVE, ENDSESSION, CANCEL, STATS, TOP, SEASON, HISTORY,
-                  GUIDE, GROUP_LANGUAGE, HELP)  # fmt: skip
+GROUP_COMMANDS = (NEWGAME, ARENA, TABLE, HAND, KADI, RULES, VOTE, LEAVE, ENDSESSION, CANCEL, STATS, TOP, SEASON,
+                  HISTORY, GUIDE, GROUP_LANGUAGE, HELP)  # fmt: skip
 PRIVATE_COMMANDS = (START, PRACTICE, HAND, LEAVE, PRACTICE_CANCEL, STATS, GUIDE, LANGUAGE, FORGET, HELP)
 # Chats of no other kind exist for a bot's menu; these work anywhere.
 DEFAULT_COMMANDS = (HAND, LANGUAGE, HELP)

@@ -13,6 +13,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.helpers import create_deep_linked_url
@@ -110,7 +111,14 @@ def app_link(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardBu
     return InlineKeyboardButton("🃏 " + _("Open the table"), url=url)
 
 
-def watch_url(bot_username: str, webapp_name: str | None, table: TableRow) -> str | None:
+class Watchable(Protocol):
+    """What a watch link needs of a table (a table row, or an arena's running table)."""
+
+    table_id: int
+    join_token: str
+
+
+def watch_url(bot_username: str, webapp_name: str | None, table: Watchable) -> str | None:
     """The link that opens the Mini App watching `table`: its start parameter carries the table's
     join token, which its group was shown in the lobby's join link (docs/DECISIONS.md). None
     when the app has no short name, or the table no token."""
@@ -167,6 +175,10 @@ def table_screens(
         return Screen(kind, table.chat_id, table.thread_id, priority, text, markup, poll, edition)
 
     screens: dict[str, Screen] = {}
+    if table.arena_id is not None:
+        # An arena's tables cost the group nothing: each player's private hand shows the table
+        # too, and the group sees the arena's standings (docs/DECISIONS.md, "Arena nights").
+        return arena_screens(loaded, readers, now, opened, panels)
     if table.status == LOBBY:
         most = group.player_range(table, game)[1]
         markup: InlineKeyboardMarkup | None = group.lobby_markup(
@@ -237,6 +249,44 @@ def table_screens(
         screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=text, markup=markup)
         if playing and seat.player in table.nudged:
             screens[f"nudge:{user_id}"] = Screen(NOTICE, user_id, 0, BACKGROUND, text=group.nudge_text(table, reader))
+    return screens
+
+
+def arena_screens(
+    loaded: Loaded,
+    readers: Readers,
+    now: float,
+    opened: Mapping[int, tuple[int, int]],
+    panels: Mapping[int, Panel],
+) -> dict[str, Screen]:
+    """An arena table's messages: only the players' hands, each under the table as the group
+    would have seen it (a finished one keeps its last hand, closed)."""
+    table, game, state = loaded.table, loaded.game, loaded.state
+    if state is None:
+        return {}
+    playing = table.status == PLAYING
+    paused = table.paused_until is not None and now < table.paused_until
+    waiting = set(game.to_act(state))
+    view = player_view(table, game, state, None)
+    screens: dict[str, Screen] = {}
+    for user_id in table.leavers:
+        screens[f"hand:{user_id}"] = Screen(
+            MESSAGE, user_id, 0, BACKGROUND, text=group.left_text(table, user_id, readers.of(user_id))
+        )
+    for seat in table.humans:
+        user_id, reader = seat.user_id, readers.of(seat.user_id)
+        if user_id in table.unreachable:
+            continue  # their chat refuses us; the computer plays their turns when their time runs out
+        board = group.table_text(table, game, state, reader, view, now)
+        shown = panels[user_id](reader) if user_id in panels and playing else None
+        if shown is not None:
+            text, markup = shown
+        else:
+            text, markup = hand.render_hand(table, game, state, seat.player, reader, opened.get(user_id), paused)
+            if playing:
+                markup = _with_row(markup, app_button(readers, table.table_id, reader))
+        priority = URGENT if seat.player in waiting and not paused else BACKGROUND
+        screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=f"{board}\n\n{text}", markup=markup)
     return screens
 
 

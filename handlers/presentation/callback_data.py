@@ -160,6 +160,15 @@ class LobbyOp(_TableOp):
 
 
 @dataclass(frozen=True)
+class ArenaOp(_TableOp):
+    """An arena night's button: `A:arena:op`, op in start (the group's message), pause and back
+    (the player's private chat)."""
+
+    KIND: ClassVar[str] = "A"
+    OPS: ClassVar[tuple[str, ...]] = ("start", "pause", "back")
+
+
+@dataclass(frozen=True)
 class LeaveTable(_TableOp):
     """Leaving a running match: `X:table:ask` (the hand's button), then `yes` or `no`."""
 
@@ -293,6 +302,7 @@ def decode(data: object) -> _Data:
 # ----- deep links (`/start PAYLOAD`) -----------------------------------------------------------
 JOIN_LINK = re.compile(r"j([0-9]{1,15})_([0-9a-f]{12})", re.ASCII)
 HAND_LINK = re.compile(r"h([0-9]{1,15})", re.ASCII)
+ARENA_LINK = re.compile(r"a([0-9]{1,15})_([0-9a-f]{12})", re.ASCII)
 # How to play a game (in a group's language), from a group where the presser's private chat was not open yet.
 HOWTO_LINK = re.compile(r"(how|guide)-([a-z]{2})-([a-z][a-z0-9_]{0,30})", re.ASCII)
 
@@ -301,6 +311,17 @@ HOWTO_LINK = re.compile(r"(how|guide)-([a-z]{2})-([a-z][a-z0-9_]{0,30})", re.ASC
 class JoinLink:
     table_id: int
     token: str
+
+
+@dataclass(frozen=True)
+class ArenaLink:
+    """Joining an arena night: `a<arena>_<token>`."""
+
+    arena_id: int
+    token: str
+
+    def payload(self) -> str:
+        return f"a{self.arena_id}_{self.token}"
 
 
 @dataclass(frozen=True)
@@ -338,11 +359,14 @@ def parse_watch(param: str | None) -> WatchLink | None:
     return WatchLink(int(found.group(1)), found.group(2)) if found else None
 
 
-def parse_start(payload: str) -> JoinLink | HandLink | HowToLink | None:
+def parse_start(payload: str) -> JoinLink | ArenaLink | HandLink | HowToLink | None:
     """What a /start payload asks for; None for a plain start or anything we did not make."""
     found = JOIN_LINK.fullmatch(payload)
     if found:
         return JoinLink(int(found.group(1)), found.group(2))
+    found = ARENA_LINK.fullmatch(payload)
+    if found:
+        return ArenaLink(int(found.group(1)), found.group(2))
     found = HAND_LINK.fullmatch(payload)
     if found:
         return HandLink(int(found.group(1)))

@@ -38,6 +38,7 @@ async def test_menus_name_and_descriptions_per_chat_type_and_language_set_once(a
         group, private, english = api.commands(GROUP), api.commands(PRIVATE), api.commands(PRIVATE, "en")
         assert names(group) == [
             "newgame",
+            "arena",
             "table",
             "hand",
             "kadi",

@@ -138,7 +138,8 @@ def history_text(matches: Sequence[PastMatch], _: Translator, now: float | None 
         winners = winners_line([str(seat.user_id) for seat in match.winners], _, names)
         title = escape(game_title(match.game, _))
         lines.append("")
-        lines.append(f"{number}. <b>{title}</b> · {match_date(match.finished_at, _, now)} · {winners}")
+        arena = " · " + _("🏟 arena") if match.arena else ""
+        lines.append(f"{number}. <b>{title}</b>{arena} · {match_date(match.finished_at, _, now)} · {winners}")
         lines.append(result_line(match, _))
     lines.append("")
     lines.append(_("Press a number to get that match's replay file in our private chat."))
