@@ -311,8 +311,9 @@ async def _post_stop(application: Application) -> None:
         loop_lag.stop()
     # With the token refused nothing can be delivered: no wait.
     flush = 0.0 if services_of(application).token_refused.is_set() else STOP_DELIVERY_SECONDS
-    if services_of(application).arena_board is not None:
-        services_of(application).arena_board.stop()  # a restart draws every unfinished arena again
+    arena_board = services_of(application).arena_board
+    if arena_board is not None:
+        arena_board.stop()  # a restart draws every unfinished arena again
     if found is not None and not await found.publisher.stop(flush):
         log.warning("stopping with undelivered messages; they go out at the next start")
 

@@ -10,9 +10,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from telegram import Bot, Chat, Update
+from telegram import Chat, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.ext import ExtBot
 
 from handlers.chat import languages, telegram_io
 from handlers.chat.context import (
@@ -215,7 +216,7 @@ class ArenaBoard:
 
     def __init__(
         self,
-        bot: Bot,
+        bot: ExtBot[Rate],
         store: Store,
         arenas: ArenaNights,
         username: Callable[[], str],

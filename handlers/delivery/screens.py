@@ -114,8 +114,11 @@ def app_link(readers: Readers, table_id: int, _: Translator) -> InlineKeyboardBu
 class Watchable(Protocol):
     """What a watch link needs of a table (a table row, or an arena's running table)."""
 
-    table_id: int
-    join_token: str
+    @property
+    def table_id(self) -> int: ...
+
+    @property
+    def join_token(self) -> str | None: ...
 
 
 def watch_url(bot_username: str, webapp_name: str | None, table: Watchable) -> str | None:
