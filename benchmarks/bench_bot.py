@@ -40,6 +40,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -263,17 +264,26 @@ async def open_tables(api: FakeBotAPI, count: int, seed: int, game: str = "kadi"
 
 @asynccontextmanager
 async def karata_with_tables(
-    tables: int, seed: int, limits: bool = True, game: str = "kadi", stores: Stores | None = None, **extra_env: str
+    tables: int,
+    seed: int,
+    limits: bool = True,
+    game: str = "kadi",
+    stores: Stores | None = None,
+    at_start: Callable[[asyncio.subprocess.Process], None] | None = None,
+    **extra_env: str,
 ):
     """`karata run` as its own process on a fresh database of `stores` (SQLite by default), against
     the fake Bot API (Telegram's limits on both sides, or lifted), with `tables` tables of `game`
-    open: (api, process, db_path, sims)."""
+    open: (api, process, db_path, sims). `at_start` sees the process at its first poll, before
+    any table opens."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = await stores.fresh() if stores is not None else str(Path(folder) / "karata.db")
         async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=limits) as api:
             process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits, **extra_env)
             try:
                 await wait_for_poll(api)
+                if at_start is not None:
+                    at_start(process)
                 yield api, process, db_path, await open_tables(api, tables, seed, game)
             finally:
                 await stop_process(process)

@@ -42,7 +42,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
@@ -57,6 +57,7 @@ from benchmarks.bench_bot import (  # noqa: E402
     drive_karata_table,
     karata_with_tables,
     percentile,
+    table_edit_delays,
 )
 from benchmarks.stores import Stores  # noqa: E402
 from bot.demo import DEMO_TOKEN, Simulation  # noqa: E402
@@ -208,6 +209,19 @@ async def drive_app_table(players: list[AppPlayer], rng: random.Random, until: f
 
 
 # ----- the runs ---------------------------------------------------------------------------------
+class Probe(Protocol):
+    """More figures of the bot process (bench_ceiling.py): its port, seen at its first poll and
+    around the measured run."""
+
+    port: int
+
+    def at_start(self, process: Any) -> None: ...
+
+    async def before(self, process: Any) -> None: ...
+
+    async def after(self, process: Any) -> None: ...
+
+
 @dataclass
 class Figures:
     label: str
@@ -224,6 +238,7 @@ class Figures:
     refused: int = 0
     timeouts: int = 0
     sizes: list[int] = field(default_factory=list)
+    table_delays: list[float] = field(default_factory=list)  # chat: a press to its table message's edit
 
     def breakdown(self) -> str:
         per = max(1, self.moves)
@@ -248,14 +263,20 @@ def bot_calls(api: FakeBotAPI, since: int) -> Counter[str]:
     return Counter(method for method, _ in api.calls[since:] if method not in NOT_CALLS)
 
 
-async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simulation], label: str, play) -> Figures:
+async def measured(
+    api: FakeBotAPI, process: Any, db_path: str, sims: list[Simulation], label: str, play, probe: Probe | None = None
+) -> Figures:
     """Run `play(until)` for the run's seconds and take the bot's figures around it."""
     groups = {sim.group_id for sim in sims}
+    if probe is not None:
+        await probe.before(process)
     moves, flood, calls = await committed_moves(db_path), api.flood_stats(), len(api.calls)
     cpu, started = cpu_seconds(process.pid), time.monotonic()
     with collector_paused():
         await play(started)
     elapsed = time.monotonic() - started
+    if probe is not None:
+        await probe.after(process)
     after = api.flood_stats()
     methods = bot_calls(api, calls)
     return Figures(
@@ -272,12 +293,24 @@ async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simul
 
 
 async def app_under_load(
-    game: str, tables: int, seconds: float, pace: float, seed: int, stores: Stores | None = None
+    game: str,
+    tables: int,
+    seconds: float,
+    pace: float,
+    seed: int,
+    stores: Stores | None = None,
+    probe: Probe | None = None,
 ) -> Figures:
-    port = free_port()
+    port = probe.port if probe is not None else free_port()
     base = f"http://127.0.0.1:{port}/app/"
     webapp = {"KARATA_WEBAPP_URL": base, "KARATA_HTTP_PORT": str(port)}
-    async with karata_with_tables(tables, seed, game=game, stores=stores, **webapp) as (api, process, db_path, sims):
+    at_start = probe.at_start if probe is not None else None
+    async with karata_with_tables(tables, seed, game=game, stores=stores, at_start=at_start, **webapp) as (
+        api,
+        process,
+        db_path,
+        sims,
+    ):
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
             store_ids = await table_ids(http, base, sims)
@@ -295,7 +328,7 @@ async def app_under_load(
                     *(drive_app_table(table, random.Random(rng.random()), until, pace, run) for table in players)
                 )
 
-            figures = await measured(api, process, db_path, sims, f"{game}: app, {paced(pace)}", play)
+            figures = await measured(api, process, db_path, sims, f"{game}: app, {paced(pace)}", play, probe)
             figures.latencies, figures.own = run.latencies, run.own
             figures.sizes = [size for table in players for player in table for size in player.sizes]
             figures.refused, figures.timeouts = run.refused, run.timeouts
@@ -321,20 +354,36 @@ def paced(pace: float) -> str:
 
 
 async def chat_under_load(
-    game: str, tables: int, seconds: float, pace: float, seed: int, stores: Stores | None = None
+    game: str,
+    tables: int,
+    seconds: float,
+    pace: float,
+    seed: int,
+    stores: Stores | None = None,
+    probe: Probe | None = None,
 ) -> Figures:
     """The same tables played in chat, with bench_bot.py's drivers, at the same limits."""
-    async with karata_with_tables(tables, seed, game=game, stores=stores) as (api, process, db_path, sims):
+    at_start, port = (probe.at_start, {"KARATA_HTTP_PORT": str(probe.port)}) if probe is not None else (None, {})
+    async with karata_with_tables(tables, seed, game=game, stores=stores, at_start=at_start, **port) as (
+        api,
+        process,
+        db_path,
+        sims,
+    ):
         await asyncio.sleep(2)
-        rng = random.Random(seed)
+        rng, run = random.Random(seed), Run()
+        began: list[float] = []
 
         async def play(started: float) -> None:
+            began.append(started)
             until = started + seconds
             await asyncio.gather(
-                *(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace) for sim in sims)
+                *(drive_karata_table(api, sim, random.Random(rng.random()), until, run, pace) for sim in sims)
             )
 
-        return await measured(api, process, db_path, sims, f"{game}: chat, {paced(pace)}", play)
+        figures = await measured(api, process, db_path, sims, f"{game}: chat, {paced(pace)}", play, probe)
+        figures.table_delays = table_edit_delays(api, run, began[0])
+        return figures
 
 
 async def main() -> None:
