@@ -16,6 +16,8 @@ that finishes while a move is being saved can then never be overwritten by it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import json
 import time
@@ -237,6 +239,9 @@ MIGRATIONS: Sequence[str] = (
 
 # How long a handled update is remembered (Telegram keeps an unconfirmed update for 24 hours).
 HANDLED_UPDATE_SECONDS = 24 * 3600
+# How long a ballot waits for its poll's row: the time between Telegram sending a poll and this
+# process storing its id is one answer's trip and one write, far less on a working store.
+EARLY_BALLOT_SECONDS = 10.0
 
 # The columns `save_table` writes: everything the table service decides under the table's lock.
 _SAVED = tuple(name for name, column in TABLE_COLUMNS.items() if not column.fixed)
@@ -280,6 +285,8 @@ class Store:
         # process drops its entry (another bot of a fleet's write reaches it at the next start).
         self._users: dict[int, UserRow] = {}
         self._chat_languages: dict[int, str | None] = {}
+        # Ballots waiting for their poll's row (`stored_poll`), by poll id.
+        self._ballots_waiting: dict[str, list[asyncio.Event]] = {}
 
     @property
     def metrics(self) -> Metrics:
@@ -686,9 +693,30 @@ class Store:
             "INSERT INTO polls (poll_id, table_id, key, chat_id, message_id) VALUES (?, ?, ?, ?, ?)",
             (poll_id, table_id, key, chat_id, message_id),
         )
+        for landed in self._ballots_waiting.get(poll_id, ()):
+            landed.set()
 
     async def poll(self, poll_id: str) -> Any:
         return await self._one("SELECT * FROM polls WHERE poll_id = ?", (poll_id,))
+
+    async def stored_poll(self, poll_id: str, wait: float = EARLY_BALLOT_SECONDS) -> Any:
+        """The poll's row for a ballot, waiting up to `wait` seconds for it to be stored: Telegram
+        shows a poll, and can deliver its first ballots, before the bot has its sendPoll's answer
+        with the poll's id (docs/DECISIONS.md, "A ballot before its poll's row")."""
+        landed = asyncio.Event()
+        waiting = self._ballots_waiting.setdefault(poll_id, [])
+        waiting.append(landed)  # before the read: a row stored after it sets `landed`
+        try:
+            row = await self.poll(poll_id)
+            if row is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(landed.wait(), wait)
+                row = await self.poll(poll_id)
+            return row
+        finally:
+            waiting.remove(landed)
+            if not waiting:
+                self._ballots_waiting.pop(poll_id, None)
 
     async def close_polls(self, table_id: int) -> None:
         await self._write("UPDATE polls SET open = 0 WHERE table_id = ? AND open = 1", (table_id,))
