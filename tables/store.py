@@ -28,7 +28,7 @@ from tables.database import Database, Transaction, connect
 from tables.metrics import UNREAD, Metrics
 from tables.models import TABLE_COLUMNS, Shown, TableRow, UserRow
 from tables.privacy import forget, pseudonym
-from tables.records import Records, ensure_built, record_match
+from tables.records import FLEET, Records, ensure_built, record_match
 from tables.seasons import MOVE_CHAT as MOVE_SEASONS
 from tables.seasons import Seasons
 from tables.turns import MOVE, RECORD, WriteTurns
@@ -235,6 +235,30 @@ MIGRATIONS: Sequence[str] = (
     CREATE UNIQUE INDEX seasons_checked_of_bot ON seasons_checked(bot_id);
     ALTER TABLE tables DROP COLUMN deadline_version;
     """,
+    # 11: records per bot beside the fleet's (`KARATA_RECORDS`): each result names the bot whose
+    # table made it, and ratings are kept for the fleet (bot 0) and for each bot; the bots' own
+    # are built at the next start.
+    """
+    ALTER TABLE results ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0;
+    UPDATE results SET bot_id = (SELECT tables.bot_id FROM tables WHERE tables.table_id = results.table_id);
+    CREATE TABLE ratings_of_bots (
+        bot_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        matches INTEGER NOT NULL,
+        PRIMARY KEY (bot_id, chat_id, game, user_id)
+    );
+    INSERT INTO ratings_of_bots (bot_id, chat_id, game, user_id, mu, sigma, ordinal, matches)
+        SELECT 0, chat_id, game, user_id, mu, sigma, ordinal, matches FROM ratings;
+    DROP TABLE ratings;
+    ALTER TABLE ratings_of_bots RENAME TO ratings;
+    CREATE INDEX ratings_board ON ratings(bot_id, chat_id, game, ordinal);
+    UPDATE records_built SET formula = 0;
+    """,
 )
 
 # How long a handled update is remembered (Telegram keeps an unconfirmed update for 24 hours).
@@ -273,11 +297,13 @@ _a_move = _in_turn(MOVE)  # a table's change: it goes before waiting records
 
 
 class Store:
-    def __init__(self, target: str, bot_id: int = 0):
+    def __init__(self, target: str, bot_id: int = 0, fleet_records: bool = False):
         """`target`: an SQLite file's path, or a `postgresql://` URL. `bot_id`: the bot this
-        process is (its token's number); of the tables it sees and acts on only its own."""
+        process is (its token's number); of the tables it sees and acts on only its own.
+        `fleet_records`: /stats, /top and /history count every bot's matches, not only its own."""
         self.path = target
         self.bot_id = bot_id
+        self.fleet_records = fleet_records
         self.database: Database = connect(target)
         self._writes = WriteTurns()
         self.metrics = UNREAD  # the bot's own, once the composition root gives it (bot/app.py)
@@ -314,11 +340,16 @@ class Store:
         await self.database.close()
 
     async def _take_unowned(self) -> None:
-        """Tables, handled updates and the season announcer's progress from before the fleet were
-        the one bot's: the next to start takes them."""
+        """Tables, their results, handled updates and the season announcer's progress from before
+        the fleet were the one bot's: the next to start takes them (and builds its own ratings of
+        those matches)."""
 
         async def write(transaction: Transaction) -> None:
             await transaction.execute("UPDATE tables SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
+            await transaction.execute(
+                "UPDATE records_built SET formula = 0 WHERE EXISTS (SELECT 1 FROM results WHERE bot_id = 0)"
+            )
+            await transaction.execute("UPDATE results SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
             await transaction.execute("UPDATE handled_updates SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
             await transaction.execute(
                 "UPDATE seasons_checked SET bot_id = ? WHERE bot_id = 0 "
@@ -427,7 +458,7 @@ class Store:
     @property
     def records(self) -> Records:
         """The read side of the records: /stats, /top, /history and replay files."""
-        return Records(self.database)
+        return Records(self.database, FLEET if self.fleet_records else self.bot_id)
 
     @property
     def seasons(self) -> Seasons:
@@ -593,7 +624,8 @@ class Store:
             await transaction.execute("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
             await transaction.execute(
                 "UPDATE ratings SET chat_id = ? WHERE chat_id = ? AND NOT EXISTS (SELECT 1 FROM ratings AS kept "
-                "WHERE kept.chat_id = ? AND kept.game = ratings.game AND kept.user_id = ratings.user_id)",
+                "WHERE kept.bot_id = ratings.bot_id AND kept.chat_id = ? AND kept.game = ratings.game "
+                "AND kept.user_id = ratings.user_id)",
                 (new, old, new),
             )
             await transaction.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
