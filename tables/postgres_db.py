@@ -59,6 +59,7 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     (asyncpg's default reset is one more round trip to the server after every query)."""
 
 
+@functools.lru_cache(maxsize=2048)
 def written_table(sql: str) -> str | None:
     """The table an INSERT, UPDATE or DELETE writes (None for any other statement)."""
     found = _WRITE.match(sql)
@@ -72,16 +73,24 @@ def together(held: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[str, list[
     statements: list[tuple[list[str], list[Any], set[str]]] = []
     for sql, parameters in held:
         table = written_table(sql) or ""
-        words = set(_WORD.findall(sql))
         if statements:
             parts, joined, tables = statements[-1]
-            if table not in tables and not tables & words and not any(table in _WORD.findall(part) for part in parts):
+            if (
+                table not in tables
+                and not tables & words_of(sql)
+                and not any(table in words_of(part) for part in parts)
+            ):
                 parts.append(sql)
                 joined.extend(parameters)
                 tables.add(table)
                 continue
         statements.append(([sql], list(parameters), {table}))
     return [(_one_statement(parts), joined) for parts, joined, _ in statements]
+
+
+@functools.lru_cache(maxsize=2048)
+def words_of(sql: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(sql))
 
 
 def _one_statement(parts: list[str]) -> str:
