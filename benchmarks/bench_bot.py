@@ -24,7 +24,8 @@ Figures, per table count:
 And restart time by table count: from starting `karata run` on a database with N running tables
 to its first getUpdates (goal < 3 s for 10,000).
 
-Run: python benchmarks/bench_bot.py [--tables 1,10,50] [--seconds 30] [--restart 1000,10000]
+Run: python benchmarks/bench_bot.py [--tables 1,10,50] [--seconds 30] [--restart 1000,10000] [--db sqlite]
+(--db postgresql: the same on a PostgreSQL server started for the run; or a postgresql:// URL.)
 Times are wall-clock on this machine (2 cores); the bot, the fake and the drivers share them.
 """
 
@@ -36,10 +37,10 @@ import gc
 import os
 import random
 import signal
-import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.stores import Stores, committed_moves  # noqa: E402
 from bot.demo import DEMO_TOKEN, PLAYER_NAMES, Simulation  # noqa: E402
 from fakeapi import FakeBotAPI, FakeUser, MessageRecord  # noqa: E402
 
@@ -206,11 +208,6 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def committed_moves(db_path: str) -> int:
-    with sqlite3.connect(db_path) as db:
-        return db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
-
-
 def table_edit_delays(api: FakeBotAPI, run: Run, since: float) -> list[float]:
     """For each press, how long until its group's table message was next edited."""
     delays = []
@@ -266,24 +263,36 @@ async def open_tables(api: FakeBotAPI, count: int, seed: int, game: str = "kadi"
 
 
 @asynccontextmanager
-async def karata_with_tables(tables: int, seed: int, limits: bool = True, game: str = "kadi", **extra_env: str):
-    """`karata run` as its own process on a fresh database, against the fake Bot API (Telegram's
-    limits on both sides, or lifted), with `tables` tables of `game` open: (api, process, db_path, sims)."""
+async def karata_with_tables(
+    tables: int,
+    seed: int,
+    limits: bool = True,
+    game: str = "kadi",
+    stores: Stores | None = None,
+    at_start: Callable[[asyncio.subprocess.Process], None] | None = None,
+    **extra_env: str,
+):
+    """`karata run` as its own process on a fresh database of `stores` (SQLite by default), against
+    the fake Bot API (Telegram's limits on both sides, or lifted), with `tables` tables of `game`
+    open: (api, process, db_path, sims). `at_start` sees the process at its first poll, before
+    any table opens."""
     with tempfile.TemporaryDirectory() as folder:
-        db_path = str(Path(folder) / "karata.db")
+        db_path = await stores.fresh() if stores is not None else str(Path(folder) / "karata.db")
         async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=limits) as api:
             process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits, **extra_env)
             try:
                 await wait_for_poll(api)
+                if at_start is not None:
+                    at_start(process)
                 yield api, process, db_path, await open_tables(api, tables, seed, game)
             finally:
                 await stop_process(process)
 
 
-async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
-    async with karata_with_tables(tables, seed) as (api, process, db_path, sims):
+async def karata_under_load(tables: int, seconds: float, seed: int, stores: Stores | None = None) -> Figures:
+    async with karata_with_tables(tables, seed, stores=stores) as (api, process, db_path, sims):
         await asyncio.sleep(2)
-        before_moves, before = committed_moves(db_path), api.flood_stats()
+        before_moves, before = await committed_moves(db_path), api.flood_stats()
         cpu, started = cpu_seconds(process.pid), time.monotonic()
         before_answers = len(api.answer_latency())
         run = Run()
@@ -294,7 +303,7 @@ async def karata_under_load(tables: int, seconds: float, seed: int) -> Figures:
                 *(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims)
             )
         elapsed, used = time.monotonic() - started, cpu_seconds(process.pid) - cpu
-        moves = committed_moves(db_path) - before_moves
+        moves = await committed_moves(db_path) - before_moves
         after = api.flood_stats()
         answers = api.answer_latency()[before_answers:]
         inside = [
@@ -351,15 +360,15 @@ async def noop_under_load(users: int, seconds: float, limits: bool, http: str = 
                 await stop_process(process)
 
 
-async def karata_cpu_per_move(tables: int, seconds: float, seed: int) -> float:
+async def karata_cpu_per_move(tables: int, seconds: float, seed: int, stores: Stores | None = None) -> float:
     """CPU seconds of the bot process per committed move, with every limiter lifted."""
-    async with karata_with_tables(tables, seed, limits=False) as (api, process, db_path, sims):
+    async with karata_with_tables(tables, seed, limits=False, stores=stores) as (api, process, db_path, sims):
         await asyncio.sleep(1)
-        moves, cpu, started = committed_moves(db_path), cpu_seconds(process.pid), time.monotonic()
+        moves, cpu, started = await committed_moves(db_path), cpu_seconds(process.pid), time.monotonic()
         run, rng = Run(), random.Random(seed)
         until = started + seconds
         await asyncio.gather(*(drive_karata_table(api, sim, random.Random(rng.random()), until, run) for sim in sims))
-        used, moves = cpu_seconds(process.pid) - cpu, committed_moves(db_path) - moves
+        used, moves = cpu_seconds(process.pid) - cpu, await committed_moves(db_path) - moves
         return used / max(1, moves)
 
 
@@ -399,9 +408,9 @@ async def build_database(db_path: str, count: int) -> None:
     await store.close()
 
 
-async def restart_time(count: int) -> float:
+async def restart_time(count: int, stores: Stores | None = None) -> float:
     with tempfile.TemporaryDirectory() as folder:
-        db_path = str(Path(folder) / "karata.db")
+        db_path = await stores.fresh() if stores is not None else str(Path(folder) / "karata.db")
         await build_database(db_path, count)
         async with FakeBotAPI(token=DEMO_TOKEN) as api:
             started = time.monotonic()
@@ -432,23 +441,27 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--restart", default="1000,10000")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default="sqlite", help="sqlite, postgresql (a throwaway server) or a postgresql:// URL")
     args = parser.parse_args()
     counts = [int(part) for part in args.tables.split(",") if part]
-    if counts:
-        await load_figures(counts, args.seconds, args.seed)
-    print(f"\nPython start and imports alone: {await import_time():.2f} s")
-    for count in [int(part) for part in args.restart.split(",") if part]:
-        print(f"restart with {count} running tables: first poll after {await restart_time(count):.2f} s", flush=True)
+    with Stores(args.db) as stores:
+        print(f"store: {stores.kind}")
+        if counts:
+            await load_figures(counts, args.seconds, args.seed, stores)
+        print(f"\nPython start and imports alone: {await import_time():.2f} s")
+        for count in [int(part) for part in args.restart.split(",") if part]:
+            took = await restart_time(count, stores)
+            print(f"restart with {count} running tables: first poll after {took:.2f} s", flush=True)
 
 
-async def load_figures(counts: list[int], seconds: float, seed: int) -> None:
+async def load_figures(counts: list[int], seconds: float, seed: int, stores: Stores) -> None:
     print(
         "| tables | moves/s | press->answer p50 / p99 | of which in the bot p50 / p99 | press->table p50 / p99 | calls/move (group) "
         "| busiest group minute | busiest bot second | 429s | updates/s vs no-op | bot CPU (per update) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for count in counts:
-        figures = await karata_under_load(count, seconds, seed)
+        figures = await karata_under_load(count, seconds, seed, stores)
         noop, _ = await noop_under_load(count, seconds, limits=True)
         print(
             f"| {count} | {figures.moves_per_second:.1f} | {ms(figures.answer_p50)} / {ms(figures.answer_p99)} "
@@ -461,7 +474,7 @@ async def load_figures(counts: list[int], seconds: float, seed: int) -> None:
             flush=True,
         )
     busiest = max(counts)
-    karata_cpu = await karata_cpu_per_move(busiest, seconds, seed)
+    karata_cpu = await karata_cpu_per_move(busiest, seconds, seed, stores)
     _, noop_cpu = await noop_under_load(busiest, seconds, limits=False)
     _, noop_aiohttp_cpu = await noop_under_load(busiest, seconds, limits=False, http="aiohttp")
     print(

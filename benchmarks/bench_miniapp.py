@@ -25,7 +25,8 @@ Figures:
   sockets and as the answers to their POSTs;
 - CPU per move: the bot process's CPU seconds per committed move; 429s must be 0.
 
-Run: python benchmarks/bench_miniapp.py [--tables 10] [--seconds 30] [--pace 3] [--games kadi,lopti]
+Run: python benchmarks/bench_miniapp.py [--tables 10] [--seconds 30] [--pace 3] [--games kadi,lopti] [--db sqlite]
+(--db postgresql: on a PostgreSQL server started for the run; or a postgresql:// URL.)
 Times are wall-clock on this machine; the bot, the fake Telegram and the 3 x TABLES players (an
 HTTP client and a socket each, in this process) share its cores.
 """
@@ -41,7 +42,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
@@ -56,7 +57,9 @@ from benchmarks.bench_bot import (  # noqa: E402
     drive_karata_table,
     karata_with_tables,
     percentile,
+    table_edit_delays,
 )
+from benchmarks.stores import Stores  # noqa: E402
 from bot.demo import DEMO_TOKEN, Simulation  # noqa: E402
 from bot.demo_webapp import free_port  # noqa: E402
 from fakeapi import FakeBotAPI, FakeUser  # noqa: E402
@@ -206,6 +209,19 @@ async def drive_app_table(players: list[AppPlayer], rng: random.Random, until: f
 
 
 # ----- the runs ---------------------------------------------------------------------------------
+class Probe(Protocol):
+    """More figures of the bot process (bench_ceiling.py): its port, seen at its first poll and
+    around the measured run."""
+
+    port: int
+
+    def at_start(self, process: Any) -> None: ...
+
+    async def before(self, process: Any) -> None: ...
+
+    async def after(self, process: Any) -> None: ...
+
+
 @dataclass
 class Figures:
     label: str
@@ -222,6 +238,7 @@ class Figures:
     refused: int = 0
     timeouts: int = 0
     sizes: list[int] = field(default_factory=list)
+    table_delays: list[float] = field(default_factory=list)  # chat: a press to its table message's edit
 
     def breakdown(self) -> str:
         per = max(1, self.moves)
@@ -246,20 +263,26 @@ def bot_calls(api: FakeBotAPI, since: int) -> Counter[str]:
     return Counter(method for method, _ in api.calls[since:] if method not in NOT_CALLS)
 
 
-async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simulation], label: str, play) -> Figures:
+async def measured(
+    api: FakeBotAPI, process: Any, db_path: str, sims: list[Simulation], label: str, play, probe: Probe | None = None
+) -> Figures:
     """Run `play(until)` for the run's seconds and take the bot's figures around it."""
     groups = {sim.group_id for sim in sims}
-    moves, flood, calls = committed_moves(db_path), api.flood_stats(), len(api.calls)
+    if probe is not None:
+        await probe.before(process)
+    moves, flood, calls = await committed_moves(db_path), api.flood_stats(), len(api.calls)
     cpu, started = cpu_seconds(process.pid), time.monotonic()
     with collector_paused():
         await play(started)
     elapsed = time.monotonic() - started
+    if probe is not None:
+        await probe.after(process)
     after = api.flood_stats()
     methods = bot_calls(api, calls)
     return Figures(
         label=label,
         seconds=elapsed,
-        moves=committed_moves(db_path) - moves,
+        moves=await committed_moves(db_path) - moves,
         calls=sum(methods.values()),
         counted=after.delivered - flood.delivered,
         group_counted=sum(after.delivered_per_chat.get(g, 0) - flood.delivered_per_chat.get(g, 0) for g in groups),
@@ -269,11 +292,25 @@ async def measured(api: FakeBotAPI, process: Any, db_path: str, sims: list[Simul
     )
 
 
-async def app_under_load(game: str, tables: int, seconds: float, pace: float, seed: int) -> Figures:
-    port = free_port()
+async def app_under_load(
+    game: str,
+    tables: int,
+    seconds: float,
+    pace: float,
+    seed: int,
+    stores: Stores | None = None,
+    probe: Probe | None = None,
+) -> Figures:
+    port = probe.port if probe is not None else free_port()
     base = f"http://127.0.0.1:{port}/app/"
     webapp = {"KARATA_WEBAPP_URL": base, "KARATA_HTTP_PORT": str(port)}
-    async with karata_with_tables(tables, seed, game=game, **webapp) as (api, process, db_path, sims):
+    at_start = probe.at_start if probe is not None else None
+    async with karata_with_tables(tables, seed, game=game, stores=stores, at_start=at_start, **webapp) as (
+        api,
+        process,
+        db_path,
+        sims,
+    ):
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
             store_ids = await table_ids(http, base, sims)
@@ -291,7 +328,7 @@ async def app_under_load(game: str, tables: int, seconds: float, pace: float, se
                     *(drive_app_table(table, random.Random(rng.random()), until, pace, run) for table in players)
                 )
 
-            figures = await measured(api, process, db_path, sims, f"{game}: app, {paced(pace)}", play)
+            figures = await measured(api, process, db_path, sims, f"{game}: app, {paced(pace)}", play, probe)
             figures.latencies, figures.own = run.latencies, run.own
             figures.sizes = [size for table in players for player in table for size in player.sizes]
             figures.refused, figures.timeouts = run.refused, run.timeouts
@@ -316,19 +353,37 @@ def paced(pace: float) -> str:
     return f"a move per table every {pace:.0f} s on average" if pace else "as fast as they can"
 
 
-async def chat_under_load(game: str, tables: int, seconds: float, pace: float, seed: int) -> Figures:
+async def chat_under_load(
+    game: str,
+    tables: int,
+    seconds: float,
+    pace: float,
+    seed: int,
+    stores: Stores | None = None,
+    probe: Probe | None = None,
+) -> Figures:
     """The same tables played in chat, with bench_bot.py's drivers, at the same limits."""
-    async with karata_with_tables(tables, seed, game=game) as (api, process, db_path, sims):
+    at_start, port = (probe.at_start, {"KARATA_HTTP_PORT": str(probe.port)}) if probe is not None else (None, {})
+    async with karata_with_tables(tables, seed, game=game, stores=stores, at_start=at_start, **port) as (
+        api,
+        process,
+        db_path,
+        sims,
+    ):
         await asyncio.sleep(2)
-        rng = random.Random(seed)
+        rng, run = random.Random(seed), Run()
+        began: list[float] = []
 
         async def play(started: float) -> None:
+            began.append(started)
             until = started + seconds
             await asyncio.gather(
-                *(drive_karata_table(api, sim, random.Random(rng.random()), until, Run(), pace) for sim in sims)
+                *(drive_karata_table(api, sim, random.Random(rng.random()), until, run, pace) for sim in sims)
             )
 
-        return await measured(api, process, db_path, sims, f"{game}: chat, {paced(pace)}", play)
+        figures = await measured(api, process, db_path, sims, f"{game}: chat, {paced(pace)}", play, probe)
+        figures.table_delays = table_edit_delays(api, run, began[0])
+        return figures
 
 
 async def main() -> None:
@@ -339,9 +394,16 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip", default="", help="runs to leave out: app, chat, fast, paced (comma-separated)")
     parser.add_argument("--games", default="kadi,lopti,pitch,euchre3,three_thirteen", help="comma-separated")
+    parser.add_argument("--db", default="sqlite", help="sqlite, postgresql (a throwaway server) or a postgresql:// URL")
     args = parser.parse_args()
+    with Stores(args.db) as stores:
+        await report(args, stores)
+
+
+async def report(args: argparse.Namespace, stores: Stores) -> None:
     skip = set(args.skip.split(","))
     print(f"{args.tables} tables of 3 per game, {args.seconds:.0f} s a run, Telegram's flood limits enforced")
+    print(f"store: {stores.kind}")
     print(
         "| run | moves/s | Bot API calls/move | counted calls/move (group) | tap->every screen p50 / p99 "
         "| snapshot p50 / max | bot CPU per move | 429s |"
@@ -353,9 +415,9 @@ async def main() -> None:
             if where in skip or ("paced" if pace else "fast") in skip:
                 continue
             if where == "app":
-                runs.append(await app_under_load(game, args.tables, args.seconds, pace, args.seed))
+                runs.append(await app_under_load(game, args.tables, args.seconds, pace, args.seed, stores))
             else:
-                runs.append(await chat_under_load(game, args.tables, args.seconds, pace, args.seed))
+                runs.append(await chat_under_load(game, args.tables, args.seconds, pace, args.seed, stores))
             print(runs[-1].row(), flush=True)
     print()
     for figures in runs:

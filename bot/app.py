@@ -219,7 +219,7 @@ def timing_of(settings: Settings) -> Timing:
 async def _post_init(application: Application) -> None:
     services = services_of(application)
     settings, metrics = services.settings, services.metrics
-    store = Store(settings.db_path, bot_id=settings.bot_id)
+    store = Store(settings.db_path, bot_id=settings.bot_id, fleet_records=settings.records == "fleet")
     store.metrics = metrics
     await store.open()
     feed = ChangeFeed()

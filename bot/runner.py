@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 from collections.abc import AsyncIterator
 
 from telegram import Update
@@ -23,7 +24,7 @@ from bot.backup import DatabaseInUse, DatabaseLock
 from bot.health import health_routes
 from bot.services import services_of
 from bot.settings import Settings
-from bot.web import WebServer, webhook_routes
+from bot.web import WebServer, bind, webhook_routes
 from bot.webapp import mount_webapp, set_menu_button
 from tables.database import is_postgresql
 from tables.postgres_db import BotClaim
@@ -42,8 +43,11 @@ class TokenRefused(SystemExit):
 
 
 @contextlib.asynccontextmanager
-async def running_application(settings: Settings, poll_timeout: int = 1) -> AsyncIterator[Application]:
-    async with _database_claimed(settings), _running(settings, poll_timeout) as application:
+async def running_application(
+    settings: Settings, poll_timeout: int = 1, listener: socket.socket | None = None
+) -> AsyncIterator[Application]:
+    """The bot running; its HTTP server on `listener` when it was bound already (bot/web.py, `bind`)."""
+    async with _database_claimed(settings), _running(settings, poll_timeout, listener) as application:
         yield application
 
 
@@ -71,9 +75,9 @@ async def _database_claimed(settings: Settings) -> AsyncIterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def _running(settings: Settings, poll_timeout: int) -> AsyncIterator[Application]:
+async def _running(settings: Settings, poll_timeout: int, listener: socket.socket | None) -> AsyncIterator[Application]:
     application = build_application(settings)
-    web = WebServer(settings.http_listen, settings.http_port)
+    web = WebServer(settings.http_listen, settings.http_port, listener=listener)
     services = services_of(application)
     services.web = web
     webhook = settings.mode.value == "webhook"
@@ -133,11 +137,13 @@ async def _shut_down(application: Application) -> None:
 
 
 def run(settings: Settings) -> None:
-    asyncio.run(wait_for_telegram(settings))
-    asyncio.run(_serve(settings))
+    # The port first: a port another program has is said at once, not once Telegram answers.
+    with bind(settings.http_listen, settings.http_port) as listener:
+        asyncio.run(wait_for_telegram(settings))
+        asyncio.run(_serve(settings, listener))
 
 
-async def _serve(settings: Settings) -> None:
+async def _serve(settings: Settings, listener: socket.socket | None = None) -> None:
     """Run until SIGTERM or SIGINT (Ctrl-C), then stop gracefully; or until Telegram refuses the
     token (revoked at @BotFather), then stop too and say so: a bot that can no longer poll or
     send must not look alive to `restart: unless-stopped` or a process supervisor."""
@@ -145,7 +151,7 @@ async def _serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    async with running_application(settings, poll_timeout=POLL_TIMEOUT_SECONDS) as application:
+    async with running_application(settings, POLL_TIMEOUT_SECONDS, listener) as application:
         refused = services_of(application).token_refused
         waits = [loop.create_task(stop.wait()), loop.create_task(refused.wait())]
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)

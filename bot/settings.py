@@ -93,6 +93,9 @@ class Settings(BaseSettings):
     log_format: str = Field("text", pattern="^(text|json)$", validation_alias=AliasChoices("KARATA_LOG_FORMAT"))
     # Telegram user ids (comma-separated) of the bot's owners, who get /status in private.
     owner_ids: str = Field("", validation_alias=AliasChoices("KARATA_OWNER_IDS"))
+    # Whose matches /stats, /top and /history count in a fleet on one database: this bot's
+    # ("bot") or every bot's ("fleet"); docs/OPERATIONS.md, "A fleet".
+    records: str = Field("bot", pattern="^(bot|fleet)$", validation_alias=AliasChoices("KARATA_RECORDS"))
 
     @field_validator("bot_token")
     @classmethod

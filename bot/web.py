@@ -18,6 +18,7 @@ import hmac
 import logging
 import math
 import os
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,8 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 # opening or of its last answer (aiohttp's keep-alive timeout, an hour by default). A page or a
 # proxy that keeps its connection longer simply opens another.
 IDLE_SECONDS = 30.0
+# Connections the system queues before the server accepts them (aiohttp's own default).
+LISTEN_BACKLOG = 128
 # A webhook body not whole within this many seconds is refused: Telegram sends it at once.
 BODY_SECONDS = 10.0
 # At most one line about malformed requests in this many seconds (the rest are counted in it).
@@ -63,12 +66,37 @@ def _why_not(error: OSError, listen: str, port: int) -> str:
     return f"karata: the HTTP server cannot listen on {listen}:{port} ({reason.lower()}); {advice}"
 
 
+def bind(listen: str, port: int) -> socket.socket:
+    """The HTTP server's listening socket, taken before anything slower (Telegram's first answer
+    can take minutes): a port another program has is said at once, in one line."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            listen, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        listener = socket.socket(family, kind, protocol)
+    except OSError as error:
+        raise CannotListen(_why_not(error, listen, port)) from None
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as aiohttp's own sites do
+        listener.bind(address)
+        listener.listen(LISTEN_BACKLOG)
+        listener.setblocking(False)
+    except OSError as error:
+        listener.close()
+        raise CannotListen(_why_not(error, listen, port)) from None
+    return listener
+
+
 class WebServer:
-    def __init__(self, listen: str, port: int, idle_seconds: float = IDLE_SECONDS):
+    def __init__(
+        self, listen: str, port: int, idle_seconds: float = IDLE_SECONDS, listener: socket.socket | None = None
+    ):
         self.listen = listen
         # 0 lets the system choose a free port (tests); `port` is the bound one once started.
         self.port = port
         self.idle_seconds = idle_seconds
+        # Bound already (`bind`, by `karata run` first thing), or at `start`.
+        self.listener = listener
         self.app = web.Application(client_max_size=MAX_UPDATE_BYTES, middlewares=[unreadable_body])
         self._runner: web.AppRunner | None = None
 
@@ -89,12 +117,12 @@ class WebServer:
             logger=MalformedRequests(logging.getLogger("aiohttp.server")),
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.listen, self.port)
         try:
-            await site.start()
-        except OSError as error:
+            listener = self.listener or bind(self.listen, self.port)
+        except CannotListen:
             await self.stop()
-            raise CannotListen(_why_not(error, self.listen, self.port)) from None
+            raise
+        await web.SockSite(self._runner, listener).start()
         self.port = self._runner.addresses[0][1]
         log.info("HTTP server listening on %s:%d", self.listen, self.port)
 

@@ -43,15 +43,24 @@ class Fault:
     times: int | None  # calls left to fail (None: every call until `until`)
     until: float | None = None  # time.monotonic() after which the fault is over
     seconds: float = 0.0
+    description: str | None = None
 
 
 class Faults:
-    def fail(self, method: str, code: int = 502, times: int | None = 1, seconds: float | None = None) -> None:
-        """The next ``times`` calls of ``method`` fail with ``code`` (a 5xx); with ``seconds``,
-        every call in the next ``seconds`` fails (an outage). ``method="*"``: every method but
-        getUpdates."""
+    def fail(
+        self,
+        method: str,
+        code: int = 502,
+        times: int | None = 1,
+        seconds: float | None = None,
+        description: str | None = None,
+    ) -> None:
+        """The next ``times`` calls of ``method`` fail with ``code`` (a 5xx, or a 4xx with Telegram's
+        ``description``); with ``seconds``, every call in the next ``seconds`` fails (an outage).
+        ``method="*"``: every method but getUpdates."""
         until = time.monotonic() + seconds if seconds is not None else None
-        self._faults[method.lower()] = Fault(code, None if seconds is not None else times, until)
+        times = None if seconds is not None else times
+        self._faults[method.lower()] = Fault(code, times, until, description=description)
 
     def hang(self, method: str, seconds: float, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` are held ``seconds`` before they are handled."""
@@ -72,7 +81,7 @@ class Faults:
         if fault.code == 0:
             await asyncio.sleep(fault.seconds)
             return
-        raise TelegramAPIError(fault.code, STATUS_TEXT.get(fault.code, "Server Error"))
+        raise TelegramAPIError(fault.code, fault.description or STATUS_TEXT.get(fault.code, "Server Error"))
 
     def inject_faults(
         self,

@@ -36,6 +36,8 @@ _TYPES = (
     (re.compile(r"\bINTEGER\b"), "BIGINT"),
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
 )
+_WRITE = re.compile(r"\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
 
 
 @functools.lru_cache(maxsize=2048)
@@ -58,21 +60,98 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
     (asyncpg's default reset is one more round trip to the server after every query)."""
 
 
+@functools.lru_cache(maxsize=2048)
+def written_table(sql: str) -> str | None:
+    """The table an INSERT, UPDATE or DELETE writes (None for any other statement)."""
+    found = _WRITE.match(sql)
+    return found.group(1) if found else None
+
+
+def together(held: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[str, list[Any]]]:
+    """Held writes as few statements as keep their meaning: consecutive writes join one statement
+    (each but the last a data-modifying WITH) while none of them writes a table another one names,
+    since the parts of one statement all see the database as it was before it."""
+    statements: list[tuple[list[str], list[Any], set[str]]] = []
+    for sql, parameters in held:
+        table = written_table(sql) or ""
+        if statements:
+            parts, joined, tables = statements[-1]
+            if (
+                table not in tables
+                and not tables & words_of(sql)
+                and not any(table in words_of(part) for part in parts)
+            ):
+                parts.append(sql)
+                joined.extend(parameters)
+                tables.add(table)
+                continue
+        statements.append(([sql], list(parameters), {table}))
+    return [(_one_statement(parts), joined) for parts, joined, _ in statements]
+
+
+@functools.lru_cache(maxsize=2048)
+def words_of(sql: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(sql))
+
+
+def _one_statement(parts: list[str]) -> str:
+    if len(parts) == 1:
+        return parts[0]
+    heads = ", ".join(f"held{number} AS ({part})" for number, part in enumerate(parts[:-1]))
+    return f"WITH {heads} {parts[-1]}"
+
+
 class PostgresTransaction:
+    """One transaction on a connection, begun only when it must be: the writes that come before
+    its first read are held and sent together at its end (a move's UPDATE and INSERT are then one
+    statement, one round trip, with no BEGIN and COMMIT trips: a statement alone is its own
+    transaction). Once begun, every statement goes at once, so an error surfaces where it did."""
+
     seated = SEATED
 
     def __init__(self, connection: asyncpg.Connection):
         self.connection = connection
+        self.held: list[tuple[str, Sequence[Any]]] = []
+        self.begun: Any = None  # asyncpg's Transaction, once BEGIN was sent
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        if self.begun is None and written_table(sql):
+            self.held.append((sql, parameters))
+            return
+        await self.begin()
         await self.connection.execute(numbered(sql), *parameters)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
+            await self.begin()
             await self.connection.executemany(numbered(sql), rows)
 
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        await self.begin()
         return await self.connection.fetch(numbered(sql), *parameters)
+
+    async def begin(self) -> None:
+        if self.begun is None:
+            self.begun = self.connection.transaction()
+            await self.begun.start()
+            await self._send_held()
+
+    async def _send_held(self) -> None:
+        held, self.held = self.held, []
+        for sql, parameters in together(held):
+            await self.connection.execute(numbered(sql), *parameters)
+
+    async def commit(self) -> None:
+        if self.begun is None and len(together(self.held)) > 1:
+            await self.begin()
+        if self.begun is None:
+            await self._send_held()  # one statement or none: no BEGIN and COMMIT trips
+        else:
+            await self.begun.commit()
+
+    async def rollback(self) -> None:
+        if self.begun is not None and self.connection.is_in_transaction():
+            await self.begun.rollback()
 
 
 class PostgresDatabase:
@@ -114,8 +193,15 @@ class PostgresDatabase:
 
     async def transaction(self, work: Callable[[PostgresTransaction], Awaitable[Result]]) -> Result:
         with counted(self.errors):
-            async with self.pool.acquire() as connection, connection.transaction():
-                return await work(PostgresTransaction(connection))
+            async with self.pool.acquire() as connection:
+                transaction = PostgresTransaction(connection)
+                try:
+                    result = await work(transaction)
+                    await transaction.commit()
+                except BaseException:
+                    await transaction.rollback()
+                    raise
+                return result
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         with counted(self.errors):

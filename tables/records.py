@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 RATING_FORMULA = 1
 # The ratings of a game across every group (what /stats shows in a private chat).
 ALL_GROUPS = 0
+# The ratings of the whole fleet's matches (the `bot_id` of ratings; any other is one bot's own).
+FLEET = 0
 # A player with fewer rated matches than this is listed apart on the leaderboard.
 PROVISIONAL_BELOW = 5
 BOARD_SIZE = 10
@@ -155,33 +157,42 @@ async def _record(db: Transaction, table: TableRow) -> None:
     if rows is None:
         return
     await db.executemany(
-        "INSERT INTO results (table_id, seat, user_id, chat_id, game, finished_at, place, score, team) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO results (table_id, seat, user_id, chat_id, game, finished_at, place, score, team, bot_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [_result_row(table, row) for row in rows],
     )
     users = [row.user_id for row in rows]
-    for scope in (table.chat_id, ALL_GROUPS):
-        marks = ",".join("?" * len(users))
+    marks = ",".join("?" * len(users))
+    for bot, scope in rating_scopes(table):
         found = await db.fetchall(
-            f"SELECT user_id, mu, sigma, matches FROM ratings WHERE chat_id = ? AND game = ? AND user_id IN ({marks})",
-            (scope, table.game, *users),
+            "SELECT user_id, mu, sigma, matches FROM ratings WHERE bot_id = ? AND chat_id = ? AND game = ? "
+            f"AND user_id IN ({marks})",
+            (bot, scope, table.game, *users),
         )
         known = {row[0]: (row[1], row[2], row[3]) for row in found}
         after = rate(rows, {user: (mu, sigma) for user, (mu, sigma, _matches) in known.items()})
         await db.executemany(
-            "INSERT INTO ratings (chat_id, game, user_id, mu, sigma, ordinal, matches) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(chat_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+            "INSERT INTO ratings (bot_id, chat_id, game, user_id, mu, sigma, ordinal, matches) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(bot_id, chat_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
             "ordinal = excluded.ordinal, matches = excluded.matches",
             [
-                (scope, table.game, user, mu, sigma, ordinal(mu, sigma), known.get(user, (0, 0, 0))[2] + 1)
+                (bot, scope, table.game, user, mu, sigma, ordinal(mu, sigma), known.get(user, (0, 0, 0))[2] + 1)
                 for user, (mu, sigma) in after.items()
             ],
         )
 
 
+def rating_scopes(table: TableRow) -> list[tuple[int, int]]:
+    """The ratings a match moves, as (bot, chat): its group's and every group's, for the fleet
+    and for the bot whose table it was (records per bot or fleet-wide are then a read's choice)."""
+    bots = dict.fromkeys((FLEET, table.bot_id))
+    return [(bot, scope) for bot in bots for scope in (table.chat_id, ALL_GROUPS)]
+
+
 def _result_row(table: TableRow, row: Standing) -> tuple[Any, ...]:
     return (table.table_id, row.seat, row.user_id, table.chat_id, table.game, table.updated_at, row.place, row.score,
-            row.team)  # fmt: skip
+            row.team, table.bot_id)  # fmt: skip
 
 
 async def ensure_built(database: Database) -> None:
@@ -214,7 +225,7 @@ async def _finished_tables(db: Transaction) -> AsyncIterator[TableRow]:
     after: tuple[float, int] = (float("-inf"), 0)
     while True:
         page = await db.fetchall(
-            "SELECT table_id, chat_id, game, status, seats, state, closed_reason, updated_at FROM tables "
+            "SELECT table_id, chat_id, game, status, seats, state, closed_reason, updated_at, bot_id FROM tables "
             "WHERE status = ? AND state IS NOT NULL AND (updated_at > ? OR (updated_at = ? AND table_id > ?)) "
             "ORDER BY updated_at, table_id LIMIT ?",
             (FINISHED, after[0], after[0], after[1], REBUILD_PAGE),
@@ -231,7 +242,7 @@ async def rebuild(db: Transaction) -> int:
     (inside the caller's transaction). Returns how many matches count."""
     await db.execute("DELETE FROM results")
     await db.execute("DELETE FROM ratings")
-    ratings: dict[tuple[int, str, int], tuple[float, float, int]] = {}
+    ratings: dict[tuple[int, int, str, int], tuple[float, float, int]] = {}
     counted = 0
     batch: list[tuple[Any, ...]] = []
     async for table in _finished_tables(db):
@@ -244,39 +255,40 @@ async def rebuild(db: Transaction) -> int:
             continue
         counted += 1
         batch.extend(_result_row(table, row) for row in rows)
-        for scope in (table.chat_id, ALL_GROUPS):
-            keys = {row.user_id: (scope, table.game, row.user_id) for row in rows}
+        for bot, scope in rating_scopes(table):
+            keys = {row.user_id: (bot, scope, table.game, row.user_id) for row in rows}
             known = {user: ratings[key] for user, key in keys.items() if key in ratings}
             after = rate(rows, {user: (mu, sigma) for user, (mu, sigma, _matches) in known.items()})
             for user, (mu, sigma) in after.items():
-                ratings[(scope, table.game, user)] = (mu, sigma, known.get(user, (0, 0, 0))[2] + 1)
+                ratings[(bot, scope, table.game, user)] = (mu, sigma, known.get(user, (0, 0, 0))[2] + 1)
         if len(batch) >= 5000:
             await _insert_results(db, batch)
             batch = []
     await _insert_results(db, batch)
     await db.executemany(
-        "INSERT INTO ratings (chat_id, game, user_id, mu, sigma, ordinal, matches) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(scope, game, user, mu, sigma, ordinal(mu, sigma), matches)
-         for (scope, game, user), (mu, sigma, matches) in ratings.items()],
+        "INSERT INTO ratings (bot_id, chat_id, game, user_id, mu, sigma, ordinal, matches) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(bot, scope, game, user, mu, sigma, ordinal(mu, sigma), matches)
+         for (bot, scope, game, user), (mu, sigma, matches) in ratings.items()],
     )  # fmt: skip
     return counted
 
 
 async def _insert_results(db: Transaction, rows: list[tuple[Any, ...]]) -> None:
     await db.executemany(
-        "INSERT INTO results (table_id, seat, user_id, chat_id, game, finished_at, place, score, team) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO results (table_id, seat, user_id, chat_id, game, finished_at, place, score, team, bot_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
 
 
 def _finished_table(row: Any) -> TableRow:
     """The parts of a stored table that its standings are computed from."""
-    table_id, chat_id, game, status, seats, state, closed_reason, updated_at = row
+    table_id, chat_id, game, status, seats, state, closed_reason, updated_at, bot_id = row
     return TableRow(
         table_id=table_id, chat_id=chat_id, thread_id=0, game=game, status=status, creator_id=0, options={},
         turn_seconds=0, seats=[Seat(**seat) for seat in json.loads(seats)], seed="", state=state,
-        closed_reason=closed_reason, updated_at=updated_at,
+        closed_reason=closed_reason, updated_at=updated_at, bot_id=bot_id,
     )  # fmt: skip
 
 
@@ -355,8 +367,14 @@ class Replay:
 class Records:
     """The queries behind /stats, /top and /history (read-only)."""
 
-    def __init__(self, database: Database):
+    def __init__(self, database: Database, bot: int = FLEET):
+        """`bot`: whose matches count: the fleet's (`FLEET`), or one bot's (its id)."""
         self.database = database
+        self.bot = bot
+
+    def _counted(self) -> tuple[str, list[Any]]:
+        """The condition on `results` that keeps the matches counted here."""
+        return ("", []) if self.bot == FLEET else (" AND bot_id = ?", [self.bot])
 
     async def _all(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         return await self.database.all(sql, parameters)
@@ -370,6 +388,8 @@ class Records:
         """A player's record per game in one group (`chat_id`), or across all groups (None)."""
         where, parameters = ("user_id = ? AND chat_id = ?", [user_id, chat_id]) if chat_id is not None else (
             "user_id = ?", [user_id])  # fmt: skip
+        counted, counted_parameters = self._counted()
+        where, parameters = where + counted, parameters + counted_parameters
         totals = await self._all(
             f"SELECT game, COUNT(*), SUM({WON}), MIN(score), MAX(score) FROM results WHERE {where} GROUP BY game",
             parameters,
@@ -381,8 +401,9 @@ class Records:
         ratings = {
             game: ordinal(mu, sigma)
             for game, mu, sigma in await self._all(
-                f"SELECT game, mu, sigma FROM ratings WHERE chat_id = ? AND game IN ({marks}) AND user_id = ?",
-                (ALL_GROUPS if chat_id is None else chat_id, *games, user_id),
+                f"SELECT game, mu, sigma FROM ratings WHERE bot_id = ? AND chat_id = ? AND game IN ({marks}) "
+                "AND user_id = ?",
+                (self.bot, ALL_GROUPS if chat_id is None else chat_id, *games, user_id),
             )
         }
         records = [
@@ -439,9 +460,9 @@ class Records:
             "SELECT user_id, mu, sigma, matches, "
             "(SELECT first_name FROM users WHERE users.user_id = ratings.user_id), "
             "(SELECT stats_hidden FROM users WHERE users.user_id = ratings.user_id) "
-            f"FROM ratings WHERE chat_id = ? AND game = ? AND {who} AND matches {compare} ? "
+            f"FROM ratings WHERE bot_id = ? AND chat_id = ? AND game = ? AND {who} AND matches {compare} ? "
             "ORDER BY ordinal DESC LIMIT ?",
-            (chat_id, game, matches, BOARD_SIZE),
+            (self.bot, chat_id, game, matches, BOARD_SIZE),
         )
         return await self._ranked(rows, game)
 
@@ -469,22 +490,30 @@ class Records:
 
     async def games_rated(self, chat_id: int) -> list[str]:
         """Games with a leaderboard in this group: the one played last first, then by name."""
+        counted, parameters = self._counted()
         latest = await self._one(
-            "SELECT game FROM results WHERE chat_id = ? AND seat = 0 ORDER BY finished_at DESC, table_id DESC LIMIT 1",
-            (chat_id,),
+            f"SELECT game FROM results WHERE chat_id = ? AND seat = 0{counted} "
+            "ORDER BY finished_at DESC, table_id DESC LIMIT 1",
+            (chat_id, *parameters),
         )
         if latest is None:
             return []
-        rated = [row[0] for row in await self._all("SELECT DISTINCT game FROM ratings WHERE chat_id = ?", (chat_id,))]
+        rated = [
+            row[0]
+            for row in await self._all(
+                "SELECT DISTINCT game FROM ratings WHERE bot_id = ? AND chat_id = ?", (self.bot, chat_id)
+            )
+        ]
         return [latest[0], *sorted(game for game in rated if game != latest[0])]
 
     # ----- /history -----------------------------------------------------------------------
     async def history(self, chat_id: int, limit: int = HISTORY_SIZE) -> list[PastMatch]:
         """The group's last counted matches, newest first."""
+        counted, parameters = self._counted()
         heads = await self._all(
-            "SELECT table_id, game, finished_at FROM results WHERE chat_id = ? AND seat = 0 "
+            f"SELECT table_id, game, finished_at FROM results WHERE chat_id = ? AND seat = 0{counted} "
             "ORDER BY finished_at DESC, table_id DESC LIMIT ?",
-            (chat_id, limit),
+            (chat_id, *parameters, limit),
         )
         if not heads:
             return []

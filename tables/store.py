@@ -16,6 +16,8 @@ that finishes while a move is being saved can then never be overwritten by it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import json
 import time
@@ -28,7 +30,7 @@ from tables.database import Database, Transaction, connect
 from tables.metrics import UNREAD, Metrics
 from tables.models import TABLE_COLUMNS, Shown, TableRow, UserRow
 from tables.privacy import forget, pseudonym
-from tables.records import Records, ensure_built, record_match
+from tables.records import FLEET, Records, ensure_built, record_match
 from tables.seasons import MOVE_CHAT as MOVE_SEASONS
 from tables.seasons import Seasons
 from tables.turns import MOVE, RECORD, WriteTurns
@@ -272,10 +274,37 @@ MIGRATIONS: Sequence[str] = (
     CREATE UNIQUE INDEX one_live_table ON tables(bot_id, chat_id, thread_id)
         WHERE status IN ('lobby', 'playing') AND arena_id IS NULL;
     """,
+    # 12: records per bot beside the fleet's (`KARATA_RECORDS`): each result names the bot whose
+    # table made it, and ratings are kept for the fleet (bot 0) and for each bot; the bots' own
+    # are built at the next start.
+    """
+    ALTER TABLE results ADD COLUMN bot_id INTEGER NOT NULL DEFAULT 0;
+    UPDATE results SET bot_id = (SELECT tables.bot_id FROM tables WHERE tables.table_id = results.table_id);
+    CREATE TABLE ratings_of_bots (
+        bot_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        matches INTEGER NOT NULL,
+        PRIMARY KEY (bot_id, chat_id, game, user_id)
+    );
+    INSERT INTO ratings_of_bots (bot_id, chat_id, game, user_id, mu, sigma, ordinal, matches)
+        SELECT 0, chat_id, game, user_id, mu, sigma, ordinal, matches FROM ratings;
+    DROP TABLE ratings;
+    ALTER TABLE ratings_of_bots RENAME TO ratings;
+    CREATE INDEX ratings_board ON ratings(bot_id, chat_id, game, ordinal);
+    UPDATE records_built SET formula = 0;
+    """,
 )
 
 # How long a handled update is remembered (Telegram keeps an unconfirmed update for 24 hours).
 HANDLED_UPDATE_SECONDS = 24 * 3600
+# How long a ballot waits for its poll's row: the time between Telegram sending a poll and this
+# process storing its id is one answer's trip and one write, far less on a working store.
+EARLY_BALLOT_SECONDS = 10.0
 
 # The columns `save_table` writes: everything the table service decides under the table's lock.
 _SAVED = tuple(name for name, column in TABLE_COLUMNS.items() if not column.fixed)
@@ -307,11 +336,13 @@ _a_move = _in_turn(MOVE)  # a table's change: it goes before waiting records
 
 
 class Store:
-    def __init__(self, target: str, bot_id: int = 0):
+    def __init__(self, target: str, bot_id: int = 0, fleet_records: bool = False):
         """`target`: an SQLite file's path, or a `postgresql://` URL. `bot_id`: the bot this
-        process is (its token's number); of the tables it sees and acts on only its own."""
+        process is (its token's number); of the tables it sees and acts on only its own.
+        `fleet_records`: /stats, /top and /history count every bot's matches, not only its own."""
         self.path = target
         self.bot_id = bot_id
+        self.fleet_records = fleet_records
         self.database: Database = connect(target)
         self._writes = WriteTurns()
         self.metrics = UNREAD  # the bot's own, once the composition root gives it (bot/app.py)
@@ -319,6 +350,8 @@ class Store:
         # process drops its entry (another bot of a fleet's write reaches it at the next start).
         self._users: dict[int, UserRow] = {}
         self._chat_languages: dict[int, str | None] = {}
+        # Ballots waiting for their poll's row (`stored_poll`), by poll id.
+        self._ballots_waiting: dict[str, list[asyncio.Event]] = {}
 
     @property
     def metrics(self) -> Metrics:
@@ -346,11 +379,16 @@ class Store:
         await self.database.close()
 
     async def _take_unowned(self) -> None:
-        """Tables, handled updates and the season announcer's progress from before the fleet were
-        the one bot's: the next to start takes them."""
+        """Tables, their results, handled updates and the season announcer's progress from before
+        the fleet were the one bot's: the next to start takes them (and builds its own ratings of
+        those matches)."""
 
         async def write(transaction: Transaction) -> None:
             await transaction.execute("UPDATE tables SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
+            await transaction.execute(
+                "UPDATE records_built SET formula = 0 WHERE EXISTS (SELECT 1 FROM results WHERE bot_id = 0)"
+            )
+            await transaction.execute("UPDATE results SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
             await transaction.execute("UPDATE handled_updates SET bot_id = ? WHERE bot_id = 0", (self.bot_id,))
             await transaction.execute(
                 "UPDATE seasons_checked SET bot_id = ? WHERE bot_id = 0 "
@@ -459,7 +497,7 @@ class Store:
     @property
     def records(self) -> Records:
         """The read side of the records: /stats, /top, /history and replay files."""
-        return Records(self.database)
+        return Records(self.database, FLEET if self.fleet_records else self.bot_id)
 
     @property
     def seasons(self) -> Seasons:
@@ -632,7 +670,8 @@ class Store:
             await transaction.execute("UPDATE results SET chat_id = ? WHERE chat_id = ?", (new, old))
             await transaction.execute(
                 "UPDATE ratings SET chat_id = ? WHERE chat_id = ? AND NOT EXISTS (SELECT 1 FROM ratings AS kept "
-                "WHERE kept.chat_id = ? AND kept.game = ratings.game AND kept.user_id = ratings.user_id)",
+                "WHERE kept.bot_id = ratings.bot_id AND kept.chat_id = ? AND kept.game = ratings.game "
+                "AND kept.user_id = ratings.user_id)",
                 (new, old, new),
             )
             await transaction.execute("DELETE FROM ratings WHERE chat_id = ?", (old,))
@@ -734,9 +773,30 @@ class Store:
             "INSERT INTO polls (poll_id, table_id, key, chat_id, message_id) VALUES (?, ?, ?, ?, ?)",
             (poll_id, table_id, key, chat_id, message_id),
         )
+        for landed in self._ballots_waiting.get(poll_id, ()):
+            landed.set()
 
     async def poll(self, poll_id: str) -> Any:
         return await self._one("SELECT * FROM polls WHERE poll_id = ?", (poll_id,))
+
+    async def stored_poll(self, poll_id: str, wait: float = EARLY_BALLOT_SECONDS) -> Any:
+        """The poll's row for a ballot, waiting up to `wait` seconds for it to be stored: Telegram
+        shows a poll, and can deliver its first ballots, before the bot has its sendPoll's answer
+        with the poll's id (docs/DECISIONS.md, "A ballot before its poll's row")."""
+        landed = asyncio.Event()
+        waiting = self._ballots_waiting.setdefault(poll_id, [])
+        waiting.append(landed)  # before the read: a row stored after it sets `landed`
+        try:
+            row = await self.poll(poll_id)
+            if row is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(landed.wait(), wait)
+                row = await self.poll(poll_id)
+            return row
+        finally:
+            waiting.remove(landed)
+            if not waiting:
+                self._ballots_waiting.pop(poll_id, None)
 
     async def close_polls(self, table_id: int) -> None:
         await self._write("UPDATE polls SET open = 0 WHERE table_id = ? AND open = 1", (table_id,))

@@ -232,7 +232,7 @@ class ArenaBoard:
         self.every = every
         # Where a running table's "👀 Watch" link points (None: no link); wired by the composition root.
         self.watch_url = watch_url
-        # The chat keeper's door for a group found upgraded (handlers/chat_keeper.py `moved`).
+        # The chat keeper's door for a group found upgraded (handlers/delivery/chat_keeper.py `moved`).
         self.moved: Callable[[int, int], Awaitable[None]] | None = None
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._last: dict[int, float] = {}

@@ -260,7 +260,7 @@ async def poll_answer(update: Update, context: KarataContext) -> None:
     if answer is None or answer.user is None:
         return
     karata = context.karata
-    row = await karata.store.poll(answer.poll_id)
+    row = await karata.store.stored_poll(answer.poll_id)
     if row is None or not row["open"]:
         return
     loaded = await karata.service.load(row["table_id"])

@@ -12,6 +12,7 @@ from telegram.error import BadRequest, Forbidden
 from engine.registry import available_games
 from handlers.chat import seasons, telegram_io
 from handlers.chat.context import KarataContext, chat_translator, effective, pressed, seat_for, user_translator
+from handlers.delivery.outbox import chat_gone
 from handlers.presentation.callback_data import MatchReplay
 from handlers.presentation.render.common import game_title
 from handlers.presentation.render.records import (
@@ -140,6 +141,9 @@ async def send_replay(update: Update, context: KarataContext) -> None:
             caption=replay_caption(replay.game, replay.finished_at, replay.names, reader),
         )
     except (Forbidden, BadRequest) as error:
-        # A refusal (403) reaches the chat keeper through the flood limiter: the next press is
-        # told to open the chat.
+        # A refusal (403) reaches the chat keeper through the flood limiter; a 400 "chat not
+        # found" is as lasting (no such private chat), so it is reported the same way: the next
+        # press is told to open the chat instead of failing again.
+        if isinstance(error, BadRequest) and chat_gone(error):
+            await context.karata.keeper.user_unreachable(user.id)
         log.info("could not send a replay to %s: %s", user.id, error)

@@ -37,6 +37,26 @@ async def test_a_port_another_program_has_is_one_line_naming_the_setting(tmp_pat
     assert "KARATA_HTTP_PORT" in last
 
 
+async def test_a_port_another_program_has_is_said_before_telegram_answers(tmp_path):
+    """Telegram unreachable (its first answer can take minutes): the busy port is still said at once."""
+    with socket.socket() as taken, socket.socket() as silent:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        silent.bind(("127.0.0.1", 0))  # bound, never listening: every connection to it is refused
+        port, nowhere = taken.getsockname()[1], silent.getsockname()[1]
+        process = await start_karata(
+            f"http://127.0.0.1:{nowhere}/bot", str(tmp_path / "k.db"), KARATA_HTTP_PORT=str(port)
+        )
+        try:
+            printed = await output_of(process, timeout=60)
+        finally:
+            if process.returncode is None:
+                process.kill()
+    assert process.returncode == 2, printed
+    assert printed.strip().splitlines()[-1].startswith(f"karata run: the HTTP server cannot listen on 127.0.0.1:{port}")
+    assert "cannot reach the Bot API" not in printed
+
+
 async def test_a_token_revoked_while_running_stops_the_process_with_one_line(tmp_path):
     async with FakeBotAPI(token=DEMO_TOKEN) as api:
         process = await start_karata(api.base_url, str(tmp_path / "k.db"))

@@ -57,6 +57,35 @@ async def test_history_sends_a_replay_file_that_plays_the_match_back_exactly(api
     assert outcome["hands"] == loaded.game.replay_hands(final), "hands and all"
 
 
+async def test_a_replay_to_a_private_chat_that_is_not_found_asks_to_open_it_instead_of_failing_again(api, start_bot):
+    """Telegram's 400 "chat not found" for the presser's private chat lasts (it is no passing
+    fault): the player is marked unreachable, and their next press is told to open the chat."""
+    sim = simulation(api)
+    amina, baraka, _chausiku = sim.users
+    async with start_bot() as application:
+        await play_a_match_amina_wins(application, sim)
+        history = await ask(api, amina, sim.group_id, "/history")
+        api.fail("sendDocument", code=400, description="Bad Request: chat not found")
+        query = await api.press_text(baraka, sim.group_id, history.message_id, "📄 1")
+        assert "private chat" in (await api.wait_for_answer(query))["text"]
+        store = application.bot_data["karata"].store
+        await api.wait_until(lambda: _dm_closed(store, baraka.id), what="Baraka marked unreachable")
+
+        again = await api.press_text(baraka, sim.group_id, history.message_id, "📄 1")
+        assert "press Start" in (await api.wait_for_answer(again))["text"]
+        assert sends_of_documents(api) == 1, "no second try at a chat that is not there"
+        assert api.documents(baraka.id) == []
+
+
+def sends_of_documents(api) -> int:
+    return sum(1 for method, _ in api.calls if method == "sendDocument")
+
+
+async def _dm_closed(store, user_id: int) -> bool:
+    known = await store.get_user(user_id)
+    return known is not None and not known.dm_ok
+
+
 async def test_top_and_stats_and_a_player_who_opts_out(api, start_bot):
     sim = simulation(api)
     amina, baraka, chausiku = sim.users

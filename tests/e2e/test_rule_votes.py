@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.e2e.conftest import STORES, simulation
@@ -208,3 +210,37 @@ async def test_a_retracted_answer_no_longer_counts_and_the_clock_closes_the_vote
         assert "The vote failed (1 yes, 1 no)" in sim.table_message().plain
         # Nobody was told off in private for retracting.
         assert not any("voted" in (message.plain or "") for message in api.bot_messages(baraka.id))
+
+
+async def test_a_ballot_that_comes_before_its_poll_is_stored_counts(api, start_bot):
+    """Telegram can deliver a ballot before the bot has acted on its sendPoll's answer (the poll's
+    id): the ballot waits for the poll's row and counts."""
+    sim = simulation(api, count=3, seed=1)
+    async with start_bot() as application:
+        table = await open_lopti(api, application, sim)
+        store = application.bot_data["karata"].store
+        stored, missed = asyncio.Event(), asyncio.Event()
+        add_poll, poll = store.add_poll, store.poll
+
+        async def add_poll_later(*arguments):
+            await stored.wait()
+            await add_poll(*arguments)
+
+        async def poll_noting_a_miss(poll_id):
+            row = await poll(poll_id)
+            if row is None:
+                missed.set()
+            return row
+
+        store.add_poll, store.poll = add_poll_later, poll_noting_a_miss
+        message = (await propose_ten_on_seven(api, sim, sim.users[0]))[-1]
+        await vote(api, sim.users[0], message.poll_id, True)
+        await asyncio.wait_for(missed.wait(), 60)  # the ballot found no poll row
+        stored.set()
+        await vote(api, sim.users[1], message.poll_id, True)
+        await vote(api, sim.users[2], message.poll_id, False)
+
+        async def changed():
+            return (await options_of(application, table))["options"]["ten_on_seven"] is True
+
+        await api.wait_until(changed, what="the change, with the early ballot counted")
