@@ -25,7 +25,7 @@ from handlers.presentation.games import renderer_for
 from handlers.presentation.render import hand
 from handlers.presentation.render import table as group
 from handlers.presentation.render.seat import player_view, round_results
-from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded, TableRow
+from tables.models import CHAT_LOST, LOBBY, PLAYING, Loaded, Seat, TableRow
 
 # How a slot is delivered: a message edited in place; a post sent once per content and never
 # edited or deleted; a nudge or notice sent once and deleted when it no longer applies; a poll.
@@ -242,17 +242,24 @@ def table_screens(
         if table.closed_reason == CHAT_LOST:
             # The group is closed to the bot: the standings go to each player instead.
             text, markup = group.lost_text(table, game, state, reader, view), None
-        elif shown is not None:
-            text, markup = shown
         else:
-            text, markup = hand.render_hand(table, game, state, seat.player, reader, opened.get(user_id), paused)
-            if playing:
-                markup = _with_row(markup, app_button(readers, table.table_id, reader))
+            text, markup = shown or _hand(loaded, seat, reader, readers, opened.get(user_id), paused)
         priority = URGENT if seat.player in waiting and not paused else BACKGROUND
         screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=text, markup=markup)
         if playing and seat.player in table.nudged:
             screens[f"nudge:{user_id}"] = Screen(NOTICE, user_id, 0, BACKGROUND, text=group.nudge_text(table, reader))
     return screens
+
+
+def _hand(
+    loaded: Loaded, seat: Seat, reader: Translator, readers: Readers, opened: tuple[int, int] | None, paused: bool
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """A seat's hand message, with the app's button while the match runs."""
+    table, game, state = loaded.table, loaded.game, loaded.state
+    text, markup = hand.render_hand(table, game, state, seat.player, reader, opened, paused)
+    if table.status == PLAYING:
+        markup = _with_row(markup, app_button(readers, table.table_id, reader))
+    return text, markup
 
 
 def arena_screens(
@@ -282,12 +289,7 @@ def arena_screens(
             continue  # their chat refuses us; the computer plays their turns when their time runs out
         board = group.table_text(table, game, state, reader, view, now)
         shown = panels[user_id](reader) if user_id in panels and playing else None
-        if shown is not None:
-            text, markup = shown
-        else:
-            text, markup = hand.render_hand(table, game, state, seat.player, reader, opened.get(user_id), paused)
-            if playing:
-                markup = _with_row(markup, app_button(readers, table.table_id, reader))
+        text, markup = shown or _hand(loaded, seat, reader, readers, opened.get(user_id), paused)
         priority = URGENT if seat.player in waiting and not paused else BACKGROUND
         screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=f"{board}\n\n{text}", markup=markup)
     return screens
