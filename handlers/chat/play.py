@@ -47,16 +47,20 @@ def _renderer_texts(table: TableRow | None) -> dict[str, str] | None:
     return renderer_for(table.game).refusal_texts if table is not None else None
 
 
+async def _my_live_tables(context: KarataContext, chat: Chat, user_id: int, message: Message) -> list[TableRow]:
+    """In the private chat, every live table of mine; in a group, its table if I sit at it."""
+    store = context.karata.store
+    if chat.type == Chat.PRIVATE:
+        return await store.live_tables_of_user(user_id)
+    found = await store.live_table(chat.id, thread_of(message))
+    return [found] if found is not None and found.seat_of(user_id) else []
+
+
 async def hand_command(update: Update, context: KarataContext) -> None:
     """/hand: send my cards again (in the private chat), for this group's table or all of mine."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    store = context.karata.store
-    if chat.type == Chat.PRIVATE:
-        tables = await store.live_tables_of_user(user.id)
-    else:
-        table = await store.live_table(chat.id, thread_of(message))
-        tables = [table] if table and table.seat_of(user.id) else []
+    tables = await _my_live_tables(context, chat, user.id, message)
     playing = [table.table_id for table in tables if table.status == PLAYING]
     if not playing:
         await telegram_io.reply(message, _("You are not in a game right now."))
@@ -301,12 +305,7 @@ async def leave_command(update: Update, context: KarataContext) -> None:
     The question goes to the private chat, where only the player can answer it."""
     chat, user, message = effective(update)
     _ = await chat_translator(context, chat, user)
-    store = context.karata.store
-    if chat.type == Chat.PRIVATE:
-        tables = await store.live_tables_of_user(user.id)
-    else:
-        found = await store.live_table(chat.id, thread_of(message))
-        tables = [found] if found is not None and found.seat_of(user.id) else []
+    tables = await _my_live_tables(context, chat, user.id, message)
     playing = [table for table in tables if table.status == PLAYING]
     if not playing:
         await telegram_io.reply(message, _("You are not in a game right now."))
