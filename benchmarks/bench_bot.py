@@ -266,13 +266,19 @@ async def open_tables(api: FakeBotAPI, count: int, seed: int, game: str = "kadi"
 
 
 @asynccontextmanager
-async def karata_with_tables(tables: int, seed: int, limits: bool = True, game: str = "kadi", **extra_env: str):
+async def karata_with_tables(
+    tables: int, seed: int, limits: bool = True, game: str = "kadi", profile: str | None = None, **extra_env: str
+):
     """`karata run` as its own process on a fresh database, against the fake Bot API (Telegram's
-    limits on both sides, or lifted), with `tables` tables of `game` open: (api, process, db_path, sims)."""
+    limits on both sides, or lifted), with `tables` tables of `game` open: (api, process, db_path, sims).
+    With `profile`, the bot runs under cProfile and writes its statistics to that file when it stops."""
     with tempfile.TemporaryDirectory() as folder:
         db_path = str(Path(folder) / "karata.db")
         async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=limits) as api:
-            process = await start_process(["-m", "bot.cli", "run"], api, db_path, limits, **extra_env)
+            script = ["-m", "bot.cli", "run"]
+            if profile:
+                script = ["-m", "cProfile", "-o", profile, *script]
+            process = await start_process(script, api, db_path, limits, **extra_env)
             try:
                 await wait_for_poll(api)
                 yield api, process, db_path, await open_tables(api, tables, seed, game)

@@ -203,13 +203,7 @@ class Simulation:
             if wanted is None:
                 return [SKIP]  # this player has nothing they want to do now
             target = next(node for node in targets if node.action == wanted)
-        labels = []
-        node = target
-        while node is not None and node.number > 0:
-            labels.append(node.label)
-            node = node.parent
-        labels.reverse()
-        return labels + (["✔"] if target.children else [])
+        return tree.path(target) + (["✔"] if target.children else [])
 
 
 def demo_options(game: Game) -> dict[str, object]:

@@ -13,6 +13,11 @@ of a card that others may still join, waits for a ✔ (a child of its own), whil
 nothing can join plays at once. Nodes are numbered breadth-first, so the same legal actions
 always give the same numbers: a button carries only its number and the server rebuilds the
 tree to find what it meant.
+
+Links lead down only: a node names its parent, and the nodes its marked cards go back to, by
+number. A tree thus holds no cycle and is freed as soon as it is dropped; with links both ways
+every dropped tree (a few per move) waited for the garbage collector's rare full pass, and the
+memory they held stayed with the process (docs/PERFORMANCE.md, "Memory per open table").
 """
 
 from __future__ import annotations
@@ -103,34 +108,18 @@ class Node:
     # (label, child) for every button this node opens to.
     # A list while the tree is built, a tuple once it is.
     links: list[tuple[str, Node]] | tuple[tuple[str, Node], ...] = field(default_factory=list)
-    parent: Node | None = None
-    # While cards are being chosen: the node before the first of them, the marked cards (label,
-    # the node that unmarks it), and the order the candidates are shown in.
-    start: Node | None = None
-    marks: tuple[tuple[str, Node], ...] = ()
+    # The number of the node before (-1 at the top).
+    parent: int = -1
+    # While cards are being chosen: the number of the node before the first of them, the marked
+    # cards (label, the number of the node that unmarks it), and the order the candidates are
+    # shown in.
+    start: int = -1
+    marks: tuple[tuple[str, int], ...] = ()
     shown_order: tuple[str, ...] = ()
 
     @property
     def children(self) -> list[Node]:
         return [child for _label, child in self.links]
-
-    def link(self, label: str, kind: str, codes: tuple[str, ...] = ()) -> Node:
-        """The child behind the button `label`, made if it is new."""
-        for existing, child in self.links:
-            if existing == label:
-                return child
-        child = Node(label=label, kind=kind, codes=codes, parent=self)
-        self.links.append((label, child))
-        return child
-
-    def path(self) -> list[str]:
-        """The labels tapped from the top to reach this node."""
-        labels = []
-        node: Node | None = self
-        while node is not None and node.parent is not None:
-            labels.append(node.label)
-            node = node.parent
-        return labels[::-1]
 
 
 @dataclass
@@ -142,6 +131,14 @@ class ActionTree:
 
     def node(self, number: int) -> Node | None:
         return self.nodes[number] if 0 <= number < len(self.nodes) else None
+
+    def path(self, node: Node) -> list[str]:
+        """The labels tapped from the top to reach `node`."""
+        labels = []
+        while node.parent >= 0:
+            labels.append(node.label)
+            node = self.nodes[node.parent]
+        return labels[::-1]
 
 
 def step_kind(step: str) -> str:
@@ -170,6 +167,19 @@ class _Builder:
         self.joined: set[tuple[int, str]] = set()
         self.shortcuts: dict[int, set[str]] = {}
         self.codes: dict[str, str] = {}
+        # While building, by id: each node's parent and, for a set of cards, the node it starts at.
+        self.up: dict[int, Node] = {}
+        self.start_of: dict[int, Node] = {}
+
+    def link(self, node: Node, label: str, kind: str, codes: tuple[str, ...] = ()) -> Node:
+        """The child behind the button `label`, made if it is new."""
+        for existing, child in node.links:
+            if existing == label:
+                return child
+        child = Node(label=label, kind=kind, codes=codes)
+        self.up[id(child)] = node
+        node.links.append((label, child))
+        return child
 
     def add(self, action: Action, path: Sequence[Step]) -> bool:
         """Add a way to tap `action`; False when it is a shortcut over the keyboard's cap."""
@@ -186,7 +196,7 @@ class _Builder:
             else:
                 if isinstance(step, Card) and step.code:
                     self.codes[step] = step.code
-                node = node.link(step, step_kind(step), step_codes(step))
+                node = self.link(node, step, step_kind(step), step_codes(step))
         if node.action is None:
             node.action = action
         return True
@@ -215,8 +225,9 @@ class _Builder:
         key = (id(start), chosen)
         node = self.sets.get(key)
         if node is None:
-            node = self.sets[key] = Node(label="", kind=CARD, start=start)
+            node = self.sets[key] = Node(label="", kind=CARD)
             self.set_of[id(node)] = chosen
+            self.start_of[id(node)] = start
         return node
 
     def finish(self) -> ActionTree:
@@ -251,7 +262,7 @@ class _Builder:
         current: Node | None = node
         while current is not None and current.kind == CARD and id(current) not in self.set_of:
             count += 1
-            current = current.parent
+            current = self.up.get(id(current))
         return count
 
     def _number(self) -> list[Node]:
@@ -264,7 +275,8 @@ class _Builder:
             for label, child in current.links:
                 if child.number < 0:
                     child.number = len(nodes) + len(queue)
-                    child.parent = current
+                    child.parent = current.number
+                    self.up[id(child)] = current
                     child.label = label
                     queue.append(child)
         return nodes
@@ -273,30 +285,31 @@ class _Builder:
         """The marked cards of a choice in progress, each with the node that unmarks it."""
         chosen = self.set_of.get(id(node))
         if chosen is not None:
-            start = node.start
-            assert start is not None
+            start = self.start_of[id(node)]
+            node.start = start.number
             node.shown_order = tuple(self.order.get(id(start), ()))
             node.marks = tuple(
-                (card, self.sets.get((id(start), chosen - {card}), start))
+                (card, self.sets.get((id(start), chosen - {card}), start).number)
                 for card in node.shown_order
                 if card in chosen
             )
             return
-        if node.kind != CARD or node.parent is None:
+        if node.kind != CARD or node.parent < 0:
             return
         chain = []
         current: Node | None = node
         while current is not None and current.kind == CARD and id(current) not in self.set_of:
             chain.append(current)
-            current = current.parent
+            current = self.up.get(id(current))
         chain.reverse()
-        start = chain[0].parent
-        node.start = start
+        before = self.up.get(id(chain[0]))
+        node.start = before.number if before is not None else -1
         marks = []
         for index, marked in enumerate(chain):
             rest = [other.label for other in chain[index + 1 :]]
-            target = _follow(marked.parent, rest) if marked.parent is not None else None
-            marks.append((marked.label, target or marked.parent or self.root))
+            parent = self.up.get(id(marked))
+            target = _follow(parent, rest) if parent is not None else None
+            marks.append((marked.label, (target or parent or self.root).number))
         node.marks = tuple(marks)
 
 

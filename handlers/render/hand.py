@@ -14,7 +14,7 @@ from html import escape
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.core.protocol import Game, State
-from handlers.action_tree import DONE, Node
+from handlers.action_tree import DONE, ActionTree, Node
 from handlers.callback_data import LeaveTable, RuleDraft, TreeNode
 from handlers.games import renderer_for
 from handlers.games.base import GameRenderer
@@ -64,17 +64,17 @@ def hand_text(
     else:
         lines.append("<b>" + seen.prompt + "</b>")
     if node is not None and node.number > 0:
-        lines.append(chosen_line(node, _))
+        lines.append(chosen_line(seen.tree, node, _))
     return "\n".join(lines)
 
 
-def chosen_line(node: Node, _: Translator) -> str:
+def chosen_line(tree: ActionTree, node: Node, _: Translator) -> str:
     """What the player has tapped so far: the steps, then the cards marked (in the order tapped
     for a sequence, as shown for a set)."""
-    if node.start is not None and node.marks:
-        steps = node.start.path() + [label for label, _target in node.marks]
+    if node.start >= 0 and node.marks:
+        steps = tree.path(tree.nodes[node.start]) + [label for label, _target in node.marks]
     else:
-        steps = node.path()
+        steps = tree.path(node)
     line = _("Chosen: {choice}", choice=escape(" ".join(steps)))
     if any(child.kind == DONE for child in node.children):
         line += " " + _("Press ✔ to confirm.")

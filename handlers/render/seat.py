@@ -90,7 +90,7 @@ def choices_at(tree: ActionTree, node: Node) -> list[Choice]:
     links = list(node.links)
     if node.marks:
         offered = [choice(label, child) for label, child in links if child.kind == CARD]
-        marked = [choice(label, target, True) for label, target in node.marks]
+        marked = [choice(label, tree.nodes[target], True) for label, target in node.marks]
         if node.shown_order:  # a set: each card keeps its place, marked or not
             place = {label: index for index, label in enumerate(node.shown_order)}
             found = sorted([*marked, *offered], key=lambda card: place.get(card.label, 99))
@@ -98,9 +98,9 @@ def choices_at(tree: ActionTree, node: Node) -> list[Choice]:
             found = [*marked, *offered]
         links = [(label, child) for label, child in links if child.kind != CARD]
     found.extend(choice(label, child) for label, child in links)
-    back = node.start if node.marks and node.start is not None else node.parent
-    if back is not None:
-        found.append(Choice(BACK_LABEL, BACK, back.number, opens=True))
+    back = node.start if node.marks and node.start >= 0 else node.parent
+    if back >= 0:
+        found.append(Choice(BACK_LABEL, BACK, back, opens=True))
     return found
 
 
