@@ -85,7 +85,8 @@ class TreePress:
         if node.action is None:
             return Outcome.refused("unknown_button", table=table)
         if node.action["type"] == AMEND:  # opens the rule builder: nothing is played yet
-            self.amending.extend(rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"])
+            rules = player_view(table, game, state, player).get("rules") or []
+            self.amending.extend(rule for rule in rules if rule["id"] == node.action["rule"])
             return Outcome(True, table=table, loaded=loaded)
         return node.action
 

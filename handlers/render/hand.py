@@ -21,7 +21,7 @@ from handlers.games.base import GameRenderer
 from handlers.i18n import Translator
 from handlers.render.common import title_heading
 from handlers.render.keyboard import BOTTOM, Key, arrange
-from handlers.render.seat import BACK, Choice, Seen, choices_at, seen_by
+from handlers.render.seat import BACK, Choice, Seen, choices_at, player_view, seen_by
 from tables.models import TableRow
 
 MARKED = "✅"
@@ -38,7 +38,7 @@ def hand_text(
     paused: bool = False,
 ) -> str:
     renderer = renderer_for(table.game)
-    view, legal = seen.view, seen.legal
+    view, legal = player_view(table, game, state, player), seen.legal
     lines = [title_heading(table.game, _) + " · " + _("Round {number}", number=game.round_number(state))]
     # Only a player who can act sees the centre of the table in private: the others' messages
     # then stay unchanged between their turns and cost no edit.
@@ -122,7 +122,7 @@ def render_hand(
     text = hand_text(table, game, state, player, _, seen, node, paused)
     if paused or table.status != "playing":
         return text, None
-    markup = hand_markup(table, seen, node, renderer.builder_button(seen.view, player, _))
+    markup = hand_markup(table, seen, node, renderer.builder_button(player_view(table, game, state, player), player, _))
     if not seen.legal and table.chat_id < 0:
         # Between the player's turns (a turn's keyboard is for moves; /leave works any time):
         # leaving a group's match, a computer player takes the seat, after a confirmation.
