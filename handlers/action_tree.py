@@ -160,11 +160,14 @@ def step_codes(step: str) -> tuple[str, ...]:
 class _Builder:
     def __init__(self) -> None:
         self.root = Node(label="")
-        # (start node, marked set) -> the node of that choice, for `Pick` steps.
-        self.sets: dict[tuple[int, frozenset[str]], Node] = {}
-        self.set_of: dict[int, frozenset[str]] = {}
+        # For `Pick` steps, by the start node's id: the node of each set of marked cards, the set
+        # as a mask of the cards' places in `order` (the cards in the order first offered).
+        self.sets: dict[int, dict[int, Node]] = {}
+        self.set_of: dict[int, int] = {}
         self.order: dict[int, list[str]] = {}
         self.joined: set[tuple[int, str]] = set()
+        # By the start node's id, then a set's mask: the mask of the cards it links to already.
+        self.wider: dict[int, dict[int, int]] = {}
         self.shortcuts: dict[int, set[str]] = {}
         self.codes: dict[str, str] = {}
         # While building, by id: each node's parent and, for a set of cards, the node it starts at.
@@ -204,28 +207,41 @@ class _Builder:
     def _pick(self, start: Node, cards: tuple[str, ...]) -> Node:
         """The node of `cards` chosen together from `start`, and every smaller choice on the way:
         each choice links to the choices one card wider."""
+        cards = tuple(dict.fromkeys(cards))
         order = self.order.setdefault(id(start), [])
         order.extend(card for card in cards if card not in order)
-        for card in cards:
-            self._join(start, card, self._set_node(start, frozenset([card])))
+        bits = [1 << order.index(card) for card in cards]
+        whole = 0
+        for card, bit in zip(cards, bits):
+            self._join(start, card, self._set_node(start, bit))
+            whole |= bit
+        # Many picks share their smaller sets (Euchre's 252 ways to keep five of ten): a set
+        # that links to all of this pick's other cards already is passed over whole.
+        wider = self.wider.setdefault(id(start), {})
         for size in range(1, len(cards)):
-            for chosen in combinations(cards, size):
-                node = self._set_node(start, frozenset(chosen))
-                for card in cards:
-                    if card not in chosen:
-                        self._join(node, card, self._set_node(start, frozenset(chosen) | {card}))
-        return self._set_node(start, frozenset(cards))
+            for chosen in combinations(bits, size):
+                mask = sum(chosen)
+                linked = wider.get(mask, 0)
+                if not whole & ~(mask | linked):
+                    continue
+                node = self._set_node(start, mask)
+                for card, bit in zip(cards, bits):
+                    if not (mask | linked) & bit:
+                        node.links.append((card, self._set_node(start, mask | bit)))
+                        linked |= bit
+                wider[mask] = linked
+        return self._set_node(start, whole)
 
     def _join(self, node: Node, label: str, child: Node) -> None:
         if (id(node), label) not in self.joined:
             self.joined.add((id(node), label))
             node.links.append((label, child))
 
-    def _set_node(self, start: Node, chosen: frozenset[str]) -> Node:
-        key = (id(start), chosen)
-        node = self.sets.get(key)
+    def _set_node(self, start: Node, chosen: int) -> Node:
+        sets = self.sets.setdefault(id(start), {})
+        node = sets.get(chosen)
         if node is None:
-            node = self.sets[key] = Node(label="", kind=CARD)
+            node = sets[chosen] = Node(label="", kind=CARD)
             self.set_of[id(node)] = chosen
             self.start_of[id(node)] = start
         return node
@@ -257,7 +273,7 @@ class _Builder:
 
     def _chosen_count(self, node: Node) -> int:
         if id(node) in self.set_of:
-            return len(self.set_of[id(node)])
+            return self.set_of[id(node)].bit_count()
         count = 0
         current: Node | None = node
         while current is not None and current.kind == CARD and id(current) not in self.set_of:
@@ -266,19 +282,16 @@ class _Builder:
         return count
 
     def _number(self) -> list[Node]:
-        nodes: list[Node] = []
         self.root.number = 0
-        queue = [self.root]
-        while queue:
-            current = queue.pop(0)
-            nodes.append(current)
+        nodes = [self.root]  # breadth-first: the nodes still to visit are the list's tail
+        for current in nodes:
             for label, child in current.links:
                 if child.number < 0:
-                    child.number = len(nodes) + len(queue)
+                    child.number = len(nodes)
                     child.parent = current.number
                     self.up[id(child)] = current
                     child.label = label
-                    queue.append(child)
+                    nodes.append(child)
         return nodes
 
     def _mark(self, node: Node) -> None:
@@ -288,10 +301,11 @@ class _Builder:
             start = self.start_of[id(node)]
             node.start = start.number
             node.shown_order = tuple(self.order.get(id(start), ()))
+            sets = self.sets[id(start)]
             node.marks = tuple(
-                (card, self.sets.get((id(start), chosen - {card}), start).number)
-                for card in node.shown_order
-                if card in chosen
+                (card, sets.get(chosen & ~(1 << place), start).number)
+                for place, card in enumerate(node.shown_order)
+                if chosen >> place & 1
             )
             return
         if node.kind != CARD or node.parent < 0:
