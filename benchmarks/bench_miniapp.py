@@ -25,9 +25,17 @@ Figures:
   sockets and as the answers to their POSTs;
 - CPU per move: the bot process's CPU seconds per committed move; 429s must be 0.
 
+- tap->every screen is timed from the tap that makes the move (the ✔ after marking taps); a
+  marking tap's own answer, and the moves made of several taps (Euchre's keep-five, a Lopti set),
+  are printed apart. The last lines judge issue 33's goals for each game.
+
 Run: python benchmarks/bench_miniapp.py [--tables 10] [--seconds 30] [--pace 3] [--games kadi,lopti]
-Times are wall-clock on this machine; the bot, the fake Telegram and the 3 x TABLES players (an
-HTTP client and a socket each, in this process) share its cores.
+       [--quick] [--profile DIR]
+`--quick`: the paced runs only (the goals are a table of people's), 20 s each: the five games in
+about 5 minutes on a quiet machine. `--profile DIR`: the bot runs under cProfile, one file per run
+(`python -m pstats DIR/lopti-app-paced.prof`). Times are wall-clock on this machine; the bot, the
+fake Telegram and the 3 x TABLES players (an HTTP client and a socket each, in this process)
+share its cores.
 """
 
 from __future__ import annotations
@@ -406,6 +414,7 @@ async def main() -> None:
     parser.add_argument("--games", default="kadi,lopti,pitch,euchre3,three_thirteen", help="comma-separated")
     parser.add_argument("--profile", metavar="DIR", help="run the bot under cProfile: DIR/<game>-<run>.prof")
     args = parser.parse_args()
+    began = time.monotonic()
     skip = set(args.skip.split(",")) | ({"fast"} if args.quick else set())
     seconds = args.seconds or (20.0 if args.quick else 30.0)
     if args.profile:
@@ -445,6 +454,7 @@ async def main() -> None:
     for game in games:
         for line in goals(game, runs):
             print(line)
+    print(f"\nThe whole benchmark took {time.monotonic() - began:.0f} s.")
 
 
 if __name__ == "__main__":
