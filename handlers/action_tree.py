@@ -165,6 +165,7 @@ class _Builder:
         self.sets: dict[int, dict[int, Node]] = {}
         self.set_of: dict[int, int] = {}
         self.order: dict[int, list[str]] = {}
+        self.shown: dict[int, tuple[str, ...]] = {}
         self.joined: set[tuple[int, str]] = set()
         # By the start node's id, then a set's mask: the mask of the cards it links to already.
         self.wider: dict[int, dict[int, int]] = {}
@@ -210,7 +211,11 @@ class _Builder:
         cards = tuple(dict.fromkeys(cards))
         order = self.order.setdefault(id(start), [])
         order.extend(card for card in cards if card not in order)
-        bits = [1 << order.index(card) for card in cards]
+        places = [order.index(card) for card in cards]
+        # Each card's label as first offered: the tree's links then share one string per card,
+        # not one per pick that names it (Euchre's keep-five named each card 126 times).
+        cards = tuple(order[place] for place in places)
+        bits = [1 << place for place in places]
         whole = 0
         for card, bit in zip(cards, bits):
             self._join(start, card, self._set_node(start, bit))
@@ -231,6 +236,13 @@ class _Builder:
                         linked |= bit
                 wider[mask] = linked
         return self._set_node(start, whole)
+
+    def _shown_order(self, start: Node) -> tuple[str, ...]:
+        """The order a pick's cards are shown in: one tuple for all its sets."""
+        shown = self.shown.get(id(start))
+        if shown is None:
+            shown = self.shown[id(start)] = tuple(self.order.get(id(start), ()))
+        return shown
 
     def _join(self, node: Node, label: str, child: Node) -> None:
         if (id(node), label) not in self.joined:
@@ -300,7 +312,7 @@ class _Builder:
         if chosen is not None:
             start = self.start_of[id(node)]
             node.start = start.number
-            node.shown_order = tuple(self.order.get(id(start), ()))
+            node.shown_order = self._shown_order(start)
             sets = self.sets[id(start)]
             node.marks = tuple(
                 (card, sets.get(chosen & ~(1 << place), start).number)
