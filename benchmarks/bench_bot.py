@@ -260,8 +260,9 @@ async def open_tables(api: FakeBotAPI, count: int, seed: int, game: str = "kadi"
         sims.append(
             Simulation.create(api, PLAYERS, seed + index, "en", group_id=group, first_user=100_000 + index * 10)
         )
-    for sim in sims:  # one at a time: opening waits for the fake to be quiet
-        await sim.open_table(game)
+    # All at once: each opening waits for its group's lobby edits, which the flood gate paces a
+    # few seconds apart (one at a time, 10 tables took a minute).
+    await asyncio.gather(*(sim.open_table(game) for sim in sims))
     return sims
 
 
