@@ -28,7 +28,6 @@ from fakeapi.records import markup_buttons
 if TYPE_CHECKING:  # imported where they are used, when the demo runs
     from telegram.ext import Application
 
-    from handlers.presentation.action_tree import Node
 
 DEMO_TOKEN = "123456789:karata-offline-demo-token"
 # `karata demo` says a table never started when its lobby or a join takes longer than this.
@@ -210,13 +209,7 @@ class Simulation:
             if wanted is None:
                 return [SKIP]  # this player has nothing they want to do now
             target = next(node for node in targets if node.action == wanted)
-        labels = []
-        node: Node | None = target
-        while node is not None and node.number > 0:
-            labels.append(node.label)
-            node = node.parent
-        labels.reverse()
-        return labels + (["✔"] if target.children else [])
+        return tree.path(target) + (["✔"] if target.children else [])
 
 
 def demo_options(game: Game) -> dict[str, object]:

@@ -89,7 +89,8 @@ class TreePress:
         if node.action is None:
             return Outcome.refused("unknown_button", table=table)
         if node.action["type"] == AMEND:  # opens the rule builder: nothing is played yet
-            rule = next((rule for rule in seen.view.get("rules") or [] if rule["id"] == node.action["rule"]), None)
+            rules = player_view(table, game, state, player).get("rules") or []
+            rule = next((rule for rule in rules if rule["id"] == node.action["rule"]), None)
             return Outcome(True, table=table, values={AMENDING: rule}, loaded=loaded)
         return node.action
 

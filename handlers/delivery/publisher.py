@@ -300,19 +300,16 @@ class Publisher:
             opened = self.branches.of_table(table_id)
             record = self._table(table_id)
             panels = {user: panel for user, (version, panel) in record.panels.items() if version == table.version}
-            screens = table_screens(loaded, readers, self._moment(table), opened, panels)
+            # The app shows these players the table: their chat hands are not even drawn (the
+            # table's revision then stays unpublished, so that a restart catches them up).
+            resting = [user for user in people if self.presence is not None and self.presence.in_app(table_id, user)]
+            screens = table_screens(loaded, readers, self._moment(table), opened, panels, resting)
             shown = await self._shown_of(table_id)
             record = self._table(table_id)  # the same one, unless a finished table was forgotten meanwhile
             waits = []
-            held = False
-            if self.presence is not None:
-                # The app shows these players the table; their chat catches up when they leave it.
-                for user_id in [user for user in people if self.presence.in_app(table_id, user)]:
-                    slot = f"hand:{user_id}"
-                    rested = screens.pop(slot, None)
-                    current = shown.get(slot)
-                    target = record.queued.get(slot, current.digest if current is not None else None)
-                    held = held or (rested is not None and rested.digest != target)
+            held = bool(resting)
+            for user_id in resting:
+                screens.pop(f"hand:{user_id}", None)  # a leaver's "you left" waits too
             for slot, screen in screens.items():
                 key = (table_id, slot)
                 current = shown.get(slot)

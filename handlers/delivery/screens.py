@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -159,9 +159,11 @@ def table_screens(
     now: float,
     opened: Mapping[int, tuple[int, int]] | None = None,
     panels: Mapping[int, Panel] | None = None,
+    resting: Collection[int] = (),
 ) -> dict[str, Screen]:
     """`opened`: user -> (keyboard digest, node) of a branch the player opened in their keyboard;
-    `panels`: user -> a panel shown in place of their hand."""
+    `panels`: user -> a panel shown in place of their hand; `resting`: users whose hand is not
+    drawn at all (the Mini App shows them the table; their chat catches up when they leave it)."""
     table, game, state = loaded.table, loaded.game, loaded.state
     opened = opened or {}
     panels = panels or {}
@@ -238,14 +240,15 @@ def table_screens(
                 )
             continue
         reader = readers.of(user_id)
-        shown = panels[user_id](reader) if user_id in panels and playing else None
-        if table.closed_reason == CHAT_LOST:
-            # The group is closed to the bot: the standings go to each player instead.
-            text, markup = group.lost_text(table, game, state, reader, view), None
-        else:
-            text, markup = shown or _hand(loaded, seat, reader, readers, opened.get(user_id), paused)
-        priority = URGENT if seat.player in waiting and not paused else BACKGROUND
-        screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=text, markup=markup)
+        if user_id not in resting:
+            shown = panels[user_id](reader) if user_id in panels and playing else None
+            if table.closed_reason == CHAT_LOST:
+                # The group is closed to the bot: the standings go to each player instead.
+                text, markup = group.lost_text(table, game, state, reader, view), None
+            else:
+                text, markup = shown or _hand(loaded, seat, reader, readers, opened.get(user_id), paused)
+            priority = URGENT if seat.player in waiting and not paused else BACKGROUND
+            screens[f"hand:{user_id}"] = Screen(MESSAGE, user_id, 0, priority, text=text, markup=markup)
         if playing and seat.player in table.nudged:
             screens[f"nudge:{user_id}"] = Screen(NOTICE, user_id, 0, BACKGROUND, text=group.nudge_text(table, reader))
     return screens

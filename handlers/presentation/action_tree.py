@@ -13,6 +13,11 @@ of a card that others may still join, waits for a ✔ (a child of its own), whil
 nothing can join plays at once. Nodes are numbered breadth-first, so the same legal actions
 always give the same numbers: a button carries only its number and the server rebuilds the
 tree to find what it meant.
+
+Links lead down only: a node names its parent, and the nodes its marked cards go back to, by
+number. A tree thus holds no cycle and is freed as soon as it is dropped; with links both ways
+every dropped tree (a few per move) waited for the garbage collector's rare full pass, and the
+memory they held stayed with the process (docs/PERFORMANCE.md, "Memory per open table").
 """
 
 from __future__ import annotations
@@ -103,40 +108,24 @@ class Node:
     # (label, child) for every button this node opens to.
     # A list while the tree is built, a tuple once it is.
     links: list[tuple[str, Node]] | tuple[tuple[str, Node], ...] = field(default_factory=list)
-    parent: Node | None = None
-    # While cards are being chosen: the node before the first of them, the marked cards (label,
-    # the node that unmarks it), and the order the candidates are shown in.
-    start: Node | None = None
-    marks: tuple[tuple[str, Node], ...] = ()
+    # The number of the node before (-1 at the top).
+    parent: int = -1
+    # While cards are being chosen: the number of the node before the first of them, the marked
+    # cards (label, the number of the node that unmarks it), and the order the candidates are
+    # shown in.
+    start: int = -1
+    marks: tuple[tuple[str, int], ...] = ()
     shown_order: tuple[str, ...] = ()
 
     @property
     def children(self) -> list[Node]:
         return [child for _label, child in self.links]
 
-    def link(self, label: str, kind: str, codes: tuple[str, ...] = ()) -> Node:
-        """The child behind the button `label`, made if it is new."""
-        for existing, child in self.links:
-            if existing == label:
-                return child
-        child = Node(label=label, kind=kind, codes=codes, parent=self)
-        self.add_link(label, child)
-        return child
-
     def add_link(self, label: str, child: Node) -> None:
         """A button to `child`, while the tree is built (its links still a list)."""
         links = self.links
         assert isinstance(links, list), "a built tree's links do not change"
         links.append((label, child))
-
-    def path(self) -> list[str]:
-        """The labels tapped from the top to reach this node."""
-        labels = []
-        node: Node | None = self
-        while node is not None and node.parent is not None:
-            labels.append(node.label)
-            node = node.parent
-        return labels[::-1]
 
 
 @dataclass
@@ -148,6 +137,14 @@ class ActionTree:
 
     def node(self, number: int) -> Node | None:
         return self.nodes[number] if 0 <= number < len(self.nodes) else None
+
+    def path(self, node: Node) -> list[str]:
+        """The labels tapped from the top to reach `node`."""
+        labels = []
+        while node.parent >= 0:
+            labels.append(node.label)
+            node = self.nodes[node.parent]
+        return labels[::-1]
 
 
 def step_kind(step: str) -> str:
@@ -169,13 +166,30 @@ def step_codes(step: str) -> tuple[str, ...]:
 class _Builder:
     def __init__(self) -> None:
         self.root = Node(label="")
-        # (start node, marked set) -> the node of that choice, for `Pick` steps.
-        self.sets: dict[tuple[int, frozenset[str]], Node] = {}
-        self.set_of: dict[int, frozenset[str]] = {}
+        # For `Pick` steps, by the start node's id: the node of each set of marked cards, the set
+        # as a mask of the cards' places in `order` (the cards in the order first offered).
+        self.sets: dict[int, dict[int, Node]] = {}
+        self.set_of: dict[int, int] = {}
         self.order: dict[int, list[str]] = {}
+        self.shown: dict[int, tuple[str, ...]] = {}
         self.joined: set[tuple[int, str]] = set()
+        # By the start node's id, then a set's mask: the mask of the cards it links to already.
+        self.wider: dict[int, dict[int, int]] = {}
         self.shortcuts: dict[int, set[str]] = {}
         self.codes: dict[str, str] = {}
+        # While building, by id: each node's parent and, for a set of cards, the node it starts at.
+        self.up: dict[int, Node] = {}
+        self.start_of: dict[int, Node] = {}
+
+    def link(self, node: Node, label: str, kind: str, codes: tuple[str, ...] = ()) -> Node:
+        """The child behind the button `label`, made if it is new."""
+        for existing, child in node.links:
+            if existing == label:
+                return child
+        child = Node(label=label, kind=kind, codes=codes)
+        self.up[id(child)] = node
+        node.add_link(label, child)
+        return child
 
     def add(self, action: Action, path: Sequence[Step]) -> bool:
         """Add a way to tap `action`; False when it is a shortcut over the keyboard's cap."""
@@ -192,7 +206,7 @@ class _Builder:
             else:
                 if isinstance(step, Card) and step.code:
                     self.codes[step] = step.code
-                node = node.link(step, step_kind(step), step_codes(step))
+                node = self.link(node, step, step_kind(step), step_codes(step))
         if node.action is None:
             node.action = action
         return True
@@ -200,29 +214,54 @@ class _Builder:
     def _pick(self, start: Node, cards: tuple[str, ...]) -> Node:
         """The node of `cards` chosen together from `start`, and every smaller choice on the way:
         each choice links to the choices one card wider."""
+        cards = tuple(dict.fromkeys(cards))
         order = self.order.setdefault(id(start), [])
         order.extend(card for card in cards if card not in order)
-        for card in cards:
-            self._join(start, card, self._set_node(start, frozenset([card])))
+        places = [order.index(card) for card in cards]
+        # Each card's label as first offered: the tree's links then share one string per card,
+        # not one per pick that names it (Euchre's keep-five named each card 126 times).
+        cards = tuple(order[place] for place in places)
+        bits = [1 << place for place in places]
+        whole = 0
+        for card, bit in zip(cards, bits):
+            self._join(start, card, self._set_node(start, bit))
+            whole |= bit
+        # Many picks share their smaller sets (Euchre's 252 ways to keep five of ten): a set
+        # that links to all of this pick's other cards already is passed over whole.
+        wider = self.wider.setdefault(id(start), {})
         for size in range(1, len(cards)):
-            for chosen in combinations(cards, size):
-                node = self._set_node(start, frozenset(chosen))
-                for card in cards:
-                    if card not in chosen:
-                        self._join(node, card, self._set_node(start, frozenset(chosen) | {card}))
-        return self._set_node(start, frozenset(cards))
+            for chosen in combinations(bits, size):
+                mask = sum(chosen)
+                linked = wider.get(mask, 0)
+                if not whole & ~(mask | linked):
+                    continue
+                node = self._set_node(start, mask)
+                for card, bit in zip(cards, bits):
+                    if not (mask | linked) & bit:
+                        node.add_link(card, self._set_node(start, mask | bit))
+                        linked |= bit
+                wider[mask] = linked
+        return self._set_node(start, whole)
+
+    def _shown_order(self, start: Node) -> tuple[str, ...]:
+        """The order a pick's cards are shown in: one tuple for all its sets."""
+        shown = self.shown.get(id(start))
+        if shown is None:
+            shown = self.shown[id(start)] = tuple(self.order.get(id(start), ()))
+        return shown
 
     def _join(self, node: Node, label: str, child: Node) -> None:
         if (id(node), label) not in self.joined:
             self.joined.add((id(node), label))
             node.add_link(label, child)
 
-    def _set_node(self, start: Node, chosen: frozenset[str]) -> Node:
-        key = (id(start), chosen)
-        node = self.sets.get(key)
+    def _set_node(self, start: Node, chosen: int) -> Node:
+        sets = self.sets.setdefault(id(start), {})
+        node = sets.get(chosen)
         if node is None:
-            node = self.sets[key] = Node(label="", kind=CARD, start=start)
+            node = sets[chosen] = Node(label="", kind=CARD)
             self.set_of[id(node)] = chosen
+            self.start_of[id(node)] = start
         return node
 
     def finish(self) -> ActionTree:
@@ -252,57 +291,57 @@ class _Builder:
 
     def _chosen_count(self, node: Node) -> int:
         if id(node) in self.set_of:
-            return len(self.set_of[id(node)])
+            return self.set_of[id(node)].bit_count()
         count = 0
         current: Node | None = node
         while current is not None and current.kind == CARD and id(current) not in self.set_of:
             count += 1
-            current = current.parent
+            current = self.up.get(id(current))
         return count
 
     def _number(self) -> list[Node]:
-        nodes: list[Node] = []
         self.root.number = 0
-        queue = [self.root]
-        while queue:
-            current = queue.pop(0)
-            nodes.append(current)
+        nodes = [self.root]  # breadth-first: the nodes still to visit are the list's tail
+        for current in nodes:
             for label, child in current.links:
                 if child.number < 0:
-                    child.number = len(nodes) + len(queue)
-                    child.parent = current
+                    child.number = len(nodes)
+                    child.parent = current.number
+                    self.up[id(child)] = current
                     child.label = label
-                    queue.append(child)
+                    nodes.append(child)
         return nodes
 
     def _mark(self, node: Node) -> None:
         """The marked cards of a choice in progress, each with the node that unmarks it."""
         chosen = self.set_of.get(id(node))
         if chosen is not None:
-            start = node.start
-            assert start is not None
-            node.shown_order = tuple(self.order.get(id(start), ()))
+            start = self.start_of[id(node)]
+            node.start = start.number
+            node.shown_order = self._shown_order(start)
+            sets = self.sets[id(start)]
             node.marks = tuple(
-                (card, self.sets.get((id(start), chosen - {card}), start))
-                for card in node.shown_order
-                if card in chosen
+                (card, sets.get(chosen & ~(1 << place), start).number)
+                for place, card in enumerate(node.shown_order)
+                if chosen >> place & 1
             )
             return
-        if node.kind != CARD or node.parent is None:
+        if node.kind != CARD or node.parent < 0:
             return
         chain = []
         current: Node | None = node
         while current is not None and current.kind == CARD and id(current) not in self.set_of:
             chain.append(current)
-            current = current.parent
+            current = self.up.get(id(current))
         chain.reverse()
-        start = chain[0].parent
-        node.start = start
+        before = self.up.get(id(chain[0]))
+        node.start = before.number if before is not None else -1
         marks = []
         for index, marked in enumerate(chain):
             rest = [other.label for other in chain[index + 1 :]]
-            target = _follow(marked.parent, rest) if marked.parent is not None else None
-            marks.append((marked.label, target or marked.parent or self.root))
+            parent = self.up.get(id(marked))
+            target = _follow(parent, rest) if parent is not None else None
+            marks.append((marked.label, (target or parent or self.root).number))
         node.marks = tuple(marks)
 
 

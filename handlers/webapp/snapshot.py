@@ -123,7 +123,7 @@ def snapshot(
     acting = game.to_act(state)
     found["to_act"] = [index for index, seat in enumerate(table.seats) if seat.player in acting]
     seen = seen_by(table, game, state, player, _) if player is not None else None
-    view = seen.view if seen is not None else watched_by(table, game, state, _).view
+    view = player_view(table, game, state, player) if player is not None else watched_by(table, game, state, _).view
     board = renderer.board(view, _, table.names)
     for entry, seat in zip(seats, table.seats):
         entry.update(board["seats"].get(seat.player) or {})

@@ -97,7 +97,7 @@ def test_unmarking_a_card_keeps_the_others_marked():
     three = seen.tree.root
     for card in ("5♥️", "5♠", "5♦️"):
         three = next(child for label, child in three.links if label == card)
-    unmark = dict(three.marks)["5♠"]
+    unmark = seen.tree.nodes[dict(three.marks)["5♠"]]
     assert [label for label, _target in unmark.marks] == ["5♥️", "5♦️"]
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from handlers.i18n import translator
 from handlers.presentation.games import renderer_for
-from handlers.presentation.render.seat import seen_by
+from handlers.presentation.render.seat import player_view, seen_by
 from tests.render.playouts import play
 
 # game -> language -> offered move -> the words that name it in the prompt.
@@ -128,8 +128,9 @@ def check_decision(frame, player: str, language: str) -> None:
     table, game, state = frame.table, frame.game, frame.state
     renderer = renderer_for(table.game)
     seen = seen_by(table, game, state, player, _)
+    view = player_view(table, game, state, player)
     actions = [node.action for node in seen.tree.nodes if node.action is not None]
-    prompt = renderer.prompt(seen.view, seen.legal, player in game.to_act(state), _)
+    prompt = renderer.prompt(view, seen.legal, player in game.to_act(state), _)
     moves = offered(table.game, actions)
     for move, words in NAMED[table.game][language].items():
         named = re.search(words, prompt, re.IGNORECASE if move not in ("ready",) else 0) is not None
@@ -137,8 +138,8 @@ def check_decision(frame, player: str, language: str) -> None:
             f"{table.game} ({language}): the prompt {prompt!r} {'names' if named else 'does not name'} "
             f"{move!r}, and the keyboard {'offers' if move in moves else 'does not offer'} it"
         )
-    if table.game == "kadi" and player in game.to_act(state) and seen.legal and seen.view.get("phase") == "play":
-        penalty, command = seen.view.get("penalty"), seen.view.get("command")
+    if table.game == "kadi" and player in game.to_act(state) and seen.legal and view.get("phase") == "play":
+        penalty, command = view.get("penalty"), view.get("command")
         if penalty:
             assert str(penalty["amount"]) in prompt and _("Penalty: draw {count}", count=penalty["amount"]) in prompt
         if command:

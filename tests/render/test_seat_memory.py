@@ -4,10 +4,14 @@ is still known for what it stood for."""
 
 from __future__ import annotations
 
+import gc
+from itertools import combinations
+
 import pytest
 
 from engine.registry import available_games
 from handlers.i18n import translator
+from handlers.presentation.action_tree import Card, Pick, build_tree
 from handlers.presentation.render.seat import earlier_move, forget, kept_screens, kept_tables, seen_by
 from tests.render.playouts import play
 
@@ -44,3 +48,28 @@ def test_a_keyboard_a_move_old_still_says_what_its_buttons_stood_for():
     later = next(frames)  # the table moved on: the keyboard is an earlier one now
     seen_by(later.table, later.game, later.state, mover, LANGUAGES[0])
     assert earlier_move(later.table, mover, seen.keyboard, leaf.number) == action
+
+
+def test_a_dropped_action_tree_is_freed_at_once():
+    """A seat's screens are replaced at every move. Links in a tree lead down only (a node names
+    the nodes above it by number), so a dropped tree is freed at once: with links both ways each
+    waited for the garbage collector's rare full pass, and the memory it held stayed with the
+    bot (docs/PERFORMANCE.md)."""
+    cards = ["9H", "TH", "JH", "QH", "KH", "AH", "9S"]
+    picks = [{"type": "keep", "cards": list(chosen)} for chosen in combinations(cards, 3)]
+    runs = [{"type": "play", "cards": cards[:size]} for size in range(1, 4)]
+
+    def paths(action):
+        if action["type"] == "keep":
+            return [(Pick(tuple(action["cards"])),)]
+        return [tuple(Card(card) for card in action["cards"])]
+
+    gc.collect()
+    gc.disable()
+    try:
+        tree = build_tree([*picks, *runs], paths)
+        assert any(node.marks for node in tree.nodes) and any(node.start >= 0 for node in tree.nodes)
+        del tree
+        assert gc.collect() == 0, "nothing left for the collector to find"
+    finally:
+        gc.enable()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
@@ -40,6 +41,21 @@ BASE_OPTIONS = {
     "unlimited_swaps": N_("any number of swaps at the start"),
     "ten_on_seven": N_("a 10 may follow a 7"),
 }
+
+
+# Every seat of every Lopti table is offered the same few proposals at every move, and the
+# seats' screens keep the actions they offer (handlers/presentation/render/seat.py): one dict per proposal
+# for the whole bot, not one per seat and move. Never changed once made: the engine copies
+# what it keeps (`check_action`).
+@functools.lru_cache(maxsize=1024)
+def _proposal(key: str, value: Any, starts: str) -> dict[str, Any]:
+    change = {"remove": value} if key == "remove" else {"option": key, "value": value}
+    return {"type": "propose", "change": change, "starts": starts}
+
+
+@functools.lru_cache(maxsize=256)
+def _amending(rule: int) -> dict[str, Any]:
+    return {"type": AMEND, "rule": rule}
 
 
 class LoptiRenderer(GameRenderer):
@@ -155,16 +171,12 @@ class LoptiRenderer(GameRenderer):
         if self.proposal_refusal(view, player):
             return []
         rules = view.get("rules") or []
-        changes: list[dict[str, Any]] = [{"remove": rule["id"]} for rule in rules]
+        changes: list[tuple[str, Any]] = [("remove", rule["id"]) for rule in rules]
         options = view.get("options") or {}
-        changes += [{"option": name, "value": not options.get(name, False)} for name in BASE_OPTIONS if name in options]
-        proposals = [
-            {"type": "propose", "change": change, "starts": starts}
-            for change in changes
-            for starts in ("now", "next_round")
-        ]
+        changes += [(name, not options.get(name, False)) for name in BASE_OPTIONS if name in options]
+        proposals = [_proposal(key, value, starts) for key, value in changes for starts in ("now", "next_round")]
         if builds_rules(view):
-            proposals += [{"type": AMEND, "rule": rule["id"]} for rule in rules]
+            proposals += [_amending(rule["id"]) for rule in rules]
         return proposals
 
     def table_buttons(self, view: Mapping[str, Any], names: Mapping[str, str], _: Translator) -> list[tuple[str, str]]:

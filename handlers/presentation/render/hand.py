@@ -15,13 +15,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine.core.protocol import Game, State
 from handlers.i18n import Translator
-from handlers.presentation.action_tree import DONE, Node
+from handlers.presentation.action_tree import DONE, ActionTree, Node
 from handlers.presentation.callback_data import LeaveTable, RuleDraft, TreeNode
 from handlers.presentation.games import renderer_for
 from handlers.presentation.games.base import GameRenderer
 from handlers.presentation.render.common import title_heading
 from handlers.presentation.render.keyboard import BOTTOM, Key, arrange
-from handlers.presentation.render.seat import BACK, Choice, Seen, choices_at, seen_by
+from handlers.presentation.render.seat import BACK, Choice, Seen, choices_at, player_view, seen_by
 from tables.models import TableRow
 
 MARKED = "✅"
@@ -38,7 +38,7 @@ def hand_text(
     paused: bool = False,
 ) -> str:
     renderer = renderer_for(table.game)
-    view, legal = seen.view, seen.legal
+    view, legal = player_view(table, game, state, player), seen.legal
     lines = [title_heading(table.game, _) + " · " + _("Round {number}", number=game.round_number(state))]
     # Only a player who can act sees the centre of the table in private: the others' messages
     # then stay unchanged between their turns and cost no edit.
@@ -64,17 +64,17 @@ def hand_text(
     else:
         lines.append("<b>" + seen.prompt + "</b>")
     if node is not None and node.number > 0:
-        lines.append(chosen_line(node, _))
+        lines.append(chosen_line(seen.tree, node, _))
     return "\n".join(lines)
 
 
-def chosen_line(node: Node, _: Translator) -> str:
+def chosen_line(tree: ActionTree, node: Node, _: Translator) -> str:
     """What the player has tapped so far: the steps, then the cards marked (in the order tapped
     for a sequence, as shown for a set)."""
-    if node.start is not None and node.marks:
-        steps = node.start.path() + [label for label, _target in node.marks]
+    if node.start >= 0 and node.marks:
+        steps = tree.path(tree.nodes[node.start]) + [label for label, _target in node.marks]
     else:
-        steps = node.path()
+        steps = tree.path(node)
     line = _("Chosen: {choice}", choice=escape(" ".join(steps)))
     if any(child.kind == DONE for child in node.children):
         line += " " + _("Press ✔ to confirm.")
@@ -122,7 +122,7 @@ def render_hand(
     text = hand_text(table, game, state, player, _, seen, node, paused)
     if paused or table.status != "playing":
         return text, None
-    markup = hand_markup(table, seen, node, renderer.builder_button(seen.view, player, _))
+    markup = hand_markup(table, seen, node, renderer.builder_button(player_view(table, game, state, player), player, _))
     if not seen.legal and table.chat_id < 0:
         # Between the player's turns (a turn's keyboard is for moves; /leave works any time):
         # leaving a group's match, a computer player takes the seat, after a confirmation.

@@ -2,8 +2,9 @@
 App's snapshot (handlers/webapp/snapshot.py) are both drawn from. It knows no transport: no
 Telegram markup, no callback data, no JSON.
 
-A seat's screen (`Seen`) is its view, its legal actions, the action tree of its choices and the
-digest a press must match; `choices_at` says what the seat may tap at a node of that tree, each
+A seat's screen (`Seen`) is its legal actions, the action tree of its choices and the digest a
+press must match (its view is the engine's, read again where drawn: a few microseconds, where
+keeping every seat's would be a few kilobytes per seat); `choices_at` says what the seat may tap at a node of that tree, each
 choice with its kind, its cards' codes and whether it is marked. A watcher's screen (`Watched`)
 is the engine's spectator view, with no seat and nothing to press. What every seat of a language
 sees alike (`Shared`: the table's buttons, the event lines, the round's results) is built once
@@ -19,8 +20,6 @@ from __future__ import annotations
 
 import json
 import zlib
-from array import array
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,7 +51,6 @@ def keyboard_digest(actions: Sequence[Mapping[str, Any]]) -> int:
 class Seen:
     """One seat's screen at one table version, in one language."""
 
-    view: dict[str, Any]
     legal: list[Action]
     tree: ActionTree
     # A digest of the actions the keyboard offers: the key a press must match.
@@ -91,7 +89,7 @@ def choices_at(tree: ActionTree, node: Node) -> list[Choice]:
     links = list(node.links)
     if node.marks:
         offered = [choice(label, child) for label, child in links if child.kind == CARD]
-        marked = [choice(label, target, True) for label, target in node.marks]
+        marked = [choice(label, tree.nodes[target], True) for label, target in node.marks]
         if node.shown_order:  # a set: each card keeps its place, marked or not
             place = {label: index for index, label in enumerate(node.shown_order)}
             found = sorted([*marked, *offered], key=lambda card: place.get(card.label, 99))
@@ -99,9 +97,9 @@ def choices_at(tree: ActionTree, node: Node) -> list[Choice]:
             found = [*marked, *offered]
         links = [(label, child) for label, child in links if child.kind != CARD]
     found.extend(choice(label, child) for label, child in links)
-    back = node.start if node.marks and node.start is not None else node.parent
-    if back is not None:
-        found.append(Choice(BACK_LABEL, BACK, back.number, opens=True))
+    back = node.start if node.marks and node.start >= 0 else node.parent
+    if back >= 0:
+        found.append(Choice(BACK_LABEL, BACK, back, opens=True))
     return found
 
 
@@ -144,17 +142,17 @@ class Watched:
 @dataclass(frozen=True)
 class Earlier:
     """What is kept of a keyboard the table moved past: under each node, the first move it led
-    to, as an index into the keyboard's moves (JSON: a few bytes each, where a tree's nodes and
-    the moves' dicts take kilobytes)."""
+    to, as an index into the keyboard's moves; both as compressed JSON (a few hundred bytes,
+    where a tree's nodes and the moves' dicts take kilobytes, and the moves repeat: Lopti's
+    proposals, Euchre's five-card keeps). Read back only for a press on that keyboard."""
 
-    moves: str
-    first: array
+    packed: bytes
 
     @classmethod
     def of(cls, tree: ActionTree) -> Earlier:
         moves: list[Action] = []
         index: dict[int, int] = {}
-        first = array("i")
+        first = []
         for action in first_moves(tree):
             if action is None:
                 first.append(-1)
@@ -163,11 +161,12 @@ class Earlier:
                 index[id(action)] = len(moves)
                 moves.append(action)
             first.append(index[id(action)])
-        return cls(json.dumps(moves, separators=(",", ":")), first)
+        return cls(zlib.compress(json.dumps([moves, first], separators=(",", ":")).encode(), 1))
 
     def move(self, node: int) -> Action | None:
-        at = self.first[node] if 0 <= node < len(self.first) else -1
-        return json.loads(self.moves)[at] if at >= 0 else None
+        moves, first = json.loads(zlib.decompress(self.packed))
+        at = first[node] if 0 <= node < len(first) else -1
+        return moves[at] if at >= 0 else None
 
 
 @dataclass
@@ -182,8 +181,8 @@ class _Kept:
     shared: dict[str, Shared] = field(default_factory=dict)
     # The seat-less screen, by language: every watcher of the table shares it.
     watched: dict[str, Watched] = field(default_factory=dict)
-    # player -> keyboard digest -> what is kept of that keyboard.
-    earlier: dict[str, OrderedDict[int, Earlier]] = field(default_factory=dict)
+    # player -> keyboard digest -> what is kept of that keyboard, the oldest first.
+    earlier: dict[str, dict[int, Earlier]] = field(default_factory=dict)
 
 
 _LIVE: dict[int, _Kept] = {}
@@ -204,11 +203,11 @@ def _kept(table: TableRow) -> _Kept | None:
     elif stamp > kept.stamp:
         for (player, _language), seen in kept.seats.items():
             if len(seen.tree.nodes) > 1:  # a keyboard with something to press
-                remembered = kept.earlier.setdefault(player, OrderedDict())
+                remembered = kept.earlier.setdefault(player, {})
+                remembered.pop(seen.keyboard, None)
                 remembered[seen.keyboard] = Earlier.of(seen.tree)
-                remembered.move_to_end(seen.keyboard)
                 while len(remembered) > EARLIER_KEPT:
-                    remembered.popitem(last=False)
+                    del remembered[next(iter(remembered))]
         kept.stamp, kept.seats, kept.shared, kept.watched = stamp, {}, {}, {}
     elif stamp < kept.stamp:
         return None
@@ -251,7 +250,7 @@ def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Transla
     ordered = renderer.order_actions(offered, view)
     tree = build_tree(ordered, lambda action: renderer.action_paths(action, view, _))
     prompt = "" if finished else renderer.prompt(view, legal, player in game.to_act(state), _)
-    return Seen(view, legal, tree, keyboard_digest(ordered), prompt)
+    return Seen(legal, tree, keyboard_digest(ordered), prompt)
 
 
 def watched_by(table: TableRow, game: Game, state: State, _: Translator) -> Watched:
