@@ -47,14 +47,41 @@ LONG = (
 )
 
 
+# The slowest tests, slowest first (their latency on a busy machine: docs/DEVELOPMENT.md). Each
+# worker takes the next test when it is done with its own (`--maxschedchunk 1` in pyproject.toml),
+# so starting these before the rest leaves no worker alone with one of them at the end of the run.
+SLOWEST = (
+    "tests/webapp/browser/test_play_in_the_app.py::test_pitch_match_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_lopti_swaps_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_euchre3_match_",
+    "tests/e2e/test_flood_after_restart.py::",
+    "tests/e2e/test_process.py::test_kill_9_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_kadi_match_",
+    "tests/e2e/test_fleet.py::",
+    "tests/e2e/test_crashes_and_strangers.py::test_without_a_turn_timer_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_three_thirteen_round_",
+    "tests/e2e/test_backup_and_restore.py::test_a_backup_taken_mid_match_",
+    "tests/e2e/test_flood_budget.py::test_a_whole_match_",
+)
+
+
+def _start_rank(item: pytest.Item) -> tuple[int, int]:
+    """The slowest first, in SLOWEST's order; then the other long tests; then the rest."""
+    for rank, prefix in enumerate(SLOWEST):
+        if item.nodeid.startswith(prefix):
+            return 0, rank
+    return (1, 0) if item.get_closest_marker("long") else (2, 0)
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects by the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked `long` go first: spread over the workers at the start, their waiting overlaps
-    the quick tests instead of ending the run alone (the order is the same on every worker)."""
+    """Tests marked `long` go first, the slowest of them first: handed to the workers one at a
+    time, their waiting overlaps the quick tests instead of ending the run alone (the order is
+    the same on every worker)."""
     for item in items:
         if item.nodeid.startswith(LONG):
             item.add_marker(pytest.mark.long)
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    items.sort(key=_start_rank)
 
 
 @pytest.fixture(scope="session")
