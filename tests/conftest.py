@@ -8,6 +8,8 @@ Deadlines are off because a random match's length varies, and a shared CI machin
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from hypothesis import settings
 
@@ -82,6 +84,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.nodeid.startswith(LONG):
             item.add_marker(pytest.mark.long)
     items.sort(key=_start_rank)
+
+
+@pytest.fixture(autouse=True)
+def logging_as_pytest_set_it():
+    """Each test leaves logging as it found it. `karata run` called in-process (tests/bot/test_cli.py)
+    puts a handler on the test's captured stderr in place of the root logger's and quiets some
+    loggers: every later record of that worker then printed a "Logging error" with its stack, and
+    the later tests ran with other levels than alone."""
+    root = logging.getLogger()
+    handlers = [handler for handler in root.handlers if not _pytests(handler)]
+    levels = {logger: logger.level for logger in _loggers()}
+    yield
+    # pytest's own handlers come and go with each phase of the test: those of this phase stay.
+    root.handlers[:] = handlers + [handler for handler in root.handlers if _pytests(handler)]
+    for logger in _loggers():
+        logger.setLevel(levels.get(logger, logging.NOTSET))
+    logging.captureWarnings(False)
+
+
+def _pytests(handler: logging.Handler) -> bool:
+    return type(handler).__module__.startswith("_pytest.")
+
+
+def _loggers() -> list[logging.Logger]:
+    named = logging.Logger.manager.loggerDict.values()
+    return [logging.getLogger(), *(logger for logger in named if isinstance(logger, logging.Logger))]
 
 
 @pytest.fixture(scope="session")
