@@ -94,10 +94,10 @@ async def test_sigterm_right_after_two_quick_moves_leaves_the_latest_table(tmp_p
             lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start"
         )
         await sim.open_table("kadi")
-        for _press in range(20):
+        for _attempt in range(20):
             if await _version(db_path) >= 3:
                 break  # two moves are in
-            assert await sim.step(), "somebody has a button to press"
+            await _press(api, sim)
         process.send_signal(signal.SIGTERM)
         printed = await output_of(process)
         assert process.returncode == 0, printed
