@@ -107,7 +107,8 @@ def logging_as_pytest_set_it():
     # pytest's own handlers come and go with each phase of the test: those of this phase stay.
     root.handlers[:] = handlers + [handler for handler in root.handlers if _pytests(handler)]
     for logger in _loggers():
-        logger.setLevel(levels.get(logger, logging.NOTSET))
+        if logger.level != levels.get(logger, logging.NOTSET):  # setLevel clears every logger's cache
+            logger.setLevel(levels.get(logger, logging.NOTSET))
     logging.captureWarnings(False)
 
 
