@@ -8,6 +8,8 @@ Deadlines are off because a random match's length varies, and a shared CI machin
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from hypothesis import settings
 
@@ -47,14 +49,76 @@ LONG = (
 )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """The workers of `-n auto` (pyproject.toml): six for the whole suite, whose long tests mostly
+    wait (timers, processes, the browser) so that their waiting overlaps the rest; four for the
+    inner loop (`-m "not long"`), whose tests keep a core busy: the same wall time as six on two
+    cores, with a fifth less CPU time (each worker collects the whole suite, about 6 s of a core)."""
+    return 4 if "not long" in (config.option.markexpr or "") else 6
+
+
+# The slowest tests, slowest first (their latency on a busy machine: docs/DEVELOPMENT.md). Each
+# worker takes the next test when it is done with its own (`--maxschedchunk 1` in pyproject.toml),
+# so starting these before the rest leaves no worker alone with one of them at the end of the run.
+SLOWEST = (
+    "tests/webapp/browser/test_play_in_the_app.py::test_pitch_match_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_lopti_swaps_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_euchre3_match_",
+    "tests/e2e/test_flood_after_restart.py::",
+    "tests/e2e/test_process.py::test_kill_9_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_kadi_match_",
+    "tests/e2e/test_fleet.py::",
+    "tests/e2e/test_crashes_and_strangers.py::test_without_a_turn_timer_",
+    "tests/webapp/browser/test_play_in_the_app.py::test_three_thirteen_round_",
+    "tests/e2e/test_backup_and_restore.py::test_a_backup_taken_mid_match_",
+    "tests/e2e/test_flood_budget.py::test_a_whole_match_",
+)
+
+
+def _start_rank(item: pytest.Item) -> tuple[int, int]:
+    """The slowest first, in SLOWEST's order; then the other long tests; then the rest."""
+    for rank, prefix in enumerate(SLOWEST):
+        if item.nodeid.startswith(prefix):
+            return 0, rank
+    return (1, 0) if item.get_closest_marker("long") else (2, 0)
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects by the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked `long` go first: spread over the workers at the start, their waiting overlaps
-    the quick tests instead of ending the run alone (the order is the same on every worker)."""
+    """Tests marked `long` go first, the slowest of them first: handed to the workers one at a
+    time, their waiting overlaps the quick tests instead of ending the run alone (the order is
+    the same on every worker)."""
     for item in items:
         if item.nodeid.startswith(LONG):
             item.add_marker(pytest.mark.long)
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    items.sort(key=_start_rank)
+
+
+@pytest.fixture(autouse=True)
+def logging_as_pytest_set_it():
+    """Each test leaves logging as it found it. `karata run` called in-process (tests/bot/test_cli.py)
+    puts a handler on the test's captured stderr in place of the root logger's and quiets some
+    loggers: every later record of that worker then printed a "Logging error" with its stack, and
+    the later tests ran with other levels than alone."""
+    root = logging.getLogger()
+    handlers = [handler for handler in root.handlers if not _pytests(handler)]
+    levels = {logger: logger.level for logger in _loggers()}
+    yield
+    # pytest's own handlers come and go with each phase of the test: those of this phase stay.
+    root.handlers[:] = handlers + [handler for handler in root.handlers if _pytests(handler)]
+    for logger in _loggers():
+        if logger.level != levels.get(logger, logging.NOTSET):  # setLevel clears every logger's cache
+            logger.setLevel(levels.get(logger, logging.NOTSET))
+    logging.captureWarnings(False)
+
+
+def _pytests(handler: logging.Handler) -> bool:
+    return type(handler).__module__.startswith("_pytest.")
+
+
+def _loggers() -> list[logging.Logger]:
+    named = logging.Logger.manager.loggerDict.values()
+    return [logging.getLogger(), *(logger for logger in named if isinstance(logger, logging.Logger))]
 
 
 @pytest.fixture(scope="session")

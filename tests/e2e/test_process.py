@@ -21,7 +21,7 @@ from handlers.i18n import translator
 from handlers.presentation.games import renderer_for
 from tables.database import connect
 from tables.store import MIGRATIONS, Store
-from tests.e2e.conftest import simulation
+from tests.e2e.conftest import TELEGRAM_SECOND, simulation
 
 pytestmark = pytest.mark.asyncio
 
@@ -87,17 +87,17 @@ async def test_an_unreachable_api_is_tried_again_with_a_clear_line(tmp_path, unu
 
 async def test_sigterm_right_after_two_quick_moves_leaves_the_latest_table(tmp_path):
     db_path = str(tmp_path / "k.db")
-    async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True) as api:
+    async with FakeBotAPI(token=DEMO_TOKEN, flood_limits=True, telegram_second=TELEGRAM_SECOND) as api:
         sim = simulation(api, count=2, seed=5)
-        process = await start_karata(api.base_url, db_path)
+        process = await start_karata(api.base_url, db_path, KARATA_TELEGRAM_SECOND=str(TELEGRAM_SECOND))
         await api.wait_until(
             lambda: any(method == "setMyCommands" for method, _ in api.calls), timeout=START_SECONDS, what="start"
         )
         await sim.open_table("kadi")
-        for _press in range(20):
+        for _attempt in range(20):
             if await _version(db_path) >= 3:
                 break  # two moves are in
-            assert await sim.step(), "somebody has a button to press"
+            await _press(api, sim)
         process.send_signal(signal.SIGTERM)
         printed = await output_of(process)
         assert process.returncode == 0, printed
@@ -180,9 +180,9 @@ async def test_kill_9_loses_no_acknowledged_move_and_applies_none_twice(database
     """After each press is answered the process may die at once (SIGKILL, no goodbye): every
     answered move is in the store after the restart, the press Telegram delivers again is not
     applied a second time, and the game goes on."""
-    async with FakeBotAPI(token=DEMO_TOKEN) as api:
+    async with FakeBotAPI(token=DEMO_TOKEN, telegram_second=TELEGRAM_SECOND) as api:
         sim = simulation(api, count=2, seed=5)
-        process = await start_karata(api.base_url, database)
+        process = await start_karata(api.base_url, database, KARATA_TELEGRAM_SECOND=str(TELEGRAM_SECOND))
         try:
             await _started(api, 1)
             await sim.open_table("kadi")
@@ -198,7 +198,7 @@ async def test_kill_9_loses_no_acknowledged_move_and_applies_none_twice(database
                 process.kill()
                 await process.wait()
                 assert (await _stored(database, table_id))[0] == acknowledged, "an answered move was lost"
-                process = await start_karata(api.base_url, database)
+                process = await start_karata(api.base_url, database, KARATA_TELEGRAM_SECOND=str(TELEGRAM_SECOND))
                 await _started(api, kill + 1)
                 await api.settle(quiet=0.3, timeout=20)
                 assert (await _stored(database, table_id))[0] == acknowledged, "a press delivered again moved twice"

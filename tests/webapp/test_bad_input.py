@@ -31,8 +31,15 @@ def port_of(application):
     return services_of(application).web.port
 
 
+def log_from_info(caplog) -> None:
+    """Records from INFO up, but the scheduler's routine lines: its jobs (the season check a second
+    after the start) run whenever a busy machine lets them, between a request and its check."""
+    caplog.set_level(logging.WARNING, logger="apscheduler")
+    caplog.set_level(logging.INFO)  # last: it sets the capturing handler's level too
+
+
 async def test_the_issues_requests_are_refused_quietly(api, start_bot, http, caplog):
-    caplog.set_level(logging.INFO)
+    log_from_info(caplog)
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         amina = sim.users[0]
@@ -64,7 +71,7 @@ async def test_fuzzed_requests_to_the_api_are_refused_quietly(api, start_bot, ca
     """Hypothesis sends table ids, `?table=` values (to the API and to the page's redirect),
     static file names, digests and bodies of every shape, signed by a player of the table: each
     gets an answer below 500, and a refusal is quiet."""
-    caplog.set_level(logging.INFO)
+    log_from_info(caplog)
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         signed = {"X-Telegram-Init-Data": init_data(sim.users[0])}
@@ -103,7 +110,7 @@ async def test_fuzzed_requests_to_the_api_are_refused_quietly(api, start_bot, ca
 
 
 async def test_a_socket_that_opens_with_garbage_is_closed_cleanly(api, start_bot, http, caplog):
-    caplog.set_level(logging.INFO)
+    log_from_info(caplog)
     async with start_bot(**APP) as application:
         sim, table = await kadi(api, application)
         for first in ["[" * 5000, '{"initData": ' * 600, "not json", json.dumps({"initData": 5})]:
@@ -173,7 +180,7 @@ async def test_the_page_has_its_policy_at_both_addresses_and_no_answer_names_the
 async def test_an_unsigned_init_data_nested_thousands_deep_is_refused_quietly(api, start_bot, http, caplog):
     """The refusal's language is read from an initData whose signature failed: its `user`
     nested thousands deep is a 401 like any forged one, on the API and on the live socket."""
-    caplog.set_level(logging.INFO)
+    log_from_info(caplog)
     async with start_bot(**APP) as application:
         _sim, table = await kadi(api, application)
         forged = "user=" + "[" * 3000 + "&hash=00"

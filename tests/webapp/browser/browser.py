@@ -94,11 +94,29 @@ class Browser:
         ):
             options.add_argument(argument)
         self.driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        self.size = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+        self._emulate_phone()
+
+    def _emulate_phone(self) -> None:
         # --window-size counts the window's frame in some versions: make the page itself 360 wide.
-        self.driver.execute_cdp_cmd(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
-        )
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", self.size)
+
+    def fresh_tab(self) -> bool:
+        """Swaps the used tab for a new one (its page, live socket and sessionStorage gone), so
+        that the next test finds the browser as started; False when the browser is broken."""
+        from selenium.common.exceptions import WebDriverException
+
+        try:
+            used = self.driver.current_window_handle
+            self.driver.switch_to.new_window("tab")
+            new = self.driver.current_window_handle
+            self.driver.switch_to.window(used)
+            self.driver.close()
+            self.driver.switch_to.window(new)
+            self._emulate_phone()
+        except WebDriverException:
+            return False
+        return True
 
     def close(self) -> None:
         try:
