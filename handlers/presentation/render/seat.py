@@ -4,7 +4,10 @@ Telegram markup, no callback data, no JSON.
 
 A seat's screen (`Seen`) is its legal actions, the action tree of its choices and the digest a
 press must match (its view is the engine's, read again where drawn: a few microseconds, where
-keeping every seat's would be a few kilobytes per seat); `choices_at` says what the seat may tap at a node of that tree, each
+keeping every seat's would be a few kilobytes per seat). A tree of more than `TREE_KEPT_NODES`
+nodes (Euchre-3's keep five: 891) is not kept: the table keeps that screen's legal actions,
+digest, prompt and the first move under each node (`Unkept`), and the tree is built again from
+the state when that screen is drawn or pressed; `choices_at` says what the seat may tap at a node of that tree, each
 choice with its kind, its cards' codes and whether it is marked. A watcher's screen (`Watched`)
 is the engine's spectator view, with no seat and nothing to press. What every seat of a language
 sees alike (`Shared`: the table's buttons, the event lines, the round's results) is built once
@@ -20,13 +23,13 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.protocol import Action, Game, State
 from handlers.i18n import Translator
-from handlers.presentation.action_tree import CARD, ActionTree, Node, build_tree
+from handlers.presentation.action_tree import CARD, ActionTree, Node, Step, build_tree
 from handlers.presentation.fit import shown_text
 from handlers.presentation.games import renderer_for
 from tables.models import LIVE, TableRow
@@ -36,6 +39,10 @@ BACK_LABEL = "↩"
 LINES_KEPT = 5
 # Keyboards of a seat remembered after the table moved past them (see `Earlier`).
 EARLIER_KEPT = 3
+# A seat's tree of more nodes is built again where needed rather than kept (about 640 bytes a
+# node; Euchre-3's keep five, 891 nodes, was 570 KB a table while the maker chose, and builds
+# in about 16 ms). Every other prompt of the five games is under 150 nodes.
+TREE_KEPT_NODES = 256
 
 
 def player_view(table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
@@ -169,6 +176,23 @@ class Earlier:
         return moves[at] if at >= 0 else None
 
 
+@dataclass(frozen=True)
+class Unkept:
+    """What a table keeps of a seat's screen whose tree is too large to keep: the tree is built
+    again from the state (deterministic from the state and the seat: the same nodes, the same
+    numbers) when the screen is drawn or pressed; `earlier` answers a press on this keyboard
+    without the state, as for an earlier keyboard."""
+
+    legal: list[Action]
+    keyboard: int
+    prompt: str
+    earlier: Earlier
+
+    @classmethod
+    def of(cls, seen: Seen) -> Unkept:
+        return cls(seen.legal, seen.keyboard, seen.prompt, Earlier.of(seen.tree))
+
+
 @dataclass
 class _Kept:
     """What is remembered of one live table: its latest screens, and earlier keyboards.
@@ -177,7 +201,7 @@ class _Kept:
 
     created_at: float
     stamp: tuple[int, int]
-    seats: dict[tuple[str, str], Seen] = field(default_factory=dict)
+    seats: dict[tuple[str, str], Seen | Unkept] = field(default_factory=dict)
     shared: dict[str, Shared] = field(default_factory=dict)
     # The seat-less screen, by language: every watcher of the table shares it.
     watched: dict[str, Watched] = field(default_factory=dict)
@@ -202,10 +226,10 @@ def _kept(table: TableRow) -> _Kept | None:
         kept = _LIVE[table.table_id] = _Kept(table.created_at, stamp)
     elif stamp > kept.stamp:
         for (player, _language), seen in kept.seats.items():
-            if len(seen.tree.nodes) > 1:  # a keyboard with something to press
+            if isinstance(seen, Unkept) or len(seen.tree.nodes) > 1:  # a keyboard with something to press
                 remembered = kept.earlier.setdefault(player, {})
                 remembered.pop(seen.keyboard, None)
-                remembered[seen.keyboard] = Earlier.of(seen.tree)
+                remembered[seen.keyboard] = seen.earlier if isinstance(seen, Unkept) else Earlier.of(seen.tree)
                 while len(remembered) > EARLIER_KEPT:
                     del remembered[next(iter(remembered))]
         kept.stamp, kept.seats, kept.shared, kept.watched = stamp, {}, {}, {}
@@ -233,24 +257,38 @@ def kept_screens(table_id: int) -> int:
 def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
     kept = _kept(table)
     key = (player, _.language)
-    seen = kept.seats.get(key) if kept is not None else None
-    if seen is None:
-        seen = _seen_now(table, game, state, player, _)
-        if kept is not None:
-            kept.seats[key] = seen
+    found = kept.seats.get(key) if kept is not None else None
+    if isinstance(found, Seen):
+        return found
+    if found is not None:  # kept without its tree: built again from this version's state
+        view = player_view(table, game, state, player)
+        tree = build_tree(*_offered(table, view, found.legal, player, _))
+        return Seen(found.legal, tree, found.keyboard, found.prompt)
+    seen = _seen_now(table, game, state, player, _)
+    if kept is not None:
+        kept.seats[key] = seen if len(seen.tree.nodes) <= TREE_KEPT_NODES else Unkept.of(seen)
     return seen
 
 
 def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
-    renderer = renderer_for(table.game)
     view = player_view(table, game, state, player)
     finished = game.is_finished(state)
     legal = [] if finished else game.legal_actions(state, player)
-    offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
-    ordered = renderer.order_actions(offered, view)
-    tree = build_tree(ordered, lambda action: renderer.action_paths(action, view, _))
+    ordered, paths = _offered(table, view, legal, player, _, finished)
+    tree = build_tree(ordered, paths)
+    renderer = renderer_for(table.game)
     prompt = "" if finished else renderer.prompt(view, legal, player in game.to_act(state), _)
     return Seen(legal, tree, keyboard_digest(ordered), prompt)
+
+
+def _offered(
+    table: TableRow, view: dict[str, Any], legal: list[Action], player: str, _: Translator, finished: bool = False
+) -> tuple[list[Action], Callable[[Action], Sequence[Sequence[Step]]]]:
+    """The actions a seat's keyboard offers, in its order, and how each is reached: what its
+    tree is built from."""
+    renderer = renderer_for(table.game)
+    offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
+    return renderer.order_actions(offered, view), lambda action: renderer.action_paths(action, view, _)
 
 
 def watched_by(table: TableRow, game: Game, state: State, _: Translator) -> Watched:
@@ -282,6 +320,8 @@ def earlier_move(table: TableRow, player: str, keyboard: int, node: int) -> Acti
         return None
     for (seat, _language), seen in kept.seats.items():
         if seat == player and seen.keyboard == keyboard:
+            if isinstance(seen, Unkept):
+                return seen.earlier.move(node)
             found = seen.tree.node(node)
             return first_moves(seen.tree)[node] if found is not None else None
     keyboards = kept.earlier.get(player)
