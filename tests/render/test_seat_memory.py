@@ -5,6 +5,8 @@ is still known for what it stood for."""
 from __future__ import annotations
 
 import gc
+import weakref
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -80,10 +82,16 @@ def test_a_keep_five_is_not_kept_but_pressed_as_drawn():
     forget(table.table_id)
     drawn = seen_by(table, game, state, maker, LANGUAGES[0])
     assert len(drawn.tree.nodes) > TREE_KEPT_NODES
-    pressed = seen_by(table, game, state, maker, LANGUAGES[0])
-    assert pressed.tree is not drawn.tree, "the tree is not kept"
-    assert (pressed.keyboard, pressed.legal, pressed.prompt) == (drawn.keyboard, drawn.legal, drawn.prompt)
-    assert shape(pressed.tree) == shape(drawn.tree) and first_moves(pressed.tree) == first_moves(drawn.tree)
+    built, moves, tree = shape(drawn.tree), first_moves(drawn.tree), weakref.ref(drawn.tree)
+    screen = (drawn.keyboard, drawn.legal, drawn.prompt)
+    del drawn
+    elsewhere = replace(table, table_id=table.table_id + 1)  # another table at the same prompt
+    seen_by(elsewhere, game, state, maker, LANGUAGES[0])
+    assert tree() is None, "a table keeps no tree of that size"
+    forget(elsewhere.table_id)
+    drawn = seen_by(table, game, state, maker, LANGUAGES[0])
+    assert (drawn.keyboard, drawn.legal, drawn.prompt) == screen
+    assert shape(drawn.tree) == built and first_moves(drawn.tree) == moves, "the same nodes, the same numbers"
     other = next(player for player in table.players if player != maker)
     assert (
         seen_by(table, game, state, other, LANGUAGES[0]).tree is seen_by(table, game, state, other, LANGUAGES[0]).tree

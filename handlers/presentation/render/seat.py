@@ -210,6 +210,10 @@ class _Kept:
 
 
 _LIVE: dict[int, _Kept] = {}
+# The last tree built again for an `Unkept` screen, by (table, its start, version and revision,
+# seat, language): a marking tap is a press then a drawing of the same screen, and the hand and
+# the app's snapshot draw it in turn. One for the whole bot, whatever the number of tables.
+_REBUILT: dict[tuple[int, float, tuple[int, int], str, str], Seen] = {}
 
 
 def _kept(table: TableRow) -> _Kept | None:
@@ -233,6 +237,7 @@ def _kept(table: TableRow) -> _Kept | None:
                 while len(remembered) > EARLIER_KEPT:
                     del remembered[next(iter(remembered))]
         kept.stamp, kept.seats, kept.shared, kept.watched = stamp, {}, {}, {}
+        _forget_rebuilt(table.table_id)
     elif stamp < kept.stamp:
         return None
     return kept
@@ -241,6 +246,12 @@ def _kept(table: TableRow) -> _Kept | None:
 def forget(table_id: int) -> None:
     """The table is no longer live: its screens go."""
     _LIVE.pop(table_id, None)
+    _forget_rebuilt(table_id)
+
+
+def _forget_rebuilt(table_id: int) -> None:
+    if any(key[0] == table_id for key in _REBUILT):
+        _REBUILT.clear()
 
 
 def kept_tables() -> int:
@@ -260,14 +271,25 @@ def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translato
     found = kept.seats.get(key) if kept is not None else None
     if isinstance(found, Seen):
         return found
+    slot = (table.table_id, table.created_at, (table.version, table.revision), *key)
     if found is not None:  # kept without its tree: built again from this version's state
-        view = player_view(table, game, state, player)
-        tree = build_tree(*_offered(table, view, found.legal, player, _))
-        return Seen(found.legal, tree, found.keyboard, found.prompt)
-    seen = _seen_now(table, game, state, player, _)
-    if kept is not None:
-        kept.seats[key] = seen if len(seen.tree.nodes) <= TREE_KEPT_NODES else Unkept.of(seen)
+        seen = _REBUILT.get(slot) or Seen(
+            found.legal, _tree_now(table, game, state, player, found.legal, _), found.keyboard, found.prompt
+        )
+    else:
+        seen = _seen_now(table, game, state, player, _)
+        if kept is None or len(seen.tree.nodes) <= TREE_KEPT_NODES:
+            if kept is not None:
+                kept.seats[key] = seen
+            return seen
+        kept.seats[key] = Unkept.of(seen)
+    _REBUILT.clear()
+    _REBUILT[slot] = seen
     return seen
+
+
+def _tree_now(table: TableRow, game: Game, state: State, player: str, legal: list[Action], _: Translator) -> ActionTree:
+    return build_tree(*_offered(table, player_view(table, game, state, player), legal, player, _))
 
 
 def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
