@@ -4,19 +4,20 @@ Telegram markup, no callback data, no JSON.
 
 A seat's screen (`Seen`) is its legal actions, the action tree of its choices and the digest a
 press must match (its view is the engine's, read again where drawn: a few microseconds, where
-keeping every seat's would be a few kilobytes per seat). A tree of more than `TREE_KEPT_NODES`
-nodes (Euchre-3's keep five: 891) is not kept: the table keeps that screen's legal actions,
-digest, prompt and the first move under each node (`Unkept`), and the tree is built again from
-the state when that screen is drawn or pressed; `choices_at` says what the seat may tap at a node of that tree, each
-choice with its kind, its cards' codes and whether it is marked. A watcher's screen (`Watched`)
-is the engine's spectator view, with no seat and nothing to press. What every seat of a language
-sees alike (`Shared`: the table's buttons, the event lines, the round's results) is built once
-per table version and language.
+keeping every seat's would be a few kilobytes per seat); `choices_at` says what the seat may tap
+at a node of that tree, each choice with its kind, its cards' codes and whether it is marked. A
+watcher's screen (`Watched`) is the engine's spectator view, with no seat and nothing to press.
+What every seat of a language sees alike (`Shared`: the table's buttons, the event lines, the
+round's results) is built once per table version and language.
 
 Both are built once per (table version, seat, language) and kept for live tables only: a table
 keeps the screens of its latest version, and of each seat's last few keyboards the first move
 under each button (so that a press on an old keyboard can be told why it no longer stands). A
 table's memory goes when it is no longer live (`forget`, or a render of its finished state).
+A tree of more than `TREE_KEPT_NODES` nodes (Euchre-3's keep five: 891 or more) is not kept by
+its table: the table keeps that screen's legal actions, digest, prompt and the first move under
+each node (`Unkept`), and the tree is built again from the state where the screen is drawn or
+pressed (the bot keeps only the last one so built).
 """
 
 from __future__ import annotations
