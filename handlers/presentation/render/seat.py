@@ -4,29 +4,33 @@ Telegram markup, no callback data, no JSON.
 
 A seat's screen (`Seen`) is its legal actions, the action tree of its choices and the digest a
 press must match (its view is the engine's, read again where drawn: a few microseconds, where
-keeping every seat's would be a few kilobytes per seat); `choices_at` says what the seat may tap at a node of that tree, each
-choice with its kind, its cards' codes and whether it is marked. A watcher's screen (`Watched`)
-is the engine's spectator view, with no seat and nothing to press. What every seat of a language
-sees alike (`Shared`: the table's buttons, the event lines, the round's results) is built once
-per table version and language.
+keeping every seat's would be a few kilobytes per seat); `choices_at` says what the seat may tap
+at a node of that tree, each choice with its kind, its cards' codes and whether it is marked. A
+watcher's screen (`Watched`) is the engine's spectator view, with no seat and nothing to press.
+What every seat of a language sees alike (`Shared`: the table's buttons, the event lines, the
+round's results) is built once per table version and language.
 
 Both are built once per (table version, seat, language) and kept for live tables only: a table
 keeps the screens of its latest version, and of each seat's last few keyboards the first move
 under each button (so that a press on an old keyboard can be told why it no longer stands). A
 table's memory goes when it is no longer live (`forget`, or a render of its finished state).
+A tree of more than `TREE_KEPT_NODES` nodes (Euchre-3's keep five: 891 or more) is not kept by
+its table: the table keeps that screen's legal actions, digest, prompt and the first move under
+each node (`Unkept`), and the tree is built again from the state where the screen is drawn or
+pressed (the bot keeps only the last one so built).
 """
 
 from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.protocol import Action, Game, State
 from handlers.i18n import Translator
-from handlers.presentation.action_tree import CARD, ActionTree, Node, build_tree
+from handlers.presentation.action_tree import CARD, ActionTree, Node, Step, build_tree
 from handlers.presentation.fit import shown_text
 from handlers.presentation.games import renderer_for
 from tables.models import LIVE, TableRow
@@ -36,6 +40,10 @@ BACK_LABEL = "↩"
 LINES_KEPT = 5
 # Keyboards of a seat remembered after the table moved past them (see `Earlier`).
 EARLIER_KEPT = 3
+# A seat's tree of more nodes is built again where needed rather than kept (about 640 bytes a
+# node; Euchre-3's keep five, 891 nodes, was 570 KB a table while the maker chose, and builds
+# in about 16 ms). Every other prompt of the five games is under 150 nodes.
+TREE_KEPT_NODES = 256
 
 
 def player_view(table: TableRow, game: Game, state: State, player: str | None) -> dict[str, Any]:
@@ -169,6 +177,23 @@ class Earlier:
         return moves[at] if at >= 0 else None
 
 
+@dataclass(frozen=True)
+class Unkept:
+    """What a table keeps of a seat's screen whose tree is too large to keep: the tree is built
+    again from the state (deterministic from the state and the seat: the same nodes, the same
+    numbers) when the screen is drawn or pressed; `earlier` answers a press on this keyboard
+    without the state, as for an earlier keyboard."""
+
+    legal: list[Action]
+    keyboard: int
+    prompt: str
+    earlier: Earlier
+
+    @classmethod
+    def of(cls, seen: Seen) -> Unkept:
+        return cls(seen.legal, seen.keyboard, seen.prompt, Earlier.of(seen.tree))
+
+
 @dataclass
 class _Kept:
     """What is remembered of one live table: its latest screens, and earlier keyboards.
@@ -177,7 +202,7 @@ class _Kept:
 
     created_at: float
     stamp: tuple[int, int]
-    seats: dict[tuple[str, str], Seen] = field(default_factory=dict)
+    seats: dict[tuple[str, str], Seen | Unkept] = field(default_factory=dict)
     shared: dict[str, Shared] = field(default_factory=dict)
     # The seat-less screen, by language: every watcher of the table shares it.
     watched: dict[str, Watched] = field(default_factory=dict)
@@ -186,6 +211,10 @@ class _Kept:
 
 
 _LIVE: dict[int, _Kept] = {}
+# The last tree built again for an `Unkept` screen, by (table, its start, version and revision,
+# seat, language): a marking tap is a press then a drawing of the same screen, and the hand and
+# the app's snapshot draw it in turn. One for the whole bot, whatever the number of tables.
+_REBUILT: dict[tuple[int, float, tuple[int, int], str, str], Seen] = {}
 
 
 def _kept(table: TableRow) -> _Kept | None:
@@ -202,13 +231,14 @@ def _kept(table: TableRow) -> _Kept | None:
         kept = _LIVE[table.table_id] = _Kept(table.created_at, stamp)
     elif stamp > kept.stamp:
         for (player, _language), seen in kept.seats.items():
-            if len(seen.tree.nodes) > 1:  # a keyboard with something to press
+            if isinstance(seen, Unkept) or len(seen.tree.nodes) > 1:  # a keyboard with something to press
                 remembered = kept.earlier.setdefault(player, {})
                 remembered.pop(seen.keyboard, None)
-                remembered[seen.keyboard] = Earlier.of(seen.tree)
+                remembered[seen.keyboard] = seen.earlier if isinstance(seen, Unkept) else Earlier.of(seen.tree)
                 while len(remembered) > EARLIER_KEPT:
                     del remembered[next(iter(remembered))]
         kept.stamp, kept.seats, kept.shared, kept.watched = stamp, {}, {}, {}
+        _forget_rebuilt(table.table_id)
     elif stamp < kept.stamp:
         return None
     return kept
@@ -217,6 +247,12 @@ def _kept(table: TableRow) -> _Kept | None:
 def forget(table_id: int) -> None:
     """The table is no longer live: its screens go."""
     _LIVE.pop(table_id, None)
+    _forget_rebuilt(table_id)
+
+
+def _forget_rebuilt(table_id: int) -> None:
+    if any(key[0] == table_id for key in _REBUILT):
+        _REBUILT.clear()
 
 
 def kept_tables() -> int:
@@ -233,24 +269,49 @@ def kept_screens(table_id: int) -> int:
 def seen_by(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
     kept = _kept(table)
     key = (player, _.language)
-    seen = kept.seats.get(key) if kept is not None else None
-    if seen is None:
+    found = kept.seats.get(key) if kept is not None else None
+    if isinstance(found, Seen):
+        return found
+    slot = (table.table_id, table.created_at, (table.version, table.revision), *key)
+    if found is not None:  # kept without its tree: built again from this version's state
+        seen = _REBUILT.get(slot) or Seen(
+            found.legal, _tree_now(table, game, state, player, found.legal, _), found.keyboard, found.prompt
+        )
+    else:
         seen = _seen_now(table, game, state, player, _)
-        if kept is not None:
-            kept.seats[key] = seen
+        if kept is None or len(seen.tree.nodes) <= TREE_KEPT_NODES:
+            if kept is not None:
+                kept.seats[key] = seen
+            return seen
+        kept.seats[key] = Unkept.of(seen)
+    _REBUILT.clear()
+    _REBUILT[slot] = seen
     return seen
 
 
+def _tree_now(table: TableRow, game: Game, state: State, player: str, legal: list[Action], _: Translator) -> ActionTree:
+    return build_tree(*_offered(table, player_view(table, game, state, player), legal, player, _))
+
+
 def _seen_now(table: TableRow, game: Game, state: State, player: str, _: Translator) -> Seen:
-    renderer = renderer_for(table.game)
     view = player_view(table, game, state, player)
     finished = game.is_finished(state)
     legal = [] if finished else game.legal_actions(state, player)
-    offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
-    ordered = renderer.order_actions(offered, view)
-    tree = build_tree(ordered, lambda action: renderer.action_paths(action, view, _))
+    ordered, paths = _offered(table, view, legal, player, _, finished)
+    tree = build_tree(ordered, paths)
+    renderer = renderer_for(table.game)
     prompt = "" if finished else renderer.prompt(view, legal, player in game.to_act(state), _)
     return Seen(legal, tree, keyboard_digest(ordered), prompt)
+
+
+def _offered(
+    table: TableRow, view: dict[str, Any], legal: list[Action], player: str, _: Translator, finished: bool = False
+) -> tuple[list[Action], Callable[[Action], Sequence[Sequence[Step]]]]:
+    """The actions a seat's keyboard offers, in its order, and how each is reached: what its
+    tree is built from."""
+    renderer = renderer_for(table.game)
+    offered = legal if finished else [*legal, *renderer.extra_actions(view, player)]
+    return renderer.order_actions(offered, view), lambda action: renderer.action_paths(action, view, _)
 
 
 def watched_by(table: TableRow, game: Game, state: State, _: Translator) -> Watched:
@@ -282,6 +343,8 @@ def earlier_move(table: TableRow, player: str, keyboard: int, node: int) -> Acti
         return None
     for (seat, _language), seen in kept.seats.items():
         if seat == player and seen.keyboard == keyboard:
+            if isinstance(seen, Unkept):
+                return seen.earlier.move(node)
             found = seen.tree.node(node)
             return first_moves(seen.tree)[node] if found is not None else None
     keyboards = kept.earlier.get(player)
