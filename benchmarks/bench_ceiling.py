@@ -13,6 +13,11 @@ the bot held to 30 calls a second and 20 a minute per group). Figures per run:
   (a histogram: the bucket's upper bound; probed once a second);
 - RSS per table: the bot's resident memory growth from its first poll to the run's end, per table;
 - 429s (must be 0).
+The tables open before the measured phase through the same fake Telegram and the same bot (a
+/newgame, three join links and Start per group), OPENING_AT_ONCE groups at a time
+(bench_bot.py): each group has its own 20 calls a minute, so only the token's 30 a second paces
+the openings (500 tables in a few minutes, where one at a time took about 5 s each). The
+measured phase starts once every opening's last call is sent; what it measures is unchanged.
 PostgreSQL is a throwaway server started for the run (tests/postgres_server.py) unless --postgres
 gives a URL; its own processes' CPU is not in "CPU per move" (bench_stores.py shows it).
 
