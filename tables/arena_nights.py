@@ -34,7 +34,7 @@ from engine.core.options import OptionsError, options_dict, parse_options
 from engine.registry import UnknownGame, get_game
 from tables.database import Database
 from tables.models import LIVE, Loaded, Seat
-from tables.seasons import Seated, is_person, match_points
+from tables.seasons import Seated, is_person, match_points, ranked
 from tables.timers import Due, Timers
 
 log = logging.getLogger(__name__)
@@ -82,9 +82,7 @@ def scored(matches: Iterable[Sequence[Seated]], entrants: Iterable[int]) -> list
                 matches=line.matches + 1,
                 streak=line.streak + 1 if won else 0,
             )
-    lines = sorted(totals.values(), key=lambda line: (-line.points, -line.wins, line.matches, line.user_id))
-    keys = [(line.points, line.wins, line.matches) for line in lines]
-    return [replace(line, place=1 + keys.index(keys[number])) for number, line in enumerate(lines)]
+    return ranked(totals.values())
 
 
 # ----- seating (pure) -------------------------------------------------------------------------

@@ -17,9 +17,9 @@ match's loser scores nothing); standings go by points, then wins, then fewer mat
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from tables.database import Database
 from tables.models import ANONYMOUS_FROM
@@ -130,13 +130,34 @@ def standings(rows: Iterable[Seated], counts: Callable[[int], bool] = lambda use
             total[0] += points
             total[1] += int(won)
             total[2] += 1
-    lines = [Line(user, *total) for user, total in totals.items() if counts(user)]
-    lines.sort(key=lambda line: (-line.points, -line.wins, line.matches, line.user_id))
-    key = [(line.points, line.wins, line.matches) for line in lines]
-    return [
-        Line(line.user_id, line.points, line.wins, line.matches, place=1 + key.index(key[number]))
-        for number, line in enumerate(lines)
-    ]
+    return ranked([Line(user, *total) for user, total in totals.items() if counts(user)])
+
+
+class Standing(Protocol):
+    """A line of standings (a season's, an arena's): a frozen dataclass with these fields."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def user_id(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def matches(self) -> int: ...
+
+
+StandingLine = TypeVar("StandingLine", bound=Standing)
+
+
+def ranked(lines: Iterable[StandingLine]) -> list[StandingLine]:
+    """Points, then wins, then fewer matches first; equal lines share a place (`place`)."""
+    ordered = sorted(lines, key=lambda line: (-line.points, -line.wins, line.matches, line.user_id))
+    first: dict[tuple[int, int, int], int] = {}
+    for number, line in enumerate(ordered):
+        first.setdefault((line.points, line.wins, line.matches), number + 1)
+    return [replace(line, place=first[(line.points, line.wins, line.matches)]) for line in ordered]
 
 
 def is_person(user_id: int) -> bool:
