@@ -260,8 +260,8 @@ async def open_tables(api: FakeBotAPI, count: int, seed: int, game: str = "kadi"
         sims.append(
             Simulation.create(api, PLAYERS, seed + index, "en", group_id=group, first_user=100_000 + index * 10)
         )
-    # A few groups at a time (each opening waits for its own group's answers; only the token's 30
-    # calls a second pace them), then the openings' last sends, before any run.
+    # A few groups at a time: each opening waits for its own group's answers; only the token's 30
+    # calls a second pace them.
     gate = asyncio.Semaphore(OPENING_AT_ONCE)
 
     async def open_one(sim: Simulation) -> None:
